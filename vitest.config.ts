@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts', 'connectors/**/*.test.ts'],
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    reporters: ['default'],
+  },
+});
