@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+/**
+ * The `threadgate` command. One map from command name to module; each command
+ * returns its exit code. Configuration and usage problems are printed plainly
+ * (exit 1 and 2), anything else with its stack (exit 70).
+ */
+import { ConfigInvalidError, formatProblem } from '../config/errors.ts';
+import { ThreadgateError } from '../errors.ts';
+import { UsageError } from './errors.ts';
+
+type Command = (argv: string[]) => Promise<number>;
+
+/** Each command's module is imported only when that command runs, so start-up stays fast. */
+const COMMANDS: Record<string, { run: Command; summary: string }> = {
+  serve: {
+    run: async (argv) => (await import('./serve-command.ts')).serveCommand(argv),
+    summary: 'run the gateway (no platform.url: against the embedded sandbox)',
+  },
+  sandbox: {
+    run: async (argv) => (await import('./sandbox-command.ts')).sandboxCommand(argv),
+    summary: 'run the platform emulator on its own',
+  },
+  migrate: {
+    run: async (argv) => (await import('./migrate-command.ts')).migrateCommand(argv),
+    summary: 'apply pending store migrations',
+  },
+  config: {
+    run: async (argv) => (await import('./config-command.ts')).configCommand(argv),
+    summary: 'config check: print every problem of the settings',
+  },
+};
+
+function usage(): string {
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
+  return `usage: threadgate <command> [options]\n\ncommands:\n${lines.join('\n')}\n\n` +
+    `options: --config PATH (or THREADGATE_CONFIG)\n`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
+    process.stdout.write(usage());
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS[name];
+  if (command === undefined) {
+    process.stderr.write(`threadgate: unknown command "${name}"\n\n${usage()}`);
+    return 2;
+  }
+  try {
+    return await command.run(rest);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`threadgate ${name}: ${err.message}\n`);
+      return 2;
+    }
+    if (err instanceof ConfigInvalidError) {
+      process.stderr.write(`${err.source}: ${err.problems.length} problem(s)\n`);
+      for (const p of err.problems) process.stderr.write(`  ${formatProblem(p)}\n`);
+      return 1;
+    }
+    if (err instanceof ThreadgateError) {
+      process.stderr.write(`threadgate ${name}: ${err.code}: ${err.message}\n`);
+      return 1;
+    }
+    process.stderr.write(`threadgate ${name}: ${(err as Error).stack ?? String(err)}\n`);
+    return 70;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

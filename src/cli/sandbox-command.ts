@@ -1,0 +1,48 @@
+/**
+ * `threadgate sandbox [--host H] [--port P] [--organization-id U] [--room-id U] [--token T]`:
+ * the platform emulator on its own. Prints one `sandbox_ready` JSON line with
+ * what a client needs (the token is the sandbox's own, not a secret).
+ */
+import { createLogger } from '../logger.ts';
+import { startSandbox } from '../sandbox/index.ts';
+import { parse, portOption } from './args.ts';
+import { UsageError } from './errors.ts';
+import { stopOnSignals } from './signals.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function sandboxCommand(argv: string[]): Promise<number> {
+  const { values } = parse(argv, {
+    host: { type: 'string', default: '127.0.0.1' },
+    port: { type: 'string', short: 'p', default: '8090' },
+    'organization-id': { type: 'string' },
+    'room-id': { type: 'string' },
+    token: { type: 'string' },
+    'log-level': { type: 'string', default: 'info' },
+  });
+  for (const key of ['organization-id', 'room-id'] as const) {
+    const v = values[key];
+    if (v !== undefined && !UUID.test(v)) throw new UsageError(`--${key} must be a UUID, got "${v}"`);
+  }
+  const logger = createLogger(values['log-level'] === 'silent' ? 'silent' : 'info').child({ room: 'sandbox' });
+  const sandbox = await startSandbox({
+    host: values.host,
+    port: portOption(values.port, '--port') ?? 8090,
+    organizationId: values['organization-id'],
+    roomId: values['room-id'],
+    token: values.token,
+    logger,
+  });
+  process.stdout.write(
+    `${JSON.stringify({
+      event: 'sandbox_ready',
+      url: sandbox.url,
+      organization_id: sandbox.organizationId,
+      room_id: sandbox.roomId,
+      token: sandbox.token,
+      token_type: sandbox.tokenType,
+    })}\n`,
+  );
+  stopOnSignals(logger, () => sandbox.close(), 10_000);
+  return new Promise<number>(() => {}); // runs until a signal
+}

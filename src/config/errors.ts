@@ -1,0 +1,33 @@
+/** Errors of the config room. */
+import { ThreadgateError } from '../errors.ts';
+
+export interface ConfigProblem {
+  /** Where in the file, as `connectors[1].imap.port`; empty for the whole file. */
+  path: string;
+  message: string;
+}
+
+/** The settings cannot be used; `problems` lists every one found, each with its path. */
+export class ConfigInvalidError extends ThreadgateError {
+  readonly code = 'TG_CONFIG_INVALID';
+  readonly problems: readonly ConfigProblem[];
+  readonly source: string;
+
+  constructor(source: string, problems: ConfigProblem[]) {
+    super(`${source}: ${problems.length} problem(s)\n${problems.map((p) => `  ${formatProblem(p)}`).join('\n')}`);
+    this.source = source;
+    this.problems = problems;
+  }
+}
+
+export function formatProblem(p: ConfigProblem): string {
+  return p.path === '' ? p.message : `${p.path}: ${p.message}`;
+}
+
+/** `['connectors', 1, 'imap', 'port']` → `connectors[1].imap.port`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((out, key) => {
+    if (typeof key === 'number') return `${out}[${key}]`;
+    return out === '' ? String(key) : `${out}.${String(key)}`;
+  }, '');
+}

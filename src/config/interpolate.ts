@@ -1,0 +1,54 @@
+/**
+ * `${VAR}` interpolation of string values from the environment, applied to the
+ * parsed YAML (never to its text, so a value cannot inject structure).
+ * `${VAR:-fallback}` uses the fallback when VAR is unset or empty; `$${` is a
+ * literal `${`. An unset variable without fallback is a problem at its path.
+ */
+import { formatPath, type ConfigProblem } from './errors.ts';
+
+const PLACEHOLDER = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+export function interpolate(
+  value: unknown,
+  env: Readonly<Record<string, string | undefined>>,
+  problems: ConfigProblem[],
+  path: PropertyKey[] = [],
+): unknown {
+  if (typeof value === 'string') return interpolateString(value, env, problems, path);
+  if (Array.isArray(value)) return value.map((v, i) => interpolate(v, env, problems, [...path, i]));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, interpolate(v, env, problems, [...path, k])]),
+    );
+  }
+  return value;
+}
+
+function interpolateString(
+  text: string,
+  env: Readonly<Record<string, string | undefined>>,
+  problems: ConfigProblem[],
+  path: PropertyKey[],
+): string | number | boolean {
+  let whole = false;
+  const out = text.replace(PLACEHOLDER, (match, name: string | undefined, fallback: string | undefined, offset: number) => {
+    if (name === undefined) return '${'; // `$${` is a literal `${`
+    whole = offset === 0 && match.length === text.length;
+    const found = env[name];
+    if (found !== undefined && found !== '') return found;
+    if (fallback !== undefined) return fallback;
+    problems.push({ path: formatPath(path), message: `environment variable ${name} is not set` });
+    return '';
+  });
+  // A value that is exactly one placeholder takes the type YAML would give it,
+  // so `port: ${PORT}` is a number and `secure: ${TLS}` a boolean.
+  if (whole) return coerceScalar(out);
+  return out;
+}
+
+function coerceScalar(text: string): string | number | boolean {
+  if (text === 'true') return true;
+  if (text === 'false') return false;
+  if (/^-?\d+(\.\d+)?$/.test(text) && text.length < 16) return Number(text);
+  return text;
+}

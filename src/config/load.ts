@@ -1,0 +1,88 @@
+/**
+ * Loading settings: the YAML file named by `--config` or THREADGATE_CONFIG
+ * (none: every default, which runs against the embedded sandbox), `${VAR}`
+ * interpolation, one zod parse reporting every problem with its path, then a
+ * deep freeze.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { parseDocument } from 'yaml';
+import { ConfigInvalidError, formatPath, type ConfigProblem } from './errors.ts';
+import { interpolate } from './interpolate.ts';
+import { Settings } from './schema.ts';
+
+export interface LoadedSettings {
+  settings: Readonly<Settings>;
+  /** The file read, or null when running on defaults. */
+  file: string | null;
+  /** Folder relative paths in the file (store.path, connector modules) resolve from. */
+  baseDir: string;
+}
+
+export interface LoadOptions {
+  path?: string | undefined;
+  env?: Readonly<Record<string, string | undefined>>;
+  cwd?: string;
+}
+
+export function loadSettings(options: LoadOptions = {}): LoadedSettings {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const given = options.path ?? env.THREADGATE_CONFIG;
+  if (given === undefined || given === '') {
+    return { settings: parseSettings({}, env, '(defaults)'), file: null, baseDir: cwd };
+  }
+  const file = resolve(cwd, given);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : String(err);
+    throw new ConfigInvalidError(file, [{ path: '', message: reason }]);
+  }
+  return { settings: parseSettingsText(text, env, file), file, baseDir: dirname(file) };
+}
+
+export function parseSettingsText(
+  text: string,
+  env: Readonly<Record<string, string | undefined>>,
+  source: string,
+): Readonly<Settings> {
+  const doc = parseDocument(text, { prettyErrors: false });
+  if (doc.errors.length > 0) {
+    throw new ConfigInvalidError(
+      source,
+      doc.errors.map((e) => ({ path: '', message: `YAML: ${e.message.split('\n')[0]}` })),
+    );
+  }
+  const raw: unknown = doc.toJS() ?? {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new ConfigInvalidError(source, [{ path: '', message: 'expected a mapping at the top level' }]);
+  }
+  return parseSettings(raw, env, source);
+}
+
+function parseSettings(
+  raw: unknown,
+  env: Readonly<Record<string, string | undefined>>,
+  source: string,
+): Readonly<Settings> {
+  const problems: ConfigProblem[] = [];
+  const interpolated = interpolate(raw, env, problems);
+  const parsed = Settings.safeParse(interpolated);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      problems.push({ path: formatPath(issue.path), message: issue.message });
+    }
+  }
+  if (problems.length > 0 || !parsed.success) throw new ConfigInvalidError(source, problems);
+  return deepFreeze(parsed.data);
+}
+
+export function deepFreeze<T>(value: T): Readonly<T> {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}

@@ -1,0 +1,101 @@
+/**
+ * The one schema of threadgate's settings. Parsed once at start-up, then
+ * frozen. Connector entries keep their type-specific keys; each connector
+ * validates those with its own `configSchema` when it is loaded.
+ */
+import { z } from 'zod';
+
+const CONNECTOR_NAME = /^[a-z0-9-]+$/;
+
+const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
+
+export const PlatformSettings = z.strictObject({
+  /** The platform's API address. Absent: the embedded sandbox is started and used. */
+  url: httpUrl.optional(),
+  builder_url: httpUrl.optional(),
+  organization_id: z.uuid().optional(),
+  token: z.string().min(1).optional(),
+  token_type: z.enum(['Token', 'Bearer']).default('Token'),
+  timeout_ms: z.number().int().min(100).max(120_000).default(10_000),
+  signature: z
+    .strictObject({
+      payload: z.enum(['timestamp.body', 'body']).default('timestamp.body'),
+      tolerance_seconds: z.number().int().min(1).max(86_400).default(300),
+    })
+    .prefault({}),
+});
+
+export const ServerSettings = z.strictObject({
+  host: z.string().min(1).default('127.0.0.1'),
+  port: z.number().int().min(0).max(65_535).default(8080),
+  /** Address the platform reaches this gateway at; defaults to http://host:port. */
+  public_url: httpUrl.optional(),
+  admin_token: z.string().min(16, { error: 'admin_token must have at least 16 characters' }).optional(),
+  body_limit_bytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+  shutdown_timeout_ms: z.number().int().min(0).max(300_000).default(10_000),
+});
+
+export const StoreSettings = z.strictObject({
+  path: z.string().min(1).default('./data/threadgate.db'),
+  /** `full` survives power loss; `normal` only process crashes (faster). */
+  synchronous: z.enum(['full', 'normal']).default('full'),
+  busy_timeout_ms: z.number().int().min(0).max(60_000).default(5_000),
+});
+
+export const SandboxSettings = z.strictObject({
+  /** Port of the embedded sandbox when no platform.url is set; 0 picks a free one. */
+  port: z.number().int().min(0).max(65_535).default(0),
+});
+
+export const LogSettings = z.strictObject({
+  level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export const ConnectorEntry = z.looseObject({
+  name: z.string().regex(CONNECTOR_NAME, { error: 'expected lower-case letters, digits and dashes' }).max(64),
+  type: z.string().min(1),
+  /** Room of the platform that receives this connector's messages. */
+  room_id: z.uuid().optional(),
+  /** Module path of a connector that is not bundled (resolved from the config file's folder). */
+  module: z.string().min(1).optional(),
+});
+export type ConnectorEntry = z.infer<typeof ConnectorEntry>;
+
+export const Settings = z
+  .strictObject({
+    platform: PlatformSettings.prefault({}),
+    server: ServerSettings.prefault({}),
+    store: StoreSettings.prefault({}),
+    sandbox: SandboxSettings.prefault({}),
+    log: LogSettings.prefault({}),
+    connectors: z.array(ConnectorEntry).default([]),
+  })
+  .superRefine((settings, ctx) => {
+    const seen = new Map<string, number>();
+    settings.connectors.forEach((c, i) => {
+      const first = seen.get(c.name);
+      if (first !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['connectors', i, 'name'],
+          message: `duplicate connector name "${c.name}" (also connectors[${first}])`,
+        });
+      } else {
+        seen.set(c.name, i);
+      }
+    });
+    if (settings.platform.url === undefined) return;
+    // Against a real platform these are needed; the embedded sandbox supplies its own.
+    for (const key of ['organization_id', 'token'] as const) {
+      if (settings.platform[key] === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['platform', key], message: 'required when platform.url is set' });
+      }
+    }
+    settings.connectors.forEach((c, i) => {
+      if (c.room_id === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['connectors', i, 'room_id'], message: 'required when platform.url is set' });
+      }
+    });
+  });
+
+export type Settings = z.infer<typeof Settings>;

@@ -1,0 +1,13 @@
+/** Errors of the store room. */
+import { ThreadgateError } from '../errors.ts';
+
+/** The database file cannot be opened or migrated. */
+export class StoreOpenError extends ThreadgateError {
+  readonly code = 'TG_STORE_OPEN_FAILED';
+  override readonly statusCode = 503;
+}
+
+export class StoreMigrationError extends ThreadgateError {
+  readonly code = 'TG_STORE_MIGRATION_FAILED';
+  override readonly statusCode = 503;
+}
