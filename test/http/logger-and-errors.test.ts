@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import Fastify from 'fastify';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { installErrorHandlers, RequestInvalidError } from '../../src/http/errors.ts';
 import { createLogger } from '../../src/logger.ts';
 
@@ -40,7 +40,7 @@ describe('root logger', () => {
 describe('HTTP error boundary', () => {
   async function app() {
     const { stream } = capture();
-    const f = Fastify({ loggerInstance: createLogger('info', stream) as never, bodyLimit: 64 });
+    const f = Fastify({ loggerInstance: createLogger('info', stream) as FastifyBaseLogger, bodyLimit: 64 });
     installErrorHandlers(f);
     f.post('/echo', async (req) => req.body);
     f.get('/invalid', async () => {

@@ -1,0 +1,39 @@
+/**
+ * How a job handler tells the queue what a failure means. Any thrown error is
+ * retried with backoff; a `retryAfterMs` number on it (as platform errors carry
+ * for 429) is honoured; a PermanentJobError, or any error with
+ * `permanent: true`, dead-letters the job at once.
+ */
+import { ThreadgateError } from '../errors.ts';
+
+export class PermanentJobError extends ThreadgateError {
+  readonly code = 'TG_JOB_PERMANENT_FAILURE';
+  readonly permanent = true;
+}
+
+export class JobNotFoundError extends ThreadgateError {
+  readonly code = 'TG_JOB_NOT_FOUND';
+  override readonly statusCode = 404;
+}
+
+export class JobNotDeadError extends ThreadgateError {
+  readonly code = 'TG_JOB_NOT_DEAD';
+  override readonly statusCode = 409;
+}
+
+export interface FailureInfo {
+  message: string;
+  permanent: boolean;
+  retryAfterMs: number | undefined;
+}
+
+export function describeFailure(err: unknown): FailureInfo {
+  const e = err as { message?: unknown; permanent?: unknown; retryAfterMs?: unknown; code?: unknown };
+  const message = typeof e?.message === 'string' ? e.message : String(err);
+  const code = typeof e?.code === 'string' ? `${e.code}: ` : '';
+  return {
+    message: `${code}${message}`.slice(0, 2000),
+    permanent: e?.permanent === true,
+    retryAfterMs: typeof e?.retryAfterMs === 'number' && e.retryAfterMs >= 0 ? e.retryAfterMs : undefined,
+  };
+}

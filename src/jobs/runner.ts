@@ -1,0 +1,172 @@
+/**
+ * Runs jobs: one loop per kind with its own concurrency, woken by `notify()`
+ * after an enqueue commits, by a finished job, or by a timer until the next due
+ * job. Leases are renewed while a handler runs. `stop()` claims nothing more,
+ * waits for in-flight jobs up to a deadline, then aborts and releases the rest
+ * so another process (or the next start) takes them.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Job, JobQueue } from './queue.ts';
+
+export interface JobContext<P> {
+  job: Job<P>;
+  /** Aborted when the runner stops before the handler finished. */
+  signal: AbortSignal;
+  logger: Logger;
+}
+
+export type JobHandler<P = unknown> = (payload: P, ctx: JobContext<P>) => Promise<void>;
+
+export interface JobKindOptions<P> {
+  handler: JobHandler<P>;
+  concurrency?: number;
+  leaseMs?: number;
+}
+
+interface KindState {
+  kind: string;
+  handler: JobHandler<unknown>;
+  concurrency: number;
+  leaseMs: number;
+  inFlight: Map<number, AbortController>;
+  wake: () => void;
+  loop: Promise<void> | null;
+}
+
+export interface RunnerOptions {
+  logger: Logger;
+  /** Longest sleep between looks at the table (jobs enqueued by another process). */
+  pollMs?: number;
+  owner?: string;
+}
+
+export class JobRunner {
+  readonly owner: string;
+  readonly #queue: JobQueue;
+  readonly #logger: Logger;
+  readonly #pollMs: number;
+  readonly #kinds = new Map<string, KindState>();
+  #running = false;
+
+  constructor(queue: JobQueue, options: RunnerOptions) {
+    this.#queue = queue;
+    this.#logger = options.logger;
+    this.#pollMs = options.pollMs ?? 1_000;
+    this.owner = options.owner ?? `${process.pid}-${randomUUID().slice(0, 8)}`;
+  }
+
+  register<P>(kind: string, options: JobKindOptions<P>): void {
+    if (this.#kinds.has(kind)) throw new Error(`job kind ${kind} is registered twice`);
+    this.#kinds.set(kind, {
+      kind,
+      handler: options.handler as JobHandler<unknown>,
+      concurrency: options.concurrency ?? 4,
+      leaseMs: options.leaseMs ?? 60_000,
+      inFlight: new Map(),
+      wake: () => {},
+      loop: null,
+    });
+  }
+
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    for (const state of this.#kinds.values()) state.loop = this.#loop(state);
+  }
+
+  /** Look for due jobs now (call after the transaction that enqueued them committed). */
+  notify(kind?: string): void {
+    if (kind === undefined) for (const s of this.#kinds.values()) s.wake();
+    else this.#kinds.get(kind)?.wake();
+  }
+
+  inFlightCount(): number {
+    let n = 0;
+    for (const s of this.#kinds.values()) n += s.inFlight.size;
+    return n;
+  }
+
+  async stop(timeoutMs = 10_000): Promise<void> {
+    if (!this.#running) return;
+    this.#running = false;
+    this.notify();
+    const deadline = Date.now() + timeoutMs;
+    while (this.inFlightCount() > 0 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    for (const state of this.#kinds.values()) {
+      for (const [id, controller] of state.inFlight) {
+        controller.abort(new Error('the job runner is stopping'));
+        if (this.#queue.release(id, this.owner)) this.#logger.warn({ job_id: id, kind: state.kind }, 'job released on stop');
+      }
+      await state.loop;
+    }
+  }
+
+  async #loop(state: KindState): Promise<void> {
+    while (this.#running) {
+      const capacity = state.concurrency - state.inFlight.size;
+      let claimed: Job[] = [];
+      if (capacity > 0) {
+        try {
+          claimed = this.#queue.claim(state.kind, this.owner, state.leaseMs, capacity);
+        } catch (err) {
+          this.#logger.error({ err, kind: state.kind }, 'claiming jobs failed');
+        }
+        for (const job of claimed) this.#run(state, job);
+      }
+      if (claimed.length === 0 || claimed.length === capacity) await this.#sleep(state);
+    }
+  }
+
+  #sleep(state: KindState): Promise<void> {
+    return new Promise<void>((resolve) => {
+      let delay = this.#pollMs;
+      if (state.inFlight.size < state.concurrency) {
+        const due = this.#queue.nextDueAt(state.kind);
+        if (due !== null) delay = Math.max(0, Math.min(delay, due - Date.now()));
+      }
+      const timer = setTimeout(done, delay);
+      function done() {
+        clearTimeout(timer);
+        state.wake = () => {};
+        resolve();
+      }
+      state.wake = done;
+    });
+  }
+
+  #run(state: KindState, job: Job): void {
+    const controller = new AbortController();
+    state.inFlight.set(job.id, controller);
+    const logger = this.#logger.child({ job_id: job.id, kind: job.kind, attempt: job.attempts });
+    const heartbeat = setInterval(
+      () => this.#queue.extendLease(job.id, this.owner, state.leaseMs),
+      Math.max(50, Math.floor(state.leaseMs / 3)),
+    );
+    heartbeat.unref();
+    const started = Date.now();
+    state
+      .handler(job.payload, { job, signal: controller.signal, logger })
+      .then(
+        () => {
+          if (controller.signal.aborted) return; // released on stop: another run will do it
+          this.#queue.complete(job.id, this.owner);
+          logger.debug({ duration_ms: Date.now() - started }, 'job done');
+        },
+        (err: unknown) => {
+          if (controller.signal.aborted) return;
+          const outcome = this.#queue.fail(job, this.owner, err);
+          const level = outcome.status === 'dead' ? 'error' : 'warn';
+          logger[level]({ err, outcome, duration_ms: Date.now() - started }, `job failed (${outcome.status})`);
+        },
+      )
+      .catch((err: unknown) => logger.error({ err }, 'recording the job outcome failed'))
+      .finally(() => {
+        clearInterval(heartbeat);
+        state.inFlight.delete(job.id);
+        state.wake();
+      });
+  }
+}

@@ -1,0 +1,121 @@
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { JobQueue } from '../../src/jobs/queue.ts';
+import { JobRunner } from '../../src/jobs/runner.ts';
+import { createLogger } from '../../src/logger.ts';
+import { openStore } from '../../src/store/database.ts';
+import { tempDir } from '../support/temp-dir.ts';
+
+const POLL_MS = 5_000; // long, so only notify() and due timers can explain prompt runs
+
+function setup() {
+  const store = openStore({ path: join(tempDir(), 'jobs.db') });
+  const queue = new JobQueue(store, { backoff: { baseMs: 20, maxMs: 40 } });
+  const runner = new JobRunner(queue, { logger: createLogger('silent'), pollMs: POLL_MS });
+  onTestFinished(async () => {
+    await runner.stop(100);
+    store.close();
+  });
+  return { store, queue, runner };
+}
+
+async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+describe('job runner', () => {
+  it('runs every job once, never more than the kind’s concurrency at a time', async () => {
+    const { queue, runner } = setup();
+    let running = 0;
+    let peak = 0;
+    const seen: number[] = [];
+    runner.register<number>('work', {
+      concurrency: 2,
+      handler: async (n) => {
+        running++;
+        peak = Math.max(peak, running);
+        await new Promise((r) => setTimeout(r, 20));
+        seen.push(n);
+        running--;
+      },
+    });
+    runner.start();
+    for (let n = 0; n < 6; n++) queue.enqueue({ kind: 'work', payload: n });
+    runner.notify('work');
+    await until(() => seen.length === 6);
+    expect(seen.sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(peak).toBe(2);
+    await until(() => queue.countByStatus().done === 6);
+  });
+
+  it('retries a failing job after its backoff until it succeeds', async () => {
+    const { queue, runner } = setup();
+    let calls = 0;
+    runner.register('flaky', {
+      handler: async () => {
+        calls++;
+        if (calls < 3) throw new Error(`failure ${calls}`);
+      },
+    });
+    runner.start();
+    const id = queue.enqueue({ kind: 'flaky', payload: {} });
+    runner.notify('flaky');
+    await until(() => queue.get(id)?.status === 'done');
+    expect(calls).toBe(3);
+    expect(queue.get(id)).toMatchObject({ attempts: 3, lastError: 'failure 2' });
+  });
+
+  it('dead-letters a job that keeps failing', async () => {
+    const { queue, runner } = setup();
+    runner.register('doomed', { handler: async () => Promise.reject(new Error('always')) });
+    runner.start();
+    const id = queue.enqueue({ kind: 'doomed', payload: {}, maxAttempts: 3 });
+    runner.notify();
+    await until(() => queue.get(id)?.status === 'dead');
+    expect(queue.get(id)).toMatchObject({ attempts: 3, lastError: 'always' });
+  });
+
+  it('on stop lets in-flight jobs finish within the deadline', async () => {
+    const { queue, runner } = setup();
+    let finished = false;
+    runner.register('slow', {
+      handler: async () => {
+        await new Promise((r) => setTimeout(r, 100));
+        finished = true;
+      },
+    });
+    runner.start();
+    const id = queue.enqueue({ kind: 'slow', payload: {} });
+    runner.notify();
+    await until(() => runner.inFlightCount() === 1);
+    await runner.stop(2_000);
+    expect(finished).toBe(true);
+    expect(queue.get(id)!.status).toBe('done');
+  });
+
+  // Guards against losing a job when the process stops mid-handler.
+  it('on stop past the deadline aborts the handler and releases its job for the next run', async () => {
+    const { queue, runner } = setup();
+    let aborted = false;
+    runner.register('stuck', {
+      handler: (_p, { signal }) =>
+        new Promise<void>((_resolve, reject) => {
+          signal.addEventListener('abort', () => {
+            aborted = true;
+            reject(signal.reason as Error);
+          });
+        }),
+    });
+    runner.start();
+    const id = queue.enqueue({ kind: 'stuck', payload: {} });
+    runner.notify();
+    await until(() => runner.inFlightCount() === 1);
+    await runner.stop(50);
+    expect(aborted).toBe(true);
+    expect(queue.get(id)).toMatchObject({ status: 'queued', attempts: 0 });
+  });
+});
