@@ -14,5 +14,5 @@ CREATE TABLE `jobs` (
 	`finished_at` integer
 );
 --> statement-breakpoint
-CREATE INDEX `jobs_due` ON `jobs` (`status`,`run_at`);--> statement-breakpoint
-CREATE INDEX `jobs_kind_status` ON `jobs` (`kind`,`status`);
+CREATE INDEX `jobs_due` ON `jobs` (`kind`,`status`,`run_at`);--> statement-breakpoint
+CREATE INDEX `jobs_status` ON `jobs` (`status`);

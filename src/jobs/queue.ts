@@ -74,8 +74,10 @@ export class JobQueue {
       claim: db.prepare(
         `update jobs set status = 'running', attempts = attempts + 1, lease_owner = ?, lease_until = ?, updated_at = ?
          where id in (
-           select id from jobs
-           where kind = ? and ((status = 'queued' and run_at <= ?) or (status = 'running' and lease_until < ?))
+           select id from (
+             select id, run_at from jobs where kind = ? and status = 'queued' and run_at <= ?
+             union all
+             select id, run_at from jobs where kind = ? and status = 'running' and lease_until < ?)
            order by run_at, id limit ?)
          returning id, kind, payload, status, attempts, max_attempts, run_at, last_error`,
       ),
@@ -124,7 +126,7 @@ export class JobQueue {
   /** Takes up to `limit` due jobs of `kind` (or with an expired lease) for `owner`. */
   claim(kind: string, owner: string, leaseMs: number, limit: number): Job[] {
     const now = this.#now();
-    const rows = this.#sql.claim.all(owner, now + leaseMs, now, kind, now, now, limit) as JobRow[];
+    const rows = this.#sql.claim.all(owner, now + leaseMs, now, kind, now, kind, now, limit) as JobRow[];
     return rows.map(toJob);
   }
 

@@ -60,5 +60,5 @@ export const jobs = sqliteTable(
     updatedAt: integer('updated_at').notNull().default(now),
     finishedAt: integer('finished_at'),
   },
-  (t) => [index('jobs_due').on(t.status, t.runAt), index('jobs_kind_status').on(t.kind, t.status)],
+  (t) => [index('jobs_due').on(t.kind, t.status, t.runAt), index('jobs_status').on(t.status)],
 );
