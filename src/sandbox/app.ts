@@ -1,0 +1,70 @@
+/**
+ * The sandbox's Fastify app, built apart from `listen()`: the platform API
+ * paths (unified messaging, owned chats) and the control API under /_sandbox.
+ * Closing the app stops webhook deliveries (pending retries and requests in
+ * flight).
+ */
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { requireAccess } from './auth.ts';
+import type { SandboxContext } from './context.ts';
+import { installErrorHandlers } from './http-errors.ts';
+import { resolveOptions, type ResolvedSandboxOptions, type SandboxOptions } from './options.ts';
+import { registerChannelConfigurationRoutes } from './routes/channel-configurations.ts';
+import { registerControlAdminRoutes } from './routes/control-admin.ts';
+import { registerControlChatRoutes } from './routes/control-chats.ts';
+import { registerMessageRoutes } from './routes/messages.ts';
+import { registerOwnedChatRoutes } from './routes/owned-chats.ts';
+import { SETTINGS_SCOPE, SandboxState, seedState, type Seed } from './state.ts';
+import { WebhookDispatcher } from './webhook-dispatcher.ts';
+
+const ORG_PATH = '/api/v5/orgs/:organization_id';
+
+export interface SandboxApp {
+  app: FastifyInstance;
+  state: SandboxState;
+  seed: Seed;
+  options: ResolvedSandboxOptions;
+}
+
+export function buildSandboxApp(options: SandboxOptions = {}): SandboxApp {
+  const resolved = resolveOptions(options);
+  const logger = resolved.logger === false ? undefined : resolved.logger;
+  const state = new SandboxState();
+  const seed = seedState(state, resolved);
+  const webhooks = new WebhookDispatcher({
+    state,
+    retryBaseMs: resolved.retryBaseMs,
+    timeoutMs: resolved.webhookTimeoutMs,
+    signaturePayload: resolved.signaturePayload,
+    logger,
+  });
+  const ctx: SandboxContext = { state, seed, webhooks };
+
+  const app = Fastify({
+    ...(logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger: false }),
+    return503OnClosing: true,
+    forceCloseConnections: true,
+  });
+  installErrorHandlers(app);
+  app.addHook('onClose', async () => webhooks.close());
+
+  void app.register(
+    async (scope) => {
+      scope.addHook('onRequest', requireAccess(state, SETTINGS_SCOPE));
+      registerChannelConfigurationRoutes(scope, ctx);
+      registerMessageRoutes(scope, ctx);
+    },
+    { prefix: `${ORG_PATH}/unified_messaging` },
+  );
+  void app.register(
+    async (scope) => {
+      scope.addHook('onRequest', requireAccess(state));
+      registerOwnedChatRoutes(scope, ctx);
+    },
+    { prefix: `${ORG_PATH}/owned_chats` },
+  );
+  void app.register(async (scope) => registerControlChatRoutes(scope, ctx), { prefix: '/_sandbox/chats' });
+  void app.register(async (scope) => registerControlAdminRoutes(scope, ctx), { prefix: '/_sandbox' });
+
+  return { app, state, seed, options: resolved };
+}

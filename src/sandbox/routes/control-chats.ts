@@ -1,0 +1,133 @@
+/**
+ * The control API's chat side, under /_sandbox/chats (no auth): it plays the
+ * agent (messages, reply suggestions, ending in the agent UI) and shows what
+ * the platform holds (chats by thread, every message, visitor variables).
+ */
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { postAgentMessage, suggestReply } from '../agent-actions.ts';
+import { chatView } from '../chat-view.ts';
+import { createChat, createVisitor, endChat, requireChat } from '../chats.ts';
+import type { SandboxContext } from '../context.ts';
+import { SandboxValidationError } from '../errors.ts';
+import { parsePayload } from '../http-errors.ts';
+import type { ChatRecord, MessageRecord } from '../model.ts';
+import type { SandboxState } from '../state.ts';
+
+const nonBlank = z.string().trim().min(1, { error: 'This field may not be blank.' });
+
+const AgentMessageBody = z.strictObject({ text: nonBlank, sender_id: z.string().optional() });
+const ReplySuggestionBody = z.strictObject({
+  suggestion: nonBlank,
+  message_id: z.string().optional(),
+  relevancy_score: z.number().min(0).max(1).nullable().optional(),
+  user_id: z.string().optional(),
+});
+const ChatListQuery = z.strictObject({ thread_id: z.string().optional(), config_id: z.string().optional() });
+const NewChatBody = z.strictObject({ room_id: z.string().optional() }).optional();
+
+interface ChatParams {
+  chat_id: string;
+}
+
+/** A chat with what links it to unified messaging and its visitor. */
+function controlChatView(state: SandboxState, chat: ChatRecord) {
+  const visitor = state.visitors.get(chat.visitorId);
+  return {
+    chat: chatView(state, chat),
+    thread_id: chat.link?.threadId ?? null,
+    channel_config_id: chat.link?.configId ?? null,
+    mapping_id: chat.link?.mappingId ?? null,
+    visitor: {
+      id: chat.visitorId,
+      external_sender_id: visitor?.externalSenderId ?? null,
+      variables: visitor?.variables ?? {},
+    },
+  };
+}
+
+function controlMessageView(m: MessageRecord) {
+  return {
+    id: m.id,
+    type: m.type,
+    sender_type: m.senderType,
+    sender_id: m.senderId,
+    sender_name: m.senderName,
+    sender_public_name: m.senderPublicName,
+    message: m.text,
+    message_id: m.externalMessageId,
+    external_sender_id: m.externalSenderId,
+    selected_reply_suggestion_id: m.selectedReplySuggestionId,
+    created_at: new Date(m.createdAt).toISOString(),
+  };
+}
+
+export function registerControlChatRoutes(app: FastifyInstance, ctx: SandboxContext): void {
+  const { state, seed } = ctx;
+
+  /** Chats, newest first; filtered by thread and configuration. */
+  app.get('/', async (request) => {
+    const query = parsePayload(ChatListQuery, request.query);
+    const chats = [...state.chats.values()]
+      .reverse()
+      .filter((c) => query.thread_id === undefined || c.link?.threadId === query.thread_id)
+      .filter((c) => query.config_id === undefined || c.link?.configId === query.config_id)
+      .sort((a, b) => b.createdAt - a.createdAt);
+    return { results: chats.map((c) => controlChatView(state, c)) };
+  });
+
+  /** A visitor chat that did not come through unified messaging (it never fires webhooks). */
+  app.post('/', async (request, reply) => {
+    const body = parsePayload(NewChatBody, request.body);
+    const room = state.rooms.get(body?.room_id ?? seed.room.id);
+    if (room === undefined) throw SandboxValidationError.field('room_id', 'Room not found.');
+    const chat = createChat(state, {
+      organizationId: room.organizationId,
+      roomId: room.id,
+      chatType: 'visitor',
+      visitor: createVisitor(state, room.organizationId, null),
+      link: null,
+      waiting: true,
+    });
+    return reply.status(201).send(controlChatView(state, chat));
+  });
+
+  app.get<{ Params: ChatParams }>('/:chat_id', async (request) =>
+    controlChatView(state, requireChat(state, request.params.chat_id)),
+  );
+
+  /** Forgets the chat as a data-retention purge would; its thread mapping keeps pointing at it. */
+  app.delete<{ Params: ChatParams }>('/:chat_id', async (request, reply) => {
+    state.purgeChat(requireChat(state, request.params.chat_id).id);
+    return reply.status(204).send();
+  });
+
+  app.get<{ Params: ChatParams }>('/:chat_id/messages', async (request) => {
+    const chat = requireChat(state, request.params.chat_id);
+    return { results: state.messagesOf(chat.id).map(controlMessageView) };
+  });
+
+  app.post<{ Params: ChatParams }>('/:chat_id/agent_messages', async (request, reply) => {
+    const chat = requireChat(state, request.params.chat_id);
+    const body = parsePayload(AgentMessageBody, request.body);
+    return reply.status(201).send(postAgentMessage(ctx, chat, { text: body.text, senderId: body.sender_id }));
+  });
+
+  app.post<{ Params: ChatParams }>('/:chat_id/reply_suggestions', async (request, reply) => {
+    const chat = requireChat(state, request.params.chat_id);
+    const body = parsePayload(ReplySuggestionBody, request.body);
+    const suggestion = suggestReply(ctx, chat, {
+      suggestion: body.suggestion,
+      messageId: body.message_id,
+      relevancyScore: body.relevancy_score,
+      userId: body.user_id,
+    });
+    return reply.status(201).send(suggestion);
+  });
+
+  /** Ending the chat as an agent would in the agent UI. */
+  app.post<{ Params: ChatParams }>('/:chat_id/end', async (request) => {
+    const chat = requireChat(state, request.params.chat_id);
+    return chatView(state, endChat(state, chat));
+  });
+}
