@@ -1,15 +1,25 @@
 /**
  * The composition root of `serve`: store, platform (the configured one, or the
- * embedded sandbox when no platform.url is set) and the HTTP app, started in
- * order and stopped in reverse.
+ * embedded sandbox when no platform.url is set), connectors, bridge, job
+ * runner and the HTTP app — started in that order and stopped in reverse,
+ * connectors first so nothing new is submitted while the rest drains.
  */
 import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { Bridge } from '../bridge/bridge.ts';
+import type { RegistrationTarget } from '../bridge/registrar.ts';
+import { ConfigInvalidError } from '../config/errors.ts';
 import type { LoadedSettings } from '../config/load.ts';
+import type { ConnectorEntry } from '../config/schema.ts';
+import { loadConnectors } from '../connector/registry.ts';
+import { ConnectorRuntime } from '../connector/runtime.ts';
 import { buildApp } from '../http/app.ts';
 import type { Logger } from '../logger.ts';
+import { PlatformHttpClient } from '../platform/http-client.ts';
+import { createUnifiedMessagingClient } from '../platform/unified-messaging-client.ts';
 import { startSandbox, type RunningSandbox } from '../sandbox/index.ts';
 import { openStore, type Store } from '../store/database.ts';
+import { DEMO_CONNECTOR, logDemoSteps } from './demo.ts';
 
 export interface PlatformTarget {
   url: string;
@@ -17,6 +27,8 @@ export interface PlatformTarget {
   token: string;
   tokenType: 'Token' | 'Bearer';
   embedded: boolean;
+  /** The room connectors without room_id use (the sandbox's seeded room). */
+  defaultRoomId: string | undefined;
 }
 
 export interface RunningGateway {
@@ -26,12 +38,16 @@ export interface RunningGateway {
   store: Store;
   app: FastifyInstance;
   sandbox: RunningSandbox | null;
+  bridge: Bridge;
+  connectors: ConnectorRuntime;
   close(): Promise<void>;
 }
 
 export interface GatewayOverrides {
   host?: string | undefined;
   port?: number | undefined;
+  /** How often job loops look at the table for work from other processes (tests shorten it). */
+  jobPollMs?: number;
 }
 
 export async function startGateway(
@@ -40,6 +56,11 @@ export async function startGateway(
   overrides: GatewayOverrides = {},
 ): Promise<RunningGateway> {
   const { settings, baseDir } = loaded;
+  const embedded = settings.platform.url === undefined;
+  const entries: ConnectorEntry[] = embedded && settings.connectors.length === 0 ? [DEMO_CONNECTOR] : [...settings.connectors];
+  const connectorsLoaded = await loadConnectors(entries, baseDir);
+  if (connectorsLoaded.problems.length > 0) throw new ConfigInvalidError(loaded.file ?? 'settings', connectorsLoaded.problems);
+
   const store = openStore({
     path: resolve(baseDir, settings.store.path),
     synchronous: settings.store.synchronous,
@@ -47,36 +68,116 @@ export async function startGateway(
   });
   let sandbox: RunningSandbox | null = null;
   let app: FastifyInstance | null = null;
+  const runtime = new ConnectorRuntime(logger.child({ room: 'connector' }));
+  const registering = new AbortController();
+  let http: PlatformHttpClient | null = null;
   try {
     let platform: PlatformTarget;
-    if (settings.platform.url === undefined) {
-      sandbox = await startSandbox({ port: settings.sandbox.port, logger: logger.child({ room: 'sandbox' }) });
+    if (embedded) {
+      sandbox = await startSandbox({
+        port: settings.sandbox.port,
+        logger: logger.child({ room: 'sandbox' }),
+        signaturePayload: settings.platform.signature.payload,
+      });
       platform = {
         url: sandbox.url,
         organizationId: sandbox.organizationId,
         token: sandbox.token,
         tokenType: sandbox.tokenType,
         embedded: true,
+        defaultRoomId: sandbox.roomId,
       };
     } else {
       platform = {
-        url: settings.platform.url,
+        url: settings.platform.url as string,
         organizationId: settings.platform.organization_id ?? '',
         token: settings.platform.token ?? '',
         tokenType: settings.platform.token_type,
         embedded: false,
+        defaultRoomId: undefined,
       };
     }
-    app = buildApp({ settings, store, logger });
+    http = new PlatformHttpClient({
+      baseUrl: platform.url,
+      token: platform.token,
+      tokenType: platform.tokenType,
+      timeoutMs: settings.platform.timeout_ms,
+      logger: logger.child({ room: 'platform' }),
+    });
+    const client = createUnifiedMessagingClient({ http, organizationId: platform.organizationId });
+
+    let publicUrl = '';
+    const targetOf = (name: string): RegistrationTarget => {
+      const entry = entries.find((e) => e.name === name) as ConnectorEntry;
+      return {
+        connector: name,
+        messagingChannel: entry.messaging_channel ?? entry.type,
+        roomId: entry.room_id ?? (platform.defaultRoomId as string),
+        replyWebhookUrl: `${publicUrl}/webhooks/${name}`,
+      };
+    };
+    const bridge = new Bridge({
+      store,
+      client,
+      logger,
+      connectors: runtime,
+      targetOf,
+      signature: { payload: settings.platform.signature.payload, toleranceSeconds: settings.platform.signature.tolerance_seconds },
+      jobs: {
+        maxAttempts: settings.jobs.max_attempts,
+        concurrency: settings.jobs.concurrency,
+        ...(overrides.jobPollMs ? { pollMs: overrides.jobPollMs } : {}),
+      },
+    });
+    await runtime.createAll(entries, connectorsLoaded, {
+      store,
+      inbound: bridge.inbound,
+      threads: bridge.threads,
+      state: bridge.state,
+      logger,
+    });
+
+    app = buildApp({
+      settings,
+      store,
+      logger,
+      intake: bridge.intake,
+      connectorRoutes: runtime.routes,
+      connectorHealth: () => runtime.health(),
+    });
     const host = overrides.host ?? settings.server.host;
     const address = await app.listen({ host, port: overrides.port ?? settings.server.port });
     const url = address.replace('[::1]', '127.0.0.1');
-    const publicUrl = settings.server.public_url ?? url.replace('0.0.0.0', '127.0.0.1');
+    publicUrl = (settings.server.public_url ?? url.replace('0.0.0.0', '127.0.0.1')).replace(/\/+$/, '');
+
+    // Register every connector; one the platform cannot take now keeps trying in the background.
+    await Promise.all(
+      runtime.names().map(async (name) => {
+        try {
+          await bridge.registrar.ensure(targetOf(name));
+        } catch (err) {
+          logger.warn({ err, connector: name }, 'channel registration failed; retrying in the background');
+          void bridge.registrar.ensureInBackground(targetOf(name), registering.signal);
+        }
+      }),
+    );
+    bridge.runner.start();
+    await runtime.startAll();
+
     logger.info(
-      { event: 'gateway_ready', url, public_url: publicUrl, platform: platform.embedded ? 'embedded sandbox' : platform.url },
+      {
+        event: 'gateway_ready',
+        url,
+        public_url: publicUrl,
+        platform: platform.embedded ? 'embedded sandbox' : platform.url,
+        connectors: runtime.names(),
+      },
       'threadgate is ready',
     );
-    const started = { app, sandbox };
+    if (entries[0] === DEMO_CONNECTOR && sandbox) logDemoSteps(logger, url, sandbox);
+
+    const started = { app, sandbox, http };
+    let closing: Promise<void> | undefined;
     return {
       url,
       publicUrl,
@@ -84,14 +185,24 @@ export async function startGateway(
       store,
       app,
       sandbox,
-      close: async () => {
-        await started.app.close(); // stop accepting, finish in-flight requests
-        await started.sandbox?.close();
-        store.close();
-      },
+      bridge,
+      connectors: runtime,
+      close: () =>
+        (closing ??= (async () => {
+          registering.abort();
+          await runtime.stopAll(); // nothing new submitted
+          await started.app.close(); // stop accepting, finish in-flight requests
+          await bridge.runner.stop(settings.server.shutdown_timeout_ms / 2); // finish or release jobs
+          await started.http.close();
+          await started.sandbox?.close();
+          store.close();
+        })()),
     };
   } catch (err) {
+    registering.abort();
+    await runtime.stopAll();
     await app?.close();
+    await http?.close();
     await sandbox?.close();
     store.close();
     throw err;

@@ -47,6 +47,13 @@ export const SandboxSettings = z.strictObject({
   port: z.number().int().min(0).max(65_535).default(0),
 });
 
+export const JobSettings = z.strictObject({
+  /** Tries of every job (platform POSTs, connector deliveries) before it is dead-lettered. */
+  max_attempts: z.number().int().min(1).max(100).default(8),
+  /** Jobs of one kind running at once. */
+  concurrency: z.number().int().min(1).max(64).default(4),
+});
+
 export const LogSettings = z.strictObject({
   level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -58,6 +65,8 @@ export const ConnectorEntry = z.looseObject({
   room_id: z.uuid().optional(),
   /** Module path of a connector that is not bundled (resolved from the config file's folder). */
   module: z.string().min(1).optional(),
+  /** The platform's free-form channel type of this connector's configuration; default: the connector type. */
+  messaging_channel: z.string().min(1).max(64).optional(),
 });
 export type ConnectorEntry = z.infer<typeof ConnectorEntry>;
 
@@ -68,6 +77,7 @@ export const Settings = z
     store: StoreSettings.prefault({}),
     sandbox: SandboxSettings.prefault({}),
     log: LogSettings.prefault({}),
+    jobs: JobSettings.prefault({}),
     connectors: z.array(ConnectorEntry).default([]),
   })
   .superRefine((settings, ctx) => {

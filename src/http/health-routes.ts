@@ -1,11 +1,18 @@
 /**
  * `/healthz`: the process is alive. `/readyz`: the store is open and every
- * migration applied, so traffic may be sent here.
+ * migration applied, so traffic may be sent here; each connector's own health
+ * is reported beside it (informative: a disconnected mailbox does not stop
+ * the gateway from taking webhooks).
  */
 import type { FastifyInstance } from 'fastify';
+import type { ConnectorHealth } from '../connector/api.ts';
 import type { Store } from '../store/database.ts';
 
-export function registerHealthRoutes(app: FastifyInstance, store: Store): void {
+export function registerHealthRoutes(
+  app: FastifyInstance,
+  store: Store,
+  connectorHealth?: () => Promise<Record<string, ConnectorHealth>>,
+): void {
   app.get('/healthz', async () => ({ status: 'ok' }));
 
   app.get('/readyz', async (_request, reply) => {
@@ -21,6 +28,7 @@ export function registerHealthRoutes(app: FastifyInstance, store: Store): void {
       checks.store = `unavailable: ${(err as Error).message}`;
       ready = false;
     }
-    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks });
+    const connectors = connectorHealth ? await connectorHealth() : {};
+    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks, connectors });
   });
 }

@@ -4,7 +4,7 @@
  * Times are Unix milliseconds (integers) so ordering and arithmetic are exact.
  */
 import { sql } from 'drizzle-orm';
-import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
 
@@ -61,4 +61,127 @@ export const jobs = sqliteTable(
     finishedAt: integer('finished_at'),
   },
   (t) => [index('jobs_due').on(t.kind, t.status, t.runAt), index('jobs_status').on(t.status)],
+);
+
+/** One conversation of a connector: its key, the platform thread_id and the latest chat. */
+export const threads = sqliteTable(
+  'threads',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    connector: text('connector').notNull(),
+    threadKey: text('thread_key').notNull(),
+    /** The platform's thread_id (≤ 512 characters), derived from connector and key. */
+    threadId: text('thread_id').notNull(),
+    chatId: text('chat_id'),
+    mappingId: text('mapping_id'),
+    /** 1 after close_session was queued, back to 0 with the next message. */
+    closed: integer('closed').notNull().default(0),
+    createdAt: integer('created_at').notNull().default(now),
+    updatedAt: integer('updated_at').notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex('threads_key').on(t.connector, t.threadKey),
+    uniqueIndex('threads_thread_id').on(t.connector, t.threadId),
+    index('threads_chat').on(t.chatId),
+  ],
+);
+
+/** External references of a thread (e-mail Message-IDs, ticket URLs). */
+export const threadReferences = sqliteTable(
+  'thread_references',
+  {
+    connector: text('connector').notNull(),
+    reference: text('reference').notNull(),
+    thread: integer('thread')
+      .notNull()
+      .references(() => threads.id, { onDelete: 'cascade' }),
+    createdAt: integer('created_at').notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.connector, t.reference] }), index('thread_references_thread').on(t.thread)],
+);
+
+export const INBOUND_STATUSES = ['pending', 'posted', 'dead'] as const;
+export type InboundStatus = (typeof INBOUND_STATUSES)[number];
+export const INBOUND_KINDS = ['message', 'close'] as const;
+export type InboundKind = (typeof INBOUND_KINDS)[number];
+
+/**
+ * Every external message submitted by a connector, until and after it reached
+ * the platform — and every close request, so that a thread's messages and
+ * closes reach the platform in the order they were asked for.
+ */
+export const inboundMessages = sqliteTable(
+  'inbound_messages',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    connector: text('connector').notNull(),
+    /** The external system's message id: `(connector, external_id)` is the dedup key. */
+    externalId: text('external_id').notNull(),
+    kind: text('kind', { enum: INBOUND_KINDS }).notNull().default('message'),
+    thread: integer('thread')
+      .notNull()
+      .references(() => threads.id),
+    senderId: text('sender_id').notNull(),
+    senderName: text('sender_name'),
+    senderType: text('sender_type', { enum: ['visitor', 'user'] }).notNull().default('visitor'),
+    body: text('body').notNull(),
+    fullText: text('full_text'),
+    /** JSON object of visitor variables, or null. */
+    variables: text('variables'),
+    skipWaitingState: integer('skip_waiting_state').notNull().default(0),
+    closeSession: integer('close_session').notNull().default(0),
+    status: text('status', { enum: INBOUND_STATUSES }).notNull().default('pending'),
+    chatId: text('chat_id'),
+    platformMessageId: text('platform_message_id'),
+    isNewSession: integer('is_new_session'),
+    lastError: text('last_error'),
+    jobId: integer('job_id'),
+    receivedAt: integer('received_at').notNull().default(now),
+    postedAt: integer('posted_at'),
+  },
+  (t) => [
+    uniqueIndex('inbound_dedup').on(t.connector, t.externalId),
+    index('inbound_thread_status').on(t.thread, t.status, t.id),
+    index('inbound_status').on(t.status),
+  ],
+);
+
+export const DELIVERY_STATUSES = ['accepted', 'duplicate', 'rejected', 'delivered', 'failed', 'dead'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** Every webhook the platform sent (or that claimed to be from it), and what became of it. */
+export const deliveries = sqliteTable(
+  'deliveries',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    connector: text('connector').notNull(),
+    eventType: text('event_type'),
+    /** `event_type:id` of a verified event; null for rejected ones. */
+    dedupKey: text('dedup_key'),
+    /** The original of a `duplicate`. */
+    duplicateOf: integer('duplicate_of'),
+    threadId: text('thread_id'),
+    chatId: text('chat_id'),
+    /** Raw body as received (UTF-8 text), possibly cut at the stored-body cap. */
+    body: text('body').notNull(),
+    bodyTruncated: integer('body_truncated').notNull().default(0),
+    /** JSON object of the request headers, signature kept. */
+    headers: text('headers').notNull(),
+    /** `valid`, `valid-previous-secret`, or the problem (`TG_SIGNATURE_…`). */
+    verification: text('verification').notNull(),
+    status: text('status', { enum: DELIVERY_STATUSES }).notNull(),
+    error: text('error'),
+    /** What the connector's deliver returned (an e-mail Message-ID…). */
+    externalId: text('external_id'),
+    jobId: integer('job_id'),
+    receivedAt: integer('received_at').notNull().default(now),
+    updatedAt: integer('updated_at').notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex('deliveries_dedup')
+      .on(t.connector, t.dedupKey)
+      .where(sql`dedup_key is not null and duplicate_of is null`),
+    index('deliveries_status').on(t.status, t.receivedAt),
+    index('deliveries_received').on(t.receivedAt),
+  ],
 );

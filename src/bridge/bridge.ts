@@ -1,0 +1,98 @@
+/**
+ * The bridge assembled: repositories over the store, the platform client,
+ * registration, the inbound and outbound halves, and the job kinds they
+ * enqueue registered on one runner. The composition root creates one.
+ */
+import type { Logger } from 'pino';
+import type { ConnectorInstance } from '../connector/api.ts';
+import { JobQueue } from '../jobs/queue.ts';
+import { JobRunner } from '../jobs/runner.ts';
+import type { SignaturePayload } from '../platform/signature.ts';
+import type { UnifiedMessagingClient } from '../platform/unified-messaging-client.ts';
+import type { Store } from '../store/database.ts';
+import { DeliveriesRepo } from '../store/deliveries-repo.ts';
+import { InboundRepo } from '../store/inbound-repo.ts';
+import { RegistrationsRepo } from '../store/registrations-repo.ts';
+import { ConnectorStateRepo } from '../store/state-repo.ts';
+import { ThreadsRepo } from '../store/threads-repo.ts';
+import { CLOSE_SESSION_JOB, InboundBridge, POST_MESSAGES_JOB, type ThreadJobPayload } from './inbound.ts';
+import { OutboundDispatch } from './outbound-dispatch.ts';
+import { Registrar, type RegistrationTarget } from './registrar.ts';
+import { ThreadSync } from './thread-sync.ts';
+import { DELIVER_JOB, WebhookIntake, type DeliverJobPayload } from './webhook-intake.ts';
+
+export interface BridgeOptions {
+  store: Store;
+  client: UnifiedMessagingClient;
+  logger: Logger;
+  /** Who owns a name: the connector runtime. */
+  connectors: { has(name: string): boolean; instanceOf(name: string): ConnectorInstance | undefined };
+  targetOf(connector: string): RegistrationTarget;
+  signature: { payload: SignaturePayload; toleranceSeconds: number };
+  jobs: { maxAttempts: number; concurrency: number; pollMs?: number };
+}
+
+export class Bridge {
+  readonly queue: JobQueue;
+  readonly runner: JobRunner;
+  readonly threads: ThreadsRepo;
+  readonly inboundRepo: InboundRepo;
+  readonly deliveries: DeliveriesRepo;
+  readonly registrations: RegistrationsRepo;
+  readonly state: ConnectorStateRepo;
+  readonly registrar: Registrar;
+  readonly inbound: InboundBridge;
+  readonly intake: WebhookIntake;
+
+  constructor(o: BridgeOptions) {
+    const logger = o.logger;
+    this.queue = new JobQueue(o.store);
+    this.runner = new JobRunner(this.queue, { logger: logger.child({ room: 'jobs' }), ...(o.jobs.pollMs ? { pollMs: o.jobs.pollMs } : {}) });
+    this.threads = new ThreadsRepo(o.store);
+    this.inboundRepo = new InboundRepo(o.store);
+    this.deliveries = new DeliveriesRepo(o.store);
+    this.registrations = new RegistrationsRepo(o.store);
+    this.state = new ConnectorStateRepo(o.store);
+    this.registrar = new Registrar({ client: o.client, repo: this.registrations, logger });
+    const notify = (kind: string) => this.runner.notify(kind);
+
+    this.inbound = new InboundBridge({
+      store: o.store,
+      queue: this.queue,
+      threads: this.threads,
+      inbound: this.inboundRepo,
+      notify,
+      maxAttempts: o.jobs.maxAttempts,
+    });
+    this.intake = new WebhookIntake({
+      store: o.store,
+      queue: this.queue,
+      deliveries: this.deliveries,
+      registrations: this.registrations,
+      isConnector: (name) => o.connectors.has(name),
+      notify,
+      signature: o.signature,
+      maxAttempts: o.jobs.maxAttempts,
+      logger: logger.child({ room: 'receiver' }),
+    });
+    const sync = new ThreadSync({
+      store: o.store,
+      threads: this.threads,
+      inbound: this.inboundRepo,
+      client: o.client,
+      registrar: this.registrar,
+      targetOf: o.targetOf,
+      logger,
+    });
+    const dispatch = new OutboundDispatch({
+      deliveries: this.deliveries,
+      threads: this.threads,
+      instanceOf: (name) => o.connectors.instanceOf(name),
+      logger,
+    });
+    const concurrency = o.jobs.concurrency;
+    this.runner.register<ThreadJobPayload>(POST_MESSAGES_JOB, { handler: sync.handle, concurrency });
+    this.runner.register<ThreadJobPayload>(CLOSE_SESSION_JOB, { handler: sync.handle, concurrency });
+    this.runner.register<DeliverJobPayload>(DELIVER_JOB, { handler: dispatch.handle, concurrency });
+  }
+}

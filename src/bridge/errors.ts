@@ -1,0 +1,52 @@
+/** Errors of the bridge room. */
+import { ThreadgateError } from '../errors.ts';
+
+/** A thread key or message the connector handed over cannot be stored. */
+export class SubmitInvalidError extends ThreadgateError {
+  readonly code = 'TG_SUBMIT_INVALID';
+  override readonly statusCode = 400;
+  readonly field: string;
+
+  constructor(field: string, message: string) {
+    super(`${field}: ${message}`);
+    this.field = field;
+  }
+}
+
+export class ThreadNotFoundError extends ThreadgateError {
+  readonly code = 'TG_THREAD_NOT_FOUND';
+  override readonly statusCode = 404;
+}
+
+export class UnknownConnectorError extends ThreadgateError {
+  readonly code = 'TG_CONNECTOR_UNKNOWN';
+  override readonly statusCode = 404;
+}
+
+/** The connector has no platform channel configuration yet (the platform was unreachable at start). */
+export class NotRegisteredError extends ThreadgateError {
+  readonly code = 'TG_CONNECTOR_NOT_REGISTERED';
+  override readonly statusCode = 503;
+}
+
+/** A thread had more pending items than one job run sends; the job runs again. */
+export class ThreadBacklogError extends ThreadgateError {
+  readonly code = 'TG_THREAD_BACKLOG';
+  readonly retryAfterMs = 0;
+}
+
+/** A webhook body that is not JSON or not a known event: 400 naming the fields. */
+export class WebhookPayloadError extends ThreadgateError {
+  readonly code = 'TG_WEBHOOK_PAYLOAD_INVALID';
+  override readonly statusCode = 400;
+  readonly errors: { path: string; message: string }[];
+
+  constructor(message: string, errors: { path: string; message: string }[]) {
+    super(message);
+    this.errors = errors;
+  }
+
+  override toJSON(): { code: string; message: string; errors: { path: string; message: string }[] } {
+    return { code: this.code, message: this.message, errors: this.errors };
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * The inbound flow's first half: a connector's `submit` stores the message
+ * under its dedup key `(connector, external id)`, maps its thread and enqueues
+ * the platform POST — all in ONE transaction — and resolves only after the
+ * commit. `close` queues close_session the same way.
+ */
+import { randomUUID } from 'node:crypto';
+import type { SubmitMessage, SubmitResult } from '../connector/api.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import type { Store } from '../store/database.ts';
+import type { InboundRepo } from '../store/inbound-repo.ts';
+import type { ThreadsRepo } from '../store/threads-repo.ts';
+import { SubmitInvalidError, ThreadNotFoundError } from './errors.ts';
+import { deriveThreadId } from './thread-id.ts';
+
+export const POST_MESSAGES_JOB = 'platform.post_messages';
+export const CLOSE_SESSION_JOB = 'platform.close_session';
+
+/** What the platform-side jobs carry: the thread to flush, and the messages that asked. */
+export interface ThreadJobPayload {
+  connector: string;
+  thread: number;
+  messages?: number[];
+}
+
+const MAX_KEY = 2_000;
+
+export class InboundBridge {
+  readonly #store: Store;
+  readonly #queue: JobQueue;
+  readonly #threads: ThreadsRepo;
+  readonly #inbound: InboundRepo;
+  readonly #notify: (kind: string) => void;
+  readonly #now: () => number;
+  readonly #maxAttempts: number;
+
+  constructor(deps: {
+    store: Store;
+    queue: JobQueue;
+    threads: ThreadsRepo;
+    inbound: InboundRepo;
+    notify: (kind: string) => void;
+    maxAttempts: number;
+    now?: () => number;
+  }) {
+    this.#store = deps.store;
+    this.#queue = deps.queue;
+    this.#threads = deps.threads;
+    this.#inbound = deps.inbound;
+    this.#notify = deps.notify;
+    this.#maxAttempts = deps.maxAttempts;
+    this.#now = deps.now ?? Date.now;
+  }
+
+  submit(connector: string, message: SubmitMessage): SubmitResult {
+    check(message);
+    const threadId = deriveThreadId(connector, message.threadKey);
+    const result = this.#store.transaction((): SubmitResult & { queued: boolean } => {
+      const now = this.#now();
+      const thread = this.#threads.ensure(connector, message.threadKey, threadId, now);
+      if (message.references?.length) this.#threads.attach(connector, thread.id, message.references, now);
+      if (this.#inbound.exists(connector, message.messageId)) return { duplicate: true, threadId: thread.threadId, queued: false };
+      const variables = { ...(message.senderName ? { name: message.senderName } : {}), ...message.variables };
+      const id = this.#inbound.insert(
+        {
+          connector,
+          externalId: message.messageId,
+          kind: 'message',
+          thread: thread.id,
+          senderId: message.senderId,
+          senderName: message.senderName ?? null,
+          senderType: message.senderType ?? 'visitor',
+          body: message.body,
+          fullText: message.fullText ?? null,
+          variables: Object.keys(variables).length > 0 ? variables : null,
+          skipWaitingState: message.skipWaitingState === true,
+          closeSession: message.closeSession === true,
+        },
+        now,
+      );
+      if (thread.closed) this.#threads.setClosed(thread.id, false, now);
+      const payload: ThreadJobPayload = { connector, thread: thread.id, messages: [id] };
+      const jobId = this.#queue.enqueue({ kind: POST_MESSAGES_JOB, payload, maxAttempts: this.#maxAttempts });
+      this.#inbound.setJob(id, jobId);
+      return { duplicate: false, threadId: thread.threadId, queued: true };
+    });
+    if (result.queued) this.#notify(POST_MESSAGES_JOB);
+    return { duplicate: result.duplicate, threadId: result.threadId };
+  }
+
+  /** Queues close_session behind the thread's pending messages, as an item of the same ordered list. */
+  close(connector: string, threadKey: string): void {
+    this.#store.transaction(() => {
+      const now = this.#now();
+      const thread = this.#threads.byKey(connector, threadKey);
+      if (!thread) throw new ThreadNotFoundError(`connector ${connector} has no thread ${JSON.stringify(threadKey)}`);
+      this.#threads.setClosed(thread.id, true, now);
+      const id = this.#inbound.insert(
+        {
+          connector,
+          externalId: `close:${randomUUID()}`,
+          kind: 'close',
+          thread: thread.id,
+          senderId: '',
+          senderName: null,
+          senderType: 'visitor',
+          body: '',
+          fullText: null,
+          variables: null,
+          skipWaitingState: false,
+          closeSession: true,
+        },
+        now,
+      );
+      const payload: ThreadJobPayload = { connector, thread: thread.id, messages: [id] };
+      this.#inbound.setJob(id, this.#queue.enqueue({ kind: CLOSE_SESSION_JOB, payload, maxAttempts: this.#maxAttempts }));
+    });
+    this.#notify(CLOSE_SESSION_JOB);
+  }
+}
+
+function check(m: SubmitMessage): void {
+  const text = (field: keyof SubmitMessage, max: number) => {
+    const value = m[field];
+    if (typeof value !== 'string' || value.trim() === '') throw new SubmitInvalidError(field, 'must be a non-blank string');
+    if (value.length > max) throw new SubmitInvalidError(field, `must have at most ${max} characters`);
+  };
+  text('threadKey', MAX_KEY);
+  text('messageId', MAX_KEY);
+  text('senderId', MAX_KEY);
+  text('body', 1_000_000);
+  if (m.senderType !== undefined && m.senderType !== 'visitor' && m.senderType !== 'user') {
+    throw new SubmitInvalidError('senderType', 'must be "visitor" or "user"');
+  }
+  for (const [key, value] of Object.entries(m.variables ?? {})) {
+    if (value !== null && typeof value !== 'string') throw new SubmitInvalidError(`variables.${key}`, 'must be a string or null');
+  }
+}

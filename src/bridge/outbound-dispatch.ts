@@ -1,0 +1,72 @@
+/**
+ * The outbound flow's job: hand one stored webhook delivery to its
+ * connector's `deliver`, one at a time per thread, and record the outcome on
+ * the delivery (`delivered` with the external id, `failed` while retrying,
+ * `dead` when the job gives up).
+ */
+import type { Logger } from 'pino';
+import type { ConnectorInstance, Thread } from '../connector/api.ts';
+import { PermanentJobError } from '../jobs/errors.ts';
+import type { JobContext } from '../jobs/runner.ts';
+import { WebhookEvent } from '../platform/schemas/unified-messaging.ts';
+import type { DeliveriesRepo } from '../store/deliveries-repo.ts';
+import type { ThreadRow, ThreadsRepo } from '../store/threads-repo.ts';
+import { KeyedMutex } from './keyed-mutex.ts';
+import type { DeliverJobPayload } from './webhook-intake.ts';
+
+export interface OutboundDispatchDeps {
+  deliveries: DeliveriesRepo;
+  threads: ThreadsRepo;
+  instanceOf(connector: string): ConnectorInstance | undefined;
+  logger: Logger;
+  now?: () => number;
+}
+
+export function toThreadView(row: ThreadRow, references: string[]): Thread {
+  return {
+    key: row.threadKey,
+    threadId: row.threadId,
+    chatId: row.chatId,
+    references,
+    closed: row.closed,
+    createdAt: new Date(row.createdAt),
+  };
+}
+
+export class OutboundDispatch {
+  readonly #d: OutboundDispatchDeps;
+  readonly #now: () => number;
+  readonly #mutex = new KeyedMutex();
+
+  constructor(deps: OutboundDispatchDeps) {
+    this.#d = deps;
+    this.#now = deps.now ?? Date.now;
+  }
+
+  readonly handle = async (payload: DeliverJobPayload, ctx: JobContext<DeliverJobPayload>): Promise<void> => {
+    const delivery = this.#d.deliveries.byId(payload.delivery);
+    if (!delivery) throw new PermanentJobError(`delivery ${payload.delivery} does not exist`);
+    const instance = this.#d.instanceOf(payload.connector);
+    if (!instance) throw new PermanentJobError(`connector ${payload.connector} is not configured`);
+    const event = WebhookEvent.parse(JSON.parse(delivery.body));
+
+    await this.#mutex.run(`${payload.connector}\u0000${event.thread_id}`, async () => {
+      const row = this.#d.threads.byThreadId(payload.connector, event.thread_id);
+      if (row && row.chatId !== event.chat_id) this.#d.threads.recordSession(row.id, event.chat_id, row.mappingId, this.#now());
+      const thread = row && toThreadView({ ...row, chatId: event.chat_id }, this.#d.threads.references(row.id));
+      try {
+        const result = await instance.deliver(event, thread);
+        this.#d.deliveries.recordOutcome(delivery.id, 'delivered', null, result?.externalId ?? null, this.#now());
+        ctx.logger.info(
+          { connector: payload.connector, delivery_id: delivery.id, event_type: event.event_type, external_id: result?.externalId },
+          'delivered',
+        );
+      } catch (err) {
+        const final = (err as { permanent?: unknown }).permanent === true || ctx.job.attempts >= ctx.job.maxAttempts;
+        const message = err instanceof Error ? `${(err as { code?: string }).code ?? err.name}: ${err.message}` : String(err);
+        this.#d.deliveries.recordOutcome(delivery.id, final ? 'dead' : 'failed', message.slice(0, 2_000), null, this.#now());
+        throw err;
+      }
+    });
+  };
+}

@@ -1,0 +1,178 @@
+/**
+ * The inbound flow's second half: the job that brings one thread's pending
+ * items to the platform, strictly in the order they were submitted. Messages
+ * go in batches (one POST .../messages, all sharing the thread_id) up to the
+ * next close request or the first message that asked to close; a close
+ * request becomes POST .../close_session. Both job kinds run this same flush
+ * under a per-thread lock, so a retried job and a newer one never overlap and
+ * a message that failed transiently is sent before the ones behind it.
+ *
+ * A 4xx other than 429 dead-letters the items it was about (with the
+ * platform's answer); a 404 for the configuration registers it again and
+ * tries once more. The one duplicate window: a crash after the platform
+ * accepted a batch and before the commit that marks it posted resends it.
+ */
+import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
+import { PermanentJobError } from '../jobs/errors.ts';
+import type { JobContext } from '../jobs/runner.ts';
+import {
+  isRetryable,
+  PlatformHttpError,
+  PlatformRequestInvalidError,
+  PlatformResponseError,
+} from '../platform/errors.ts';
+import { LIMITS, type CreateMessagesRequest } from '../platform/schemas/unified-messaging.ts';
+import type { UnifiedMessagingClient } from '../platform/unified-messaging-client.ts';
+import type { Store } from '../store/database.ts';
+import type { InboundRepo, InboundRow } from '../store/inbound-repo.ts';
+import type { ThreadRow, ThreadsRepo } from '../store/threads-repo.ts';
+import { ThreadBacklogError } from './errors.ts';
+import { KeyedMutex } from './keyed-mutex.ts';
+import type { ThreadJobPayload } from './inbound.ts';
+import type { RegistrationTarget, Registrar } from './registrar.ts';
+
+const BATCH = 50;
+const MAX_ROUNDS = 40;
+const ONE_ATTEMPT = { retry: { attempts: 1 } } as const;
+
+export interface ThreadSyncDeps {
+  store: Store;
+  threads: ThreadsRepo;
+  inbound: InboundRepo;
+  client: UnifiedMessagingClient;
+  registrar: Registrar;
+  targetOf(connector: string): RegistrationTarget;
+  logger: Logger;
+  now?: () => number;
+}
+
+/** An id the platform stores in 512 characters: as given, or `sha256:<hex>` of a longer one. */
+export function fitId(value: string): string {
+  return value.length <= LIMITS.messageId ? value : `sha256:${createHash('sha256').update(value).digest('hex')}`;
+}
+
+export class ThreadSync {
+  readonly #d: ThreadSyncDeps;
+  readonly #now: () => number;
+  readonly #mutex = new KeyedMutex();
+
+  constructor(deps: ThreadSyncDeps) {
+    this.#d = deps;
+    this.#now = deps.now ?? Date.now;
+  }
+
+  /** The job handler of both platform.post_messages and platform.close_session. */
+  readonly handle = async (payload: ThreadJobPayload, ctx: JobContext<ThreadJobPayload>): Promise<void> => {
+    const thread = this.#d.threads.byId(payload.thread);
+    if (!thread) throw new PermanentJobError(`thread ${payload.thread} does not exist`);
+    // A job at its first attempt whose items are dead was retried by an operator: send them again.
+    if (ctx.job.attempts === 1) for (const id of payload.messages ?? []) this.#d.inbound.revive(id);
+    await this.#mutex.run(String(thread.id), () => this.#flush(thread, ctx.signal));
+  };
+
+  async #flush(thread: ThreadRow, signal: AbortSignal): Promise<void> {
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const pending = this.#d.inbound.pending(thread.id, BATCH);
+      const first = pending[0];
+      if (first === undefined) return;
+      if (first.kind === 'close') await this.#close(thread, first, signal);
+      else await this.#post(thread, leadingBatch(pending), signal);
+    }
+    if (this.#d.inbound.pending(thread.id, 1).length > 0) {
+      throw new ThreadBacklogError(`thread ${thread.threadId} still has pending items after ${MAX_ROUNDS} rounds`);
+    }
+  }
+
+  async #post(thread: ThreadRow, batch: InboundRow[], signal: AbortSignal): Promise<void> {
+    const body: CreateMessagesRequest = {
+      messages: batch.map((m) => ({
+        body: m.body,
+        thread_id: thread.threadId,
+        sender_id: fitId(m.senderId),
+        message_id: fitId(m.externalId),
+        sender_type: m.senderType,
+      })),
+      skip_waiting_state: batch.some((m) => m.skipWaitingState),
+      close_session: batch.some((m) => m.closeSession),
+    };
+    const variables = Object.assign({}, ...batch.map((m) => m.variables ?? {})) as Record<string, string | null>;
+    if (Object.keys(variables).length > 0) body.variables = variables;
+
+    const registration = this.#d.registrar.current(thread.connector);
+    try {
+      const res = await this.#d.client.createMessages(registration.configId, body, { ...ONE_ATTEMPT, signal });
+      this.#d.store.transaction(() => {
+        const now = this.#now();
+        batch.forEach((m, i) => this.#d.inbound.markPosted(m.id, res.chat_id, res.message_ids[i] ?? null, res.is_new_session, now));
+        this.#d.threads.recordSession(thread.id, res.chat_id, res.mapping_id, now);
+      });
+      this.#d.logger.info(
+        { connector: thread.connector, thread_id: thread.threadId, chat_id: res.chat_id, messages: batch.length, is_new_session: res.is_new_session },
+        'messages posted to the platform',
+      );
+    } catch (err) {
+      await this.#failed(err, thread, batch, registration.configId);
+    }
+  }
+
+  async #close(thread: ThreadRow, item: InboundRow, signal: AbortSignal): Promise<void> {
+    const registration = this.#d.registrar.current(thread.connector);
+    try {
+      const res = await this.#d.client.closeSession(registration.configId, thread.threadId, { ...ONE_ATTEMPT, signal });
+      this.#d.inbound.markPosted(item.id, null, null, null, this.#now());
+      this.#d.logger.info({ connector: thread.connector, thread_id: thread.threadId, detail: res.message }, 'session closed');
+    } catch (err) {
+      if (err instanceof PlatformHttpError && err.status === 404 && (await this.#configurationExists(registration.configId, signal))) {
+        // The platform has no session for the thread (never posted, or purged): nothing is left to close.
+        this.#d.inbound.markPosted(item.id, null, null, null, this.#now());
+        this.#d.logger.info({ connector: thread.connector, thread_id: thread.threadId, detail: err.detail }, 'no session to close');
+        return;
+      }
+      await this.#failed(err, thread, [item], registration.configId);
+    }
+  }
+
+  async #configurationExists(configId: string, signal: AbortSignal): Promise<boolean> {
+    try {
+      await this.#d.client.getConfiguration(configId, { ...ONE_ATTEMPT, signal });
+      return true;
+    } catch (err) {
+      if (err instanceof PlatformHttpError && err.status === 404) return false;
+      throw err;
+    }
+  }
+
+  /** Re-registers on a 404, dead-letters the items on other refusals, rethrows what may pass later. */
+  async #failed(err: unknown, thread: ThreadRow, items: InboundRow[], configId: string): Promise<void> {
+    if (err instanceof PlatformHttpError && err.status === 404) {
+      await this.#d.registrar.reregister(this.#d.targetOf(thread.connector), configId);
+      return; // the next round sends the same items to the new configuration
+    }
+    if (err instanceof PlatformResponseError) {
+      // The platform took the request (2xx) but its answer is unreadable: sending again would double it.
+      this.#d.store.transaction(() => {
+        for (const m of items) this.#d.inbound.markPosted(m.id, null, null, null, this.#now());
+      });
+      this.#d.logger.error({ err, connector: thread.connector, thread_id: thread.threadId }, 'platform answer unreadable; items taken as posted');
+      return;
+    }
+    const permanent = err instanceof PlatformRequestInvalidError || (err instanceof PlatformHttpError && !isRetryable(err));
+    if (!permanent) throw err;
+    this.#d.store.transaction(() => {
+      for (const m of items) this.#d.inbound.markDead(m.id, err.message);
+    });
+    throw new PermanentJobError(err.message, { cause: err });
+  }
+}
+
+/** The messages before the first close request, up to and including the first message that closes. */
+function leadingBatch(pending: InboundRow[]): InboundRow[] {
+  const batch: InboundRow[] = [];
+  for (const m of pending) {
+    if (m.kind === 'close') break;
+    batch.push(m);
+    if (m.closeSession) break;
+  }
+  return batch;
+}

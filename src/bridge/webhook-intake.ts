@@ -1,0 +1,165 @@
+/**
+ * The receiver's logic (the HTTP route is a thin adapter): verify the raw
+ * body's signature and timestamp with the connector's current or previous
+ * secret, parse and validate the event, dedup on `event_type` + id, then store
+ * the delivery and its `connector.deliver` job in ONE transaction. Refusals
+ * are recorded as `rejected` deliveries, at most a bounded number per minute
+ * per connector so a flood cannot fill the disk.
+ */
+import type { Logger } from 'pino';
+import { WebhookSignatureError } from '../platform/errors.ts';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyWebhook, type SignaturePayload } from '../platform/signature.ts';
+import { WebhookEvent, webhookEventKey } from '../platform/schemas/unified-messaging.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import type { Store } from '../store/database.ts';
+import type { DeliveriesRepo } from '../store/deliveries-repo.ts';
+import type { RegistrationsRepo } from '../store/registrations-repo.ts';
+import { NotRegisteredError, UnknownConnectorError, WebhookPayloadError } from './errors.ts';
+import { RejectionBudget } from './rejection-budget.ts';
+
+export const DELIVER_JOB = 'connector.deliver';
+
+export interface DeliverJobPayload {
+  connector: string;
+  delivery: number;
+}
+
+export type IntakeResult = { deliveryId: number; duplicate: boolean };
+
+/** Kept of a rejected body; accepted bodies are kept whole (they are within the body limit). */
+const REJECTED_BODY_BYTES = 16 * 1024;
+const DROPPED_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
+
+export interface WebhookIntakeDeps {
+  store: Store;
+  queue: JobQueue;
+  deliveries: DeliveriesRepo;
+  registrations: RegistrationsRepo;
+  isConnector(name: string): boolean;
+  notify(kind: string): void;
+  signature: { payload: SignaturePayload; toleranceSeconds: number };
+  maxAttempts: number;
+  logger: Logger;
+  rejectionsPerMinute?: number;
+  now?: () => number;
+}
+
+export class WebhookIntake {
+  readonly #d: WebhookIntakeDeps;
+  readonly #now: () => number;
+  readonly #budget: RejectionBudget;
+
+  constructor(deps: WebhookIntakeDeps) {
+    this.#d = deps;
+    this.#now = deps.now ?? Date.now;
+    this.#budget = new RejectionBudget(deps.rejectionsPerMinute ?? 60, this.#now);
+  }
+
+  /** Accepts one webhook, or throws the ThreadgateError to answer with (after recording the refusal). */
+  accept(connector: string, rawBody: Buffer, headers: Record<string, string | string[] | undefined>): IntakeResult {
+    const kept = keepHeaders(headers);
+    try {
+      if (!this.#d.isConnector(connector)) throw new UnknownConnectorError(`no connector named ${JSON.stringify(connector)}`);
+      const secrets = this.#d.registrations.acceptedSecrets(connector, this.#now());
+      if (!secrets) throw new NotRegisteredError(`connector ${connector} has no channel configuration yet`);
+      const { secretIndex } = verifyWebhook({
+        secrets,
+        rawBody,
+        signature: single(headers[SIGNATURE_HEADER]),
+        timestamp: single(headers[TIMESTAMP_HEADER]),
+        payload: this.#d.signature.payload,
+        toleranceSeconds: this.#d.signature.toleranceSeconds,
+        now: this.#now(),
+      });
+      const event = parseEvent(rawBody);
+      return this.#store(connector, event, rawBody, kept, secretIndex === 0 ? 'valid' : 'valid-previous-secret');
+    } catch (err) {
+      if (err instanceof NotRegisteredError) throw err; // the platform cannot have sent it: nothing to record
+      this.recordRejected(connector, rawBody, kept, err);
+      throw err;
+    }
+  }
+
+  /** Stores a refused request (also used by the route for bodies over the limit). */
+  recordRejected(connector: string, rawBody: Buffer, headers: Record<string, unknown>, err: unknown): void {
+    const code = (err as { code?: unknown }).code;
+    const problem = typeof code === 'string' ? code : 'TG_REQUEST_INVALID';
+    const message = err instanceof Error ? err.message : String(err);
+    this.#d.logger.info({ connector, code: problem }, `webhook refused: ${message}`);
+    if (!this.#budget.take(connector)) return;
+    this.#d.store.transaction(() =>
+      this.#d.deliveries.insert(
+        {
+          connector: connector.slice(0, 64),
+          eventType: null,
+          dedupKey: null,
+          duplicateOf: null,
+          threadId: null,
+          chatId: null,
+          body: rawBody.subarray(0, REJECTED_BODY_BYTES).toString('utf8'),
+          bodyTruncated: rawBody.length > REJECTED_BODY_BYTES,
+          headers,
+          verification: err instanceof WebhookSignatureError ? problem : 'not-checked',
+          status: 'rejected',
+          error: `${problem}: ${message}`,
+        },
+        this.#now(),
+      ),
+    );
+  }
+
+  #store(connector: string, event: WebhookEvent, rawBody: Buffer, headers: Record<string, unknown>, verification: string): IntakeResult {
+    const dedupKey = webhookEventKey(event);
+    const result = this.#d.store.transaction((): IntakeResult => {
+      const now = this.#now();
+      const original = this.#d.deliveries.originalOf(connector, dedupKey);
+      const base = {
+        connector,
+        eventType: event.event_type,
+        dedupKey,
+        threadId: event.thread_id,
+        chatId: event.chat_id,
+        body: rawBody.toString('utf8'),
+        bodyTruncated: false,
+        headers,
+        verification,
+        error: null,
+      };
+      if (original !== undefined) {
+        const id = this.#d.deliveries.insert({ ...base, duplicateOf: original, status: 'duplicate' }, now);
+        return { deliveryId: id, duplicate: true };
+      }
+      const id = this.#d.deliveries.insert({ ...base, duplicateOf: null, status: 'accepted' }, now);
+      const payload: DeliverJobPayload = { connector, delivery: id };
+      this.#d.deliveries.setJob(id, this.#d.queue.enqueue({ kind: DELIVER_JOB, payload, maxAttempts: this.#d.maxAttempts }));
+      return { deliveryId: id, duplicate: false };
+    });
+    if (!result.duplicate) this.#d.notify(DELIVER_JOB);
+    return result;
+  }
+}
+
+function parseEvent(rawBody: Buffer): WebhookEvent {
+  let json: unknown;
+  try {
+    json = JSON.parse(rawBody.toString('utf8'));
+  } catch (err) {
+    throw new WebhookPayloadError(`malformed JSON: ${(err as Error).message}`, []);
+  }
+  const parsed = WebhookEvent.safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+    throw new WebhookPayloadError(`not a known webhook event: ${issues.map((i) => `${i.path || '(body)'}: ${i.message}`).join('; ')}`, issues);
+  }
+  return parsed.data;
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function keepHeaders(headers: Record<string, string | string[] | undefined>): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(headers)) if (!DROPPED_HEADERS.has(name) && value !== undefined) kept[name] = value;
+  return kept;
+}

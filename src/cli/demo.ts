@@ -1,0 +1,30 @@
+/**
+ * The demo of `npm start` with no settings: a `demo` webhook connector that
+ * takes unsigned messages (loopback only, for trying things out) against the
+ * embedded sandbox, and the two steps that show a message make the round trip.
+ */
+import type { ConnectorEntry } from '../config/schema.ts';
+import type { Logger } from '../logger.ts';
+import type { RunningSandbox } from '../sandbox/index.ts';
+
+export const DEMO_CONNECTOR: ConnectorEntry = Object.freeze({
+  name: 'demo',
+  type: 'webhook',
+  allow_unsigned: true,
+});
+
+export function demoSteps(gatewayUrl: string, sandbox: RunningSandbox): string[] {
+  return [
+    `1. A customer writes: curl -s -XPOST ${gatewayUrl}/connectors/demo/messages -H 'content-type: application/json' ` +
+      `-d '{"thread_id":"order-42","messages":[{"message_id":"m1","sender_id":"ann@example.com","sender_name":"Ann","body":"Where is my order?"}]}'`,
+    `2. An agent answers (CHAT is the chat_id in the "messages posted to the platform" log line): ` +
+      `curl -s -XPOST ${sandbox.url}/_sandbox/chats/$CHAT/agent_messages -H 'content-type: application/json' -d '{"text":"It ships today."}' ` +
+      `— the reply comes back through the signed webhook and shows as a "delivered" log line.`,
+  ];
+}
+
+export function logDemoSteps(logger: Logger, gatewayUrl: string, sandbox: RunningSandbox): void {
+  const steps = demoSteps(gatewayUrl, sandbox);
+  logger.info({ event: 'demo', sandbox_url: sandbox.url, steps }, 'demo: try the round trip');
+  if (process.stdout.isTTY) process.stdout.write(`\n${steps.join('\n\n')}\n\n`);
+}

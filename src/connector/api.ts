@@ -1,0 +1,196 @@
+/**
+ * The connector plugin contract: the only file a connector author needs.
+ *
+ * A connector links one external system (a mailbox, a ticket system, any
+ * HTTP client) to the platform. It is a definition — a `type`, a zod
+ * `configSchema` for its own settings keys, and `create(config, ctx)` — and
+ * the instance `create` returns. The instance sees the world only through the
+ * `ConnectorContext`: it never touches SQL, jobs or the platform client.
+ *
+ *   inbound:  external message ──▶ ctx.submit(...)  (resolves once stored durably)
+ *   outbound: agent reply      ──▶ instance.deliver(event, thread)  (retried as a job)
+ *
+ * Errors thrown by `deliver` are retried with backoff; throw
+ * `PermanentDeliveryError` to dead-letter at once, `RetryLaterError` to name
+ * the wait. See docs/connectors.md for a complete example.
+ */
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import { ThreadgateError } from '../errors.ts';
+import type {
+  MessageCreatedEvent,
+  ReplySuggestionCreatedEvent,
+  WebhookEvent,
+} from '../platform/schemas/unified-messaging.ts';
+
+export type { Logger, MessageCreatedEvent, ReplySuggestionCreatedEvent, WebhookEvent };
+
+// ─── Inbound ──────────────────────────────────────────────────────────────────
+
+/** One external message handed to the bridge. */
+export interface SubmitMessage {
+  /** The connector's own key of the conversation (e-mail root Message-ID, ticket id…). */
+  threadKey: string;
+  /** The external system's id of this message; `(connector, messageId)` is the dedup key. */
+  messageId: string;
+  /** Who wrote it: a free-form visitor id (an address), or a platform user UUID with `senderType: 'user'`. */
+  senderId: string;
+  /** Display name, sent as the visitor variable `name` unless `variables.name` is given. */
+  senderName?: string;
+  senderType?: 'visitor' | 'user';
+  /** The text posted to the platform; must not be blank. */
+  body: string;
+  /** The full original text (quotes, signature), kept in the store only. */
+  fullText?: string;
+  /** Visitor variables; null values are ignored by the platform. */
+  variables?: Record<string, string | null>;
+  /** External references attached to the thread in the same transaction (e.g. Message-IDs). */
+  references?: string[];
+  /** Do not place a new session in the waiting queue. */
+  skipWaitingState?: boolean;
+  /** Close the session right after this message is posted (importing an old thread). */
+  closeSession?: boolean;
+}
+
+export interface SubmitResult {
+  /** True when this `(connector, messageId)` was stored before; nothing new was queued. */
+  duplicate: boolean;
+  /** The platform thread_id the message goes to. */
+  threadId: string;
+}
+
+// ─── Threads ──────────────────────────────────────────────────────────────────
+
+/** What the gateway knows of one conversation. */
+export interface Thread {
+  /** The connector's key. */
+  key: string;
+  /** The platform's thread_id (derived from the key, at most 512 characters, stable). */
+  threadId: string;
+  /** The platform chat of the latest session, once known. */
+  chatId: string | null;
+  /** External references attached so far, oldest first. */
+  references: string[];
+  /** True after the gateway asked the platform to close the session, until the next message. */
+  closed: boolean;
+  createdAt: Date;
+}
+
+export interface ThreadDirectory {
+  get(threadKey: string): Promise<Thread | undefined>;
+  /** By the platform's thread_id (as in a webhook event). */
+  byThreadId(threadId: string): Promise<Thread | undefined>;
+  /** By an attached external reference. */
+  byReference(reference: string): Promise<Thread | undefined>;
+  /** Attaches references to a thread, creating the thread when it is new. */
+  attach(threadKey: string, references: string[]): Promise<Thread>;
+}
+
+// ─── State ────────────────────────────────────────────────────────────────────
+
+/** A small key–value store scoped to the connector (cursors and the like); values are JSON. */
+export interface ConnectorState {
+  get<T = unknown>(key: string): Promise<T | undefined>;
+  set(key: string, value: unknown): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+// ─── HTTP routes ──────────────────────────────────────────────────────────────
+
+export interface RouteRequest {
+  method: string;
+  /** The path below `/connectors/<name>`, e.g. `/messages`. */
+  path: string;
+  params: Record<string, string>;
+  query: Record<string, string>;
+  /** Lower-case header names. */
+  headers: Record<string, string | undefined>;
+  /** The body bytes exactly as received (for signature checks). */
+  rawBody: Buffer;
+}
+
+export interface RouteResponse {
+  status: number;
+  /** Sent as JSON; omit for an empty body. */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export type RouteHandler = (request: RouteRequest) => Promise<RouteResponse> | RouteResponse;
+
+export interface ConnectorRoutes {
+  /**
+   * Serves `method` at `/connectors/<name><path>`; `path` starts with `/` and
+   * may hold `:param` segments. Bodies of any content type arrive raw, up to
+   * the gateway's body limit.
+   */
+  add(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, handler: RouteHandler): void;
+}
+
+// ─── The context and the instance ─────────────────────────────────────────────
+
+export interface ConnectorContext {
+  /** The connector's name from the settings. */
+  readonly name: string;
+  /** Stores the message, maps its thread and queues the platform POST, in one transaction. */
+  submit(message: SubmitMessage): Promise<SubmitResult>;
+  /** Queues closing the thread's session on the platform (after its pending messages). */
+  close(threadKey: string): Promise<void>;
+  readonly threads: ThreadDirectory;
+  readonly state: ConnectorState;
+  readonly routes: ConnectorRoutes;
+  /** A child logger naming the connector; secrets are redacted at the root. */
+  readonly logger: Logger;
+}
+
+export interface DeliverResult {
+  /** The id the external side gave what was sent (an e-mail Message-ID, a note id), for the delivery log. */
+  externalId?: string;
+}
+
+export interface ConnectorHealth {
+  ok: boolean;
+  /** Free-form details (connected, last error…); no secrets. */
+  details?: Record<string, unknown>;
+}
+
+export interface ConnectorInstance {
+  /** Begin watching the external system; `signal` aborts when the gateway stops. */
+  start(signal: AbortSignal): Promise<void> | void;
+  stop(): Promise<void> | void;
+  /** Sends one agent event outward. `thread` is undefined when the gateway has no record of it. */
+  deliver(event: WebhookEvent, thread: Thread | undefined): Promise<DeliverResult | void>;
+  health?(): Promise<ConnectorHealth> | ConnectorHealth;
+}
+
+export interface ConnectorDefinition<S extends z.ZodType = z.ZodType> {
+  /** The `type` of settings entries this connector serves: lower-case letters, digits and dashes. */
+  type: string;
+  /** Validates the entry's own keys (everything but name, type, room_id and module). */
+  configSchema: S;
+  create(config: z.output<S>, ctx: ConnectorContext): Promise<ConnectorInstance> | ConnectorInstance;
+}
+
+/** Declares a connector; the module's default export must be its result. */
+export function defineConnector<S extends z.ZodType>(definition: ConnectorDefinition<S>): ConnectorDefinition<S> {
+  return Object.freeze({ ...definition });
+}
+
+// ─── Errors a connector throws ────────────────────────────────────────────────
+
+/** Sending can never succeed (the address is refused, the ticket is gone): dead-letter now. */
+export class PermanentDeliveryError extends ThreadgateError {
+  readonly code = 'TG_DELIVERY_PERMANENT';
+  readonly permanent = true;
+}
+
+/** The other side asked for a pause: retry no sooner than `retryAfterMs`. */
+export class RetryLaterError extends ThreadgateError {
+  readonly code = 'TG_DELIVERY_RETRY_LATER';
+  readonly retryAfterMs: number;
+
+  constructor(message: string, retryAfterMs: number, options?: ErrorOptions) {
+    super(message, options);
+    this.retryAfterMs = retryAfterMs;
+  }
+}

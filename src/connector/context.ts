@@ -1,0 +1,53 @@
+/**
+ * Builds the `ConnectorContext` one connector gets: exactly submit, close,
+ * threads, state, routes and a child logger, each bound to the connector's
+ * name so it can only reach its own threads, state and URL space.
+ */
+import type { Logger } from 'pino';
+import type { InboundBridge } from '../bridge/inbound.ts';
+import { toThreadView } from '../bridge/outbound-dispatch.ts';
+import { deriveThreadId } from '../bridge/thread-id.ts';
+import type { Store } from '../store/database.ts';
+import type { ConnectorStateRepo } from '../store/state-repo.ts';
+import type { ThreadRow, ThreadsRepo } from '../store/threads-repo.ts';
+import type { ConnectorContext, ConnectorRoutes, SubmitMessage, Thread } from './api.ts';
+
+export interface ContextDeps {
+  store: Store;
+  inbound: InboundBridge;
+  threads: ThreadsRepo;
+  state: ConnectorStateRepo;
+  logger: Logger;
+  now?: () => number;
+}
+
+export function createConnectorContext(name: string, deps: ContextDeps, routes: ConnectorRoutes): ConnectorContext {
+  const now = deps.now ?? Date.now;
+  const view = (row: ThreadRow | undefined): Thread | undefined => row && toThreadView(row, deps.threads.references(row.id));
+  const ctx: ConnectorContext = {
+    name,
+    submit: async (message: SubmitMessage) => deps.inbound.submit(name, message),
+    close: async (threadKey: string) => deps.inbound.close(name, threadKey),
+    threads: Object.freeze({
+      get: async (threadKey: string) => view(deps.threads.byKey(name, threadKey)),
+      byThreadId: async (threadId: string) => view(deps.threads.byThreadId(name, threadId)),
+      byReference: async (reference: string) => view(deps.threads.byReference(name, reference)),
+      attach: async (threadKey: string, references: string[]) => {
+        const row = deps.store.transaction(() => {
+          const thread = deps.threads.ensure(name, threadKey, deriveThreadId(name, threadKey), now());
+          deps.threads.attach(name, thread.id, references, now());
+          return thread;
+        });
+        return view(row) as Thread;
+      },
+    }),
+    state: Object.freeze({
+      get: async <T>(key: string) => deps.state.get(name, key) as T | undefined,
+      set: async (key: string, value: unknown) => deps.state.set(name, key, value, now()),
+      delete: async (key: string) => deps.state.delete(name, key),
+    }),
+    routes,
+    logger: deps.logger.child({ connector: name }),
+  };
+  return Object.freeze(ctx);
+}

@@ -1,0 +1,91 @@
+/**
+ * The registry: connector `type` → definition. Bundled connectors live in
+ * `connectors/<type>/index.ts`; any other is a module named by the settings
+ * entry (`module: ./my-connector.ts`, relative to the config file's folder).
+ * Each module's default export is a `defineConnector(...)` result. Loading
+ * also checks every entry's own keys against its connector's `configSchema`,
+ * so `config check` reports them with their paths.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { ConfigProblem } from '../config/errors.ts';
+import { formatPath } from '../config/errors.ts';
+import type { ConnectorEntry } from '../config/schema.ts';
+import type { ConnectorDefinition } from './api.ts';
+import { ConnectorLoadError } from './errors.ts';
+
+export const BUNDLED_DIR = fileURLToPath(new URL('../../connectors/', import.meta.url));
+const TYPE = /^[a-z0-9-]+$/;
+/** Keys of an entry that belong to the gateway, not to the connector's own schema. */
+export const ENTRY_KEYS = ['name', 'type', 'room_id', 'module', 'messaging_channel'] as const;
+
+export function bundledTypes(): string[] {
+  if (!existsSync(BUNDLED_DIR)) return [];
+  return readdirSync(BUNDLED_DIR, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && TYPE.test(d.name) && existsSync(resolve(BUNDLED_DIR, d.name, 'index.ts')))
+    .map((d) => d.name)
+    .sort();
+}
+
+export interface LoadedConnectors {
+  definitions: Map<string, ConnectorDefinition>;
+  /** Each entry's own keys after its connector's schema, by connector name. */
+  configs: Map<string, unknown>;
+  problems: ConfigProblem[];
+}
+
+async function importDefinition(file: string): Promise<ConnectorDefinition> {
+  let mod: { default?: unknown };
+  try {
+    mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
+  } catch (err) {
+    throw new ConnectorLoadError(`cannot load ${file}: ${(err as Error).message}`, { cause: err });
+  }
+  const def = mod.default as Partial<ConnectorDefinition> | undefined;
+  if (!def || typeof def.type !== 'string' || typeof def.create !== 'function' || !def.configSchema) {
+    throw new ConnectorLoadError(`${file} has no default export made by defineConnector()`);
+  }
+  return def as ConnectorDefinition;
+}
+
+/** Loads the definition of every entry and checks its keys; problems are collected, not thrown. */
+export async function loadConnectors(entries: readonly ConnectorEntry[], baseDir: string): Promise<LoadedConnectors> {
+  const definitions = new Map<string, ConnectorDefinition>();
+  const configs = new Map<string, unknown>();
+  const problems: ConfigProblem[] = [];
+  const byFile = new Map<string, ConnectorDefinition>();
+
+  for (const [i, entry] of entries.entries()) {
+    const at = (...path: PropertyKey[]) => formatPath(['connectors', i, ...path]);
+    let file: string;
+    if (entry.module !== undefined) {
+      file = isAbsolute(entry.module) ? entry.module : resolve(baseDir, entry.module);
+    } else if (TYPE.test(entry.type) && bundledTypes().includes(entry.type)) {
+      file = resolve(BUNDLED_DIR, entry.type, 'index.ts');
+    } else {
+      problems.push({ path: at('type'), message: `unknown connector type "${entry.type}" (bundled: ${bundledTypes().join(', ') || 'none'}; or give module: PATH)` });
+      continue;
+    }
+    let def = byFile.get(file);
+    if (!def) {
+      try {
+        def = await importDefinition(file);
+      } catch (err) {
+        problems.push({ path: at(entry.module !== undefined ? 'module' : 'type'), message: (err as Error).message });
+        continue;
+      }
+      byFile.set(file, def);
+    }
+    if (def.type !== entry.type) {
+      problems.push({ path: at('type'), message: `the module at ${file} defines type "${def.type}", not "${entry.type}"` });
+      continue;
+    }
+    definitions.set(entry.type, def);
+    const own = Object.fromEntries(Object.entries(entry).filter(([k]) => !(ENTRY_KEYS as readonly string[]).includes(k)));
+    const parsed = def.configSchema.safeParse(own);
+    if (parsed.success) configs.set(entry.name, parsed.data);
+    else for (const issue of parsed.error.issues) problems.push({ path: at(...issue.path), message: issue.message });
+  }
+  return { definitions, configs, problems };
+}

@@ -1,0 +1,94 @@
+/**
+ * The lifecycle of the configured connectors: create each with its own
+ * context (routes can be added from then on), start them once the gateway
+ * listens, report their health, and stop them first on shutdown so nothing
+ * new is submitted while the rest of the gateway drains.
+ */
+import type { Logger } from 'pino';
+import type { ConnectorEntry } from '../config/schema.ts';
+import type { ConnectorHealth, ConnectorInstance } from './api.ts';
+import { createConnectorContext, type ContextDeps } from './context.ts';
+import { ConnectorStartError } from './errors.ts';
+import type { LoadedConnectors } from './registry.ts';
+import { ConnectorRouteTable } from './route-table.ts';
+
+interface Running {
+  entry: ConnectorEntry;
+  instance: ConnectorInstance;
+}
+
+export class ConnectorRuntime {
+  readonly routes = new ConnectorRouteTable();
+  readonly #running = new Map<string, Running>();
+  readonly #logger: Logger;
+  readonly #stop = new AbortController();
+
+  constructor(logger: Logger) {
+    this.#logger = logger;
+  }
+
+  names(): string[] {
+    return [...this.#running.keys()];
+  }
+
+  has(name: string): boolean {
+    return this.#running.has(name);
+  }
+
+  instanceOf(name: string): ConnectorInstance | undefined {
+    return this.#running.get(name)?.instance;
+  }
+
+  async createAll(entries: readonly ConnectorEntry[], loaded: LoadedConnectors, deps: ContextDeps): Promise<void> {
+    for (const entry of entries) {
+      const definition = loaded.definitions.get(entry.type);
+      if (!definition) throw new ConnectorStartError(`connector ${entry.name}: no definition for type ${entry.type}`);
+      const ctx = createConnectorContext(entry.name, deps, this.routes.forConnector(entry.name));
+      try {
+        const instance = await definition.create(loaded.configs.get(entry.name), ctx);
+        this.#running.set(entry.name, { entry, instance });
+      } catch (err) {
+        throw new ConnectorStartError(`connector ${entry.name} could not be created: ${(err as Error).message}`, { cause: err });
+      }
+    }
+  }
+
+  /** Starts every connector; one that fails to start is logged and left stopped, the others run. */
+  async startAll(): Promise<void> {
+    await Promise.all(
+      [...this.#running].map(async ([name, { instance }]) => {
+        try {
+          await instance.start(this.#stop.signal);
+          this.#logger.info({ connector: name }, 'connector started');
+        } catch (err) {
+          this.#logger.error({ err, connector: name }, 'connector failed to start');
+        }
+      }),
+    );
+  }
+
+  async stopAll(): Promise<void> {
+    this.#stop.abort(new Error('the gateway is stopping'));
+    await Promise.all(
+      [...this.#running].map(async ([name, { instance }]) => {
+        try {
+          await instance.stop();
+        } catch (err) {
+          this.#logger.warn({ err, connector: name }, 'connector failed to stop cleanly');
+        }
+      }),
+    );
+  }
+
+  async health(): Promise<Record<string, ConnectorHealth>> {
+    const out: Record<string, ConnectorHealth> = {};
+    for (const [name, { instance }] of this.#running) {
+      try {
+        out[name] = instance.health ? await instance.health() : { ok: true };
+      } catch (err) {
+        out[name] = { ok: false, details: { error: (err as Error).message } };
+      }
+    }
+    return out;
+  }
+}

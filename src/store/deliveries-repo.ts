@@ -1,0 +1,139 @@
+/**
+ * Webhook deliveries received from the platform: accepted, duplicate or
+ * rejected on arrival, then delivered, failed (retrying) or dead as the
+ * connector's job runs. Synchronous, for use inside transactions.
+ */
+import type { Statement } from 'better-sqlite3';
+import type { Store } from './database.ts';
+import type { DeliveryStatus } from './schema.ts';
+
+export interface NewDelivery {
+  connector: string;
+  eventType: string | null;
+  dedupKey: string | null;
+  duplicateOf: number | null;
+  threadId: string | null;
+  chatId: string | null;
+  body: string;
+  bodyTruncated: boolean;
+  headers: Record<string, unknown>;
+  verification: string;
+  status: DeliveryStatus;
+  error: string | null;
+}
+
+export interface DeliveryRow extends NewDelivery {
+  id: number;
+  externalId: string | null;
+  jobId: number | null;
+  receivedAt: number;
+  updatedAt: number;
+}
+
+interface RawDelivery {
+  id: number;
+  connector: string;
+  event_type: string | null;
+  dedup_key: string | null;
+  duplicate_of: number | null;
+  thread_id: string | null;
+  chat_id: string | null;
+  body: string;
+  body_truncated: number;
+  headers: string;
+  verification: string;
+  status: DeliveryStatus;
+  error: string | null;
+  external_id: string | null;
+  job_id: number | null;
+  received_at: number;
+  updated_at: number;
+}
+
+const toDelivery = (r: RawDelivery): DeliveryRow => ({
+  id: r.id,
+  connector: r.connector,
+  eventType: r.event_type,
+  dedupKey: r.dedup_key,
+  duplicateOf: r.duplicate_of,
+  threadId: r.thread_id,
+  chatId: r.chat_id,
+  body: r.body,
+  bodyTruncated: r.body_truncated === 1,
+  headers: JSON.parse(r.headers) as Record<string, unknown>,
+  verification: r.verification,
+  status: r.status,
+  error: r.error,
+  externalId: r.external_id,
+  jobId: r.job_id,
+  receivedAt: r.received_at,
+  updatedAt: r.updated_at,
+});
+
+export class DeliveriesRepo {
+  readonly #sql: Record<'original' | 'insert' | 'setJob' | 'byId' | 'outcome' | 'count', Statement>;
+
+  constructor(store: Store) {
+    const db = store.sqlite;
+    this.#sql = {
+      original: db.prepare(
+        `select id from deliveries where connector = ? and dedup_key = ? and duplicate_of is null`,
+      ),
+      insert: db.prepare(
+        `insert into deliveries (connector, event_type, dedup_key, duplicate_of, thread_id, chat_id, body,
+           body_truncated, headers, verification, status, error, received_at, updated_at)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id`,
+      ),
+      setJob: db.prepare(`update deliveries set job_id = ? where id = ?`),
+      byId: db.prepare(`select * from deliveries where id = ?`),
+      outcome: db.prepare(
+        `update deliveries set status = ?, error = ?, external_id = coalesce(?, external_id), updated_at = ? where id = ?`,
+      ),
+      count: db.prepare(`select status, count(*) as n from deliveries where connector = ? group by status`),
+    };
+  }
+
+  /** The id of the first delivery with this dedup key, if any. */
+  originalOf(connector: string, dedupKey: string): number | undefined {
+    return (this.#sql.original.get(connector, dedupKey) as { id: number } | undefined)?.id;
+  }
+
+  insert(d: NewDelivery, now: number): number {
+    const row = this.#sql.insert.get(
+      d.connector,
+      d.eventType,
+      d.dedupKey,
+      d.duplicateOf,
+      d.threadId,
+      d.chatId,
+      d.body,
+      d.bodyTruncated ? 1 : 0,
+      JSON.stringify(d.headers),
+      d.verification,
+      d.status,
+      d.error,
+      now,
+      now,
+    ) as { id: number };
+    return row.id;
+  }
+
+  setJob(id: number, jobId: number): void {
+    this.#sql.setJob.run(jobId, id);
+  }
+
+  byId(id: number): DeliveryRow | undefined {
+    const r = this.#sql.byId.get(id) as RawDelivery | undefined;
+    return r && toDelivery(r);
+  }
+
+  recordOutcome(id: number, status: DeliveryStatus, error: string | null, externalId: string | null, now: number): void {
+    this.#sql.outcome.run(status, error, externalId, now, id);
+  }
+
+  countByStatus(connector: string): Partial<Record<DeliveryStatus, number>> {
+    const out: Partial<Record<DeliveryStatus, number>> = {};
+    for (const r of this.#sql.count.all(connector) as { status: DeliveryStatus; n: number }[]) out[r.status] = r.n;
+    return out;
+  }
+}

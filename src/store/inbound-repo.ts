@@ -1,0 +1,154 @@
+/**
+ * Inbound messages: stored on submit with the dedup key
+ * `(connector, external_id)`, then marked posted (or dead) by the job that
+ * sends them to the platform. Synchronous, for use inside transactions.
+ */
+import type { Statement } from 'better-sqlite3';
+import type { Store } from './database.ts';
+import type { InboundKind, InboundStatus } from './schema.ts';
+
+export interface NewInbound {
+  connector: string;
+  externalId: string;
+  kind: InboundKind;
+  thread: number;
+  senderId: string;
+  senderName: string | null;
+  senderType: 'visitor' | 'user';
+  body: string;
+  fullText: string | null;
+  variables: Record<string, string | null> | null;
+  skipWaitingState: boolean;
+  closeSession: boolean;
+}
+
+export interface InboundRow extends NewInbound {
+  id: number;
+  status: InboundStatus;
+  chatId: string | null;
+  platformMessageId: string | null;
+  lastError: string | null;
+  receivedAt: number;
+}
+
+interface RawInbound {
+  id: number;
+  connector: string;
+  external_id: string;
+  kind: InboundKind;
+  thread: number;
+  sender_id: string;
+  sender_name: string | null;
+  sender_type: 'visitor' | 'user';
+  body: string;
+  full_text: string | null;
+  variables: string | null;
+  skip_waiting_state: number;
+  close_session: number;
+  status: InboundStatus;
+  chat_id: string | null;
+  platform_message_id: string | null;
+  last_error: string | null;
+  received_at: number;
+}
+
+const toInbound = (r: RawInbound): InboundRow => ({
+  id: r.id,
+  connector: r.connector,
+  externalId: r.external_id,
+  kind: r.kind,
+  thread: r.thread,
+  senderId: r.sender_id,
+  senderName: r.sender_name,
+  senderType: r.sender_type,
+  body: r.body,
+  fullText: r.full_text,
+  variables: r.variables === null ? null : (JSON.parse(r.variables) as Record<string, string | null>),
+  skipWaitingState: r.skip_waiting_state === 1,
+  closeSession: r.close_session === 1,
+  status: r.status,
+  chatId: r.chat_id,
+  platformMessageId: r.platform_message_id,
+  lastError: r.last_error,
+  receivedAt: r.received_at,
+});
+
+const COLUMNS = `id, connector, external_id, kind, thread, sender_id, sender_name, sender_type, body, full_text, variables,
+  skip_waiting_state, close_session, status, chat_id, platform_message_id, last_error, received_at`;
+
+export class InboundRepo {
+  readonly #sql: Record<'find' | 'insert' | 'setJob' | 'pending' | 'posted' | 'dead' | 'revive' | 'byId', Statement>;
+
+  constructor(store: Store) {
+    const db = store.sqlite;
+    this.#sql = {
+      find: db.prepare(`select id from inbound_messages where connector = ? and external_id = ?`),
+      insert: db.prepare(
+        `insert into inbound_messages (connector, external_id, kind, thread, sender_id, sender_name, sender_type, body,
+           full_text, variables, skip_waiting_state, close_session, received_at)
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id`,
+      ),
+      setJob: db.prepare(`update inbound_messages set job_id = ? where id = ?`),
+      pending: db.prepare(
+        `select ${COLUMNS} from inbound_messages where thread = ? and status = 'pending' order by id limit ?`,
+      ),
+      posted: db.prepare(
+        `update inbound_messages set status = 'posted', chat_id = ?, platform_message_id = ?, is_new_session = ?,
+           last_error = null, posted_at = ? where id = ? and status = 'pending'`,
+      ),
+      dead: db.prepare(`update inbound_messages set status = 'dead', last_error = ? where id = ? and status = 'pending'`),
+      revive: db.prepare(`update inbound_messages set status = 'pending' where id = ? and status = 'dead'`),
+      byId: db.prepare(`select ${COLUMNS} from inbound_messages where id = ?`),
+    };
+  }
+
+  exists(connector: string, externalId: string): boolean {
+    return this.#sql.find.get(connector, externalId) !== undefined;
+  }
+
+  insert(m: NewInbound, now: number): number {
+    const row = this.#sql.insert.get(
+      m.connector,
+      m.externalId,
+      m.kind,
+      m.thread,
+      m.senderId,
+      m.senderName,
+      m.senderType,
+      m.body,
+      m.fullText,
+      m.variables === null ? null : JSON.stringify(m.variables),
+      m.skipWaitingState ? 1 : 0,
+      m.closeSession ? 1 : 0,
+      now,
+    ) as { id: number };
+    return row.id;
+  }
+
+  setJob(id: number, jobId: number): void {
+    this.#sql.setJob.run(jobId, id);
+  }
+
+  /** The thread's messages not yet on the platform, oldest first. */
+  pending(threadRowId: number, limit: number): InboundRow[] {
+    return (this.#sql.pending.all(threadRowId, limit) as RawInbound[]).map(toInbound);
+  }
+
+  byId(id: number): InboundRow | undefined {
+    const r = this.#sql.byId.get(id) as RawInbound | undefined;
+    return r && toInbound(r);
+  }
+
+  markPosted(id: number, chatId: string | null, platformMessageId: string | null, isNewSession: boolean | null, now: number): void {
+    this.#sql.posted.run(chatId, platformMessageId, isNewSession === null ? null : isNewSession ? 1 : 0, now, id);
+  }
+
+  markDead(id: number, error: string): void {
+    this.#sql.dead.run(error, id);
+  }
+
+  /** A dead message back to pending (its job was retried by an operator). */
+  revive(id: number): boolean {
+    return this.#sql.revive.run(id).changes === 1;
+  }
+}

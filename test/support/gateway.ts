@@ -1,0 +1,68 @@
+/**
+ * A real gateway in this process against a real sandbox on its own port (the
+ * gateway treats it as the platform: `platform.url` set), with a SQLite file
+ * in a temp folder. Everything is closed after the test.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { onTestFinished } from 'vitest';
+import { stringify } from 'yaml';
+import { startGateway, type RunningGateway } from '../../src/cli/gateway.ts';
+import { loadSettings } from '../../src/config/load.ts';
+import { createLogger } from '../../src/logger.ts';
+import { startTestSandbox, type JsonResponse, type TestSandbox } from '../sandbox/support.ts';
+import { tempDir } from './temp-dir.ts';
+
+export const RECORDER_MODULE = join(import.meta.dirname, '../fixtures/connectors/recorder.ts');
+
+export interface TestGateway {
+  gateway: RunningGateway;
+  sandbox: TestSandbox;
+  dir: string;
+  /** Calls a path of the gateway; JSON in, JSON out. */
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<JsonResponse>;
+}
+
+export interface TestGatewayOptions {
+  connectors: Record<string, unknown>[];
+  sandbox?: TestSandbox;
+  /** Extra top-level settings merged over the defaults. */
+  settings?: Record<string, unknown>;
+  dir?: string;
+}
+
+export async function startTestGateway(options: TestGatewayOptions): Promise<TestGateway> {
+  const sandbox = options.sandbox ?? (await startTestSandbox({ retryBaseMs: 20 }));
+  const dir = options.dir ?? tempDir();
+  const settings = {
+    platform: { url: sandbox.url, organization_id: sandbox.organizationId, token: sandbox.token },
+    store: { path: 'gateway.db' },
+    log: { level: process.env.TEST_LOG_LEVEL ?? 'silent' },
+    connectors: options.connectors.map((c) => ({ room_id: sandbox.roomId, ...c })),
+    ...options.settings,
+  };
+  const file = join(dir, 'threadgate.yaml');
+  writeFileSync(file, stringify(settings));
+  const loaded = loadSettings({ path: file });
+  const gateway = await startGateway(loaded, createLogger(loaded.settings.log.level), { port: 0, jobPollMs: 50 });
+  onTestFinished(() => gateway.close());
+
+  const call: TestGateway['call'] = async (method, path, body, headers = {}) => {
+    const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+    const res = await request(`${gateway.url}${path}`, {
+      method: method as 'GET',
+      headers: { ...(payload !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      body: payload,
+    });
+    const text = await res.body.text();
+    let parsed: unknown;
+    try {
+      parsed = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.statusCode, headers: res.headers, body: parsed, text };
+  };
+  return { gateway, sandbox, dir, call };
+}
