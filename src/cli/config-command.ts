@@ -1,9 +1,11 @@
 /**
- * `threadgate config check [--config PATH]`: parse the settings, print every
- * problem with its path and exit 1, or print a summary and exit 0.
+ * `threadgate config check [--config PATH]`: parse the settings and every
+ * connector's own keys, print each problem with its path and exit 1, or print
+ * a summary and exit 0.
  */
 import { ConfigInvalidError, formatProblem } from '../config/errors.ts';
 import { loadSettings } from '../config/load.ts';
+import { loadConnectors } from '../connector/registry.ts';
 import { configOption, parse } from './args.ts';
 import { UsageError } from './errors.ts';
 
@@ -13,7 +15,9 @@ export async function configCommand(argv: string[]): Promise<number> {
     throw new UsageError('usage: threadgate config check [--config PATH]');
   }
   try {
-    const { settings, file } = loadSettings({ path: values.config });
+    const { settings, file, baseDir } = loadSettings({ path: values.config });
+    const { problems } = await loadConnectors(settings.connectors, baseDir);
+    if (problems.length > 0) throw new ConfigInvalidError(file ?? '(defaults)', problems);
     const platform = settings.platform.url ?? 'embedded sandbox';
     process.stdout.write(
       `${file ?? '(no file: defaults)'}: ok — platform ${platform}, ` +

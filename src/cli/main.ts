@@ -24,6 +24,10 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
     run: async (argv) => (await import('./migrate-command.ts')).migrateCommand(argv),
     summary: 'apply pending store migrations',
   },
+  secrets: {
+    run: async (argv) => (await import('./secrets-command.ts')).secretsCommand(argv),
+    summary: 'secrets rotate <connector>: a new webhook secret, the old one valid for --grace',
+  },
   config: {
     run: async (argv) => (await import('./config-command.ts')).configCommand(argv),
     summary: 'config check: print every problem of the settings',

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.ts';
+import { RECORDER_MODULE } from '../support/gateway.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 describe('threadgate config check', () => {
@@ -19,10 +20,27 @@ describe('threadgate config check', () => {
     expect(r.stderr).toContain('connectors[1].name: expected lower-case letters, digits and dashes');
   });
 
+  it("checks each connector's own keys with its schema, naming the path", () => {
+    const dir = tempDir();
+    const file = join(dir, 'connectors.yaml');
+    writeFileSync(
+      file,
+      [
+        'connectors:',
+        `  - { name: desk, type: recorder, module: ${JSON.stringify(RECORDER_MODULE)}, fail_deliveries: many }`,
+        '  - { name: other, type: carrier-pigeon }',
+      ].join('\n'),
+    );
+    const r = runCli(['config', 'check', '--config', file]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('connectors[0].fail_deliveries: Invalid input: expected number, received string');
+    expect(r.stderr).toMatch(/connectors\[1\]\.type: unknown connector type "carrier-pigeon" \(bundled: .*webhook/);
+  });
+
   it('accepts a valid file named by THREADGATE_CONFIG and exits 0', () => {
     const dir = tempDir();
     const file = join(dir, 'good.yaml');
-    writeFileSync(file, 'connectors:\n  - { name: demo, type: webhook }\n');
+    writeFileSync(file, 'connectors:\n  - { name: demo, type: webhook, allow_unsigned: true }\n');
     const r = runCli(['config', 'check'], { env: { THREADGATE_CONFIG: file } });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);

@@ -1,0 +1,42 @@
+/**
+ * `threadgate secrets rotate`: run as its own process beside a serving
+ * gateway, on the same store; webhooks keep being accepted throughout.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { until } from '../sandbox/support.ts';
+import { runCli, runCliAsync } from '../support/cli.ts';
+import { RECORDER_MODULE, startTestGateway } from '../support/gateway.ts';
+
+describe('threadgate secrets rotate', () => {
+  it('stores a new secret, keeps the old one for the grace period, and the platform signs with the new one', async () => {
+    const tg = await startTestGateway({ connectors: [{ name: 'desk', type: 'recorder', module: RECORDER_MODULE }] });
+    const old = tg.gateway.bridge.registrations.get('desk')!.secret;
+    const r = await runCliAsync(['secrets', 'rotate', 'desk', '--grace', '1h', '--config', join(tg.dir, 'threadgate.yaml')]);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^desk: new webhook secret sent to configuration [0-9a-f-]{36}; the previous one is accepted until \d{4}-/);
+
+    const row = tg.gateway.bridge.registrations.get('desk')!;
+    expect(row.secret).toMatch(/^[0-9a-f]{64}$/);
+    expect(row.secret).not.toBe(old);
+    expect(row.previousSecret).toBe(old);
+    expect(row.previousSecretExpiresAt! - Date.now()).toBeGreaterThan(59 * 60_000);
+
+    // The sandbox now signs with the new secret, and the serving gateway accepts it.
+    await tg.call('POST', '/connectors/desk/submit', { threadKey: 'rot', messageId: 'r1', senderId: 'a@b.c', body: 'hi' });
+    await until(async () => (await tg.call('GET', '/connectors/desk/threads/rot')).body?.chatId != null, 5_000, 'a chat');
+    const chatId = (await tg.call('GET', '/connectors/desk/threads/rot')).body.chatId as string;
+    await tg.sandbox.call('POST', `/_sandbox/chats/${chatId}/agent_messages`, { text: 'after rotation' });
+    await until(() => tg.gateway.bridge.deliveries.countByStatus('desk').delivered === 1, 5_000, 'a delivery');
+    const v = tg.gateway.store.sqlite.prepare(`select verification from deliveries where status = 'delivered'`).get() as { verification: string };
+    expect(v.verification).toBe('valid');
+  });
+
+  it('refuses an unknown connector and a bad --grace with exit 2 and a message', () => {
+    expect(runCli(['secrets', 'rotate']).status).toBe(2);
+    const r = runCli(['secrets', 'rotate', 'desk', '--grace', 'soon']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--grace must be a duration such as 90s, 15m, 2h or 7d');
+  });
+});
