@@ -55,7 +55,7 @@ export class OutboundDispatch {
       if (row && row.chatId !== event.chat_id) this.#d.threads.recordSession(row.id, event.chat_id, row.mappingId, this.#now());
       const thread = row && toThreadView({ ...row, chatId: event.chat_id }, this.#d.threads.references(row.id));
       try {
-        const result = await instance.deliver(event, thread);
+        const result = await instance.deliver(event, thread, { signal: ctx.signal, attempt: ctx.job.attempts });
         this.#d.deliveries.recordOutcome(delivery.id, 'delivered', null, result?.externalId ?? null, this.#now());
         ctx.logger.info(
           { connector: payload.connector, delivery_id: delivery.id, event_type: event.event_type, external_id: result?.externalId },

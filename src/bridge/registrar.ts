@@ -25,6 +25,8 @@ export interface RegistrationTarget {
   messagingChannel: string;
   roomId: string;
   replyWebhookUrl: string;
+  /** The platform's webhook retries; absent: the platform's default. */
+  maxRetryCount?: number | undefined;
 }
 
 export function newWebhookSecret(): string {
@@ -112,6 +114,7 @@ export class Registrar {
       messaging_channel: target.messagingChannel,
       room_id: target.roomId,
       reply_webhook_url: target.replyWebhookUrl,
+      ...(target.maxRetryCount === undefined ? {} : { max_retry_count: target.maxRetryCount }),
     };
     if (row) {
       try {
@@ -159,8 +162,14 @@ export class Registrar {
   }
 }
 
-function changedFields(desired: Required<Pick<ChannelConfigurationPatch, 'name' | 'messaging_channel' | 'room_id' | 'reply_webhook_url'>>, config: ChannelConfiguration): ChannelConfigurationPatch {
+type Desired = Required<Pick<ChannelConfigurationPatch, 'name' | 'messaging_channel' | 'room_id' | 'reply_webhook_url'>> &
+  Pick<ChannelConfigurationPatch, 'max_retry_count'>;
+
+function changedFields(desired: Desired, config: ChannelConfiguration): ChannelConfigurationPatch {
   const patch: ChannelConfigurationPatch = {};
+  if (desired.max_retry_count !== undefined && config.max_retry_count !== desired.max_retry_count) {
+    patch.max_retry_count = desired.max_retry_count;
+  }
   if (config.name !== desired.name) patch.name = desired.name;
   if (config.messaging_channel !== desired.messaging_channel) patch.messaging_channel = desired.messaging_channel;
   if (config.room_id !== desired.room_id) patch.room_id = desired.room_id;

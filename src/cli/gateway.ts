@@ -114,6 +114,7 @@ export async function startGateway(
         messagingChannel: entry.messaging_channel ?? entry.type,
         roomId: entry.room_id ?? (platform.defaultRoomId as string),
         replyWebhookUrl: `${publicUrl}/webhooks/${name}`,
+        maxRetryCount: entry.max_retry_count,
       };
     };
     const bridge = new Bridge({

@@ -67,6 +67,8 @@ export const ConnectorEntry = z.looseObject({
   module: z.string().min(1).optional(),
   /** The platform's free-form channel type of this connector's configuration; default: the connector type. */
   messaging_channel: z.string().min(1).max(64).optional(),
+  /** How often the platform retries a webhook to this connector (its configuration's max_retry_count). */
+  max_retry_count: z.number().int().min(0).max(100).optional(),
 });
 export type ConnectorEntry = z.infer<typeof ConnectorEntry>;
 

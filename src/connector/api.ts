@@ -122,7 +122,9 @@ export interface ConnectorRoutes {
   /**
    * Serves `method` at `/connectors/<name><path>`; `path` starts with `/` and
    * may hold `:param` segments. Bodies of any content type arrive raw, up to
-   * the gateway's body limit.
+   * the gateway's body limit. Routes may be added from `create` on. A handler
+   * that throws a `RouteError` answers with its status and JSON body; any
+   * other error answers 500 without details (and is logged).
    */
   add(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, handler: RouteHandler): void;
 }
@@ -143,6 +145,14 @@ export interface ConnectorContext {
   readonly logger: Logger;
 }
 
+/** What `deliver` is told about the attempt it makes. */
+export interface DeliverContext {
+  /** Aborted when the gateway stops before the attempt finished; pass it to your I/O. */
+  signal: AbortSignal;
+  /** 1 for the first try of this delivery, counting up through retries. */
+  attempt: number;
+}
+
 export interface DeliverResult {
   /** The id the external side gave what was sent (an e-mail Message-ID, a note id), for the delivery log. */
   externalId?: string;
@@ -158,8 +168,12 @@ export interface ConnectorInstance {
   /** Begin watching the external system; `signal` aborts when the gateway stops. */
   start(signal: AbortSignal): Promise<void> | void;
   stop(): Promise<void> | void;
-  /** Sends one agent event outward. `thread` is undefined when the gateway has no record of it. */
-  deliver(event: WebhookEvent, thread: Thread | undefined): Promise<DeliverResult | void>;
+  /**
+   * Sends one agent event outward. `thread` is undefined when the gateway has
+   * no record of it. At-least-once: a crash after sending and before the
+   * gateway recorded it repeats the call, so pass a stable id outward.
+   */
+  deliver(event: WebhookEvent, thread: Thread | undefined, context: DeliverContext): Promise<DeliverResult | void>;
   health?(): Promise<ConnectorHealth> | ConnectorHealth;
 }
 
@@ -182,6 +196,29 @@ export function defineConnector<S extends z.ZodType>(definition: ConnectorDefini
 export class PermanentDeliveryError extends ThreadgateError {
   readonly code = 'TG_DELIVERY_PERMANENT';
   readonly permanent = true;
+}
+
+/** Sending failed in a way that may pass later (a 5xx, a timeout): retried with backoff. */
+export class TransientDeliveryError extends ThreadgateError {
+  readonly code: string = 'TG_DELIVERY_TRANSIENT';
+}
+
+/** An HTTP refusal from a connector route: `{ code, message, errors? }` with `status`. */
+export class RouteError extends ThreadgateError {
+  readonly code: string;
+  override readonly statusCode: number;
+  readonly errors: { path: string; message: string }[] | undefined;
+
+  constructor(status: number, code: string, message: string, errors?: { path: string; message: string }[]) {
+    super(message);
+    this.statusCode = status;
+    this.code = code;
+    this.errors = errors;
+  }
+
+  override toJSON(): { code: string; message: string; errors?: { path: string; message: string }[] } {
+    return this.errors ? { code: this.code, message: this.message, errors: this.errors } : { code: this.code, message: this.message };
+  }
 }
 
 /** The other side asked for a pause: retry no sooner than `retryAfterMs`. */

@@ -18,7 +18,7 @@ import { ConnectorLoadError } from './errors.ts';
 export const BUNDLED_DIR = fileURLToPath(new URL('../../connectors/', import.meta.url));
 const TYPE = /^[a-z0-9-]+$/;
 /** Keys of an entry that belong to the gateway, not to the connector's own schema. */
-export const ENTRY_KEYS = ['name', 'type', 'room_id', 'module', 'messaging_channel'] as const;
+export const ENTRY_KEYS = ['name', 'type', 'room_id', 'module', 'messaging_channel', 'max_retry_count'] as const;
 
 export function bundledTypes(): string[] {
   if (!existsSync(BUNDLED_DIR)) return [];

@@ -30,13 +30,15 @@ export interface TestGatewayOptions {
   /** Extra top-level settings merged over the defaults. */
   settings?: Record<string, unknown>;
   dir?: string;
+  /** The platform address the gateway uses, when not the sandbox's own (an outage proxy in front of it). */
+  platformUrl?: string;
 }
 
 export async function startTestGateway(options: TestGatewayOptions): Promise<TestGateway> {
   const sandbox = options.sandbox ?? (await startTestSandbox({ retryBaseMs: 20 }));
   const dir = options.dir ?? tempDir();
   const settings = {
-    platform: { url: sandbox.url, organization_id: sandbox.organizationId, token: sandbox.token },
+    platform: { url: options.platformUrl ?? sandbox.url, organization_id: sandbox.organizationId, token: sandbox.token },
     store: { path: 'gateway.db' },
     log: { level: process.env.TEST_LOG_LEVEL ?? 'silent' },
     connectors: options.connectors.map((c) => ({ room_id: sandbox.roomId, ...c })),

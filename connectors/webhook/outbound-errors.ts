@@ -1,0 +1,92 @@
+/**
+ * What a failed outbound attempt becomes, which decides what the job queue
+ * does next:
+ *
+ * | outcome                                  | thrown                          | queue            |
+ * |------------------------------------------|---------------------------------|------------------|
+ * | 429 or 503 with Retry-After              | RetryLaterError                 | waits that long  |
+ * | 4xx but 408, 409, 425, 429               | OutboundWebhookRejectedError    | dead-letters now |
+ * |   (a PermanentDeliveryError)             |                                 |                  |
+ * | 3xx (never followed), 5xx, 408/409/425,  | OutboundWebhookError            | backs off, again |
+ * |   429/503 without Retry-After, network   |                                 |                  |
+ * | no complete answer within timeout_ms     | OutboundWebhookTimeoutError     | backs off, again |
+ *
+ * Messages name the receiver's host and the status, with a short excerpt of
+ * its answer; never the path (it may carry a token) or the secret.
+ */
+import { PermanentDeliveryError, RetryLaterError } from '../../src/connector/api.ts';
+
+/** Characters of the receiver's answer kept in an error message. */
+export const EXCERPT_CHARS = 200;
+
+/** Statuses a client may retry although they are 4xx (RFC 9110, RFC 8470). */
+const RETRYABLE_4XX = new Set([408, 409, 425, 429]);
+
+/** A failed attempt that may succeed later: 3xx, 5xx, a retryable 4xx, or a network failure. */
+export class OutboundWebhookError extends Error {
+  readonly code = 'TG_WEBHOOK_OUTBOUND_FAILED';
+  /** The receiver's status; undefined when no answer came. */
+  readonly status: number | undefined;
+
+  constructor(message: string, status?: number, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'OutboundWebhookError';
+    this.status = status;
+  }
+}
+
+/** No complete answer (status line, headers and body) within `timeout_ms`. */
+export class OutboundWebhookTimeoutError extends Error {
+  readonly code = 'TG_WEBHOOK_OUTBOUND_TIMEOUT';
+  readonly timeoutMs: number;
+
+  constructor(message: string, timeoutMs: number, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'OutboundWebhookTimeoutError';
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** The receiver refused the event for good (a 4xx it will answer again). */
+export class OutboundWebhookRejectedError extends PermanentDeliveryError {
+  readonly status: number;
+  /** The start of the receiver's answer, whitespace collapsed. */
+  readonly excerpt: string;
+
+  constructor(message: string, status: number, excerpt: string) {
+    super(message);
+    this.status = status;
+    this.excerpt = excerpt;
+  }
+}
+
+/** The error a non-2xx answer becomes; `host` names the receiver in the message. */
+export function errorForStatus(host: string, status: number, retryAfter: string | undefined, text: string): Error {
+  const excerpt = clip(text);
+  const said = excerpt === '' ? '' : `: ${excerpt}`;
+  const message = `outbound webhook to ${host} answered ${status}${said}`;
+  if (status === 429 || status === 503) {
+    const waitMs = parseRetryAfter(retryAfter);
+    if (waitMs !== undefined) return new RetryLaterError(`${message} (retry after ${waitMs} ms)`, waitMs);
+  }
+  if (status >= 300 && status < 400) return new OutboundWebhookError(`${message} (redirect not followed)`, status);
+  if (status >= 400 && status < 500 && !RETRYABLE_4XX.has(status)) {
+    return new OutboundWebhookRejectedError(message, status, excerpt);
+  }
+  return new OutboundWebhookError(message, status);
+}
+
+/** Retry-After as delay-seconds or an HTTP date, in ms; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  if (!/[a-z]/i.test(text)) return undefined;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+function clip(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= EXCERPT_CHARS ? flat : `${flat.slice(0, EXCERPT_CHARS)}…`;
+}

@@ -1,0 +1,63 @@
+/**
+ * A real HTTP proxy in front of the sandbox that a test can take down: in
+ * `up` mode it forwards every request unchanged; `503` answers 503 itself;
+ * `reset` destroys each connection without an answer. The platform's state
+ * (the sandbox behind) survives the outage, as a real one's would.
+ */
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { request } from 'undici';
+import { onTestFinished } from 'vitest';
+
+export type ProxyMode = 'up' | '503' | 'reset';
+
+export interface OutageProxy {
+  url: string;
+  mode: ProxyMode;
+  /** Requests that arrived while not `up`. */
+  refused: number;
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+export async function startOutageProxy(target: string): Promise<OutageProxy> {
+  const state: OutageProxy = { url: '', mode: 'up', refused: 0 };
+  const server = createServer((req, res) => {
+    if (state.mode !== 'up') {
+      state.refused += 1;
+      if (state.mode === 'reset') {
+        req.socket.destroy();
+        return;
+      }
+      res.writeHead(503, { 'content-type': 'application/json' }).end('{"detail":"Service unavailable."}');
+      return;
+    }
+    void (async () => {
+      const body = await readBody(req);
+      const headers = { ...req.headers };
+      delete headers.host;
+      delete headers.connection;
+      const upstream = await request(`${target}${req.url ?? '/'}`, {
+        method: req.method as 'GET',
+        headers,
+        body: body.length > 0 ? body : undefined,
+      });
+      const answer = Buffer.from(await upstream.body.arrayBuffer());
+      const outHeaders = { ...upstream.headers };
+      delete outHeaders['transfer-encoding'];
+      delete outHeaders.connection;
+      res.writeHead(upstream.statusCode, outHeaders).end(answer);
+    })().catch(() => req.socket.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onTestFinished(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return state;
+}
