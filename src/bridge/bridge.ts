@@ -29,7 +29,7 @@ export interface BridgeOptions {
   connectors: { has(name: string): boolean; instanceOf(name: string): ConnectorInstance | undefined };
   targetOf(connector: string): RegistrationTarget;
   signature: { payload: SignaturePayload; toleranceSeconds: number };
-  jobs: { maxAttempts: number; concurrency: number; pollMs?: number };
+  jobs: { maxAttempts: number; concurrency: number; leaseMs?: number; pollMs?: number };
 }
 
 export class Bridge {
@@ -90,9 +90,9 @@ export class Bridge {
       instanceOf: (name) => o.connectors.instanceOf(name),
       logger,
     });
-    const concurrency = o.jobs.concurrency;
-    this.runner.register<ThreadJobPayload>(POST_MESSAGES_JOB, { handler: sync.handle, concurrency });
-    this.runner.register<ThreadJobPayload>(CLOSE_SESSION_JOB, { handler: sync.handle, concurrency });
-    this.runner.register<DeliverJobPayload>(DELIVER_JOB, { handler: dispatch.handle, concurrency });
+    const kind = { concurrency: o.jobs.concurrency, ...(o.jobs.leaseMs ? { leaseMs: o.jobs.leaseMs } : {}) };
+    this.runner.register<ThreadJobPayload>(POST_MESSAGES_JOB, { handler: sync.handle, ...kind });
+    this.runner.register<ThreadJobPayload>(CLOSE_SESSION_JOB, { handler: sync.handle, ...kind });
+    this.runner.register<DeliverJobPayload>(DELIVER_JOB, { handler: dispatch.handle, ...kind });
   }
 }

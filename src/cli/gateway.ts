@@ -127,6 +127,7 @@ export async function startGateway(
       jobs: {
         maxAttempts: settings.jobs.max_attempts,
         concurrency: settings.jobs.concurrency,
+        leaseMs: settings.jobs.lease_seconds * 1000,
         ...(overrides.jobPollMs ? { pollMs: overrides.jobPollMs } : {}),
       },
     });

@@ -52,6 +52,11 @@ export const JobSettings = z.strictObject({
   max_attempts: z.number().int().min(1).max(100).default(8),
   /** Jobs of one kind running at once. */
   concurrency: z.number().int().min(1).max(64).default(4),
+  /**
+   * How long a claimed job is held without a heartbeat. After a crash the
+   * jobs that were running are taken up again once this has passed.
+   */
+  lease_seconds: z.number().int().min(1).max(3_600).default(30),
 });
 
 export const LogSettings = z.strictObject({
