@@ -13,13 +13,18 @@ export const DEMO_CONNECTOR: ConnectorEntry = Object.freeze({
   allow_unsigned: true,
 });
 
+export const DEMO_THREAD = 'order-42';
+
 export function demoSteps(gatewayUrl: string, sandbox: RunningSandbox): string[] {
+  const message = { thread_id: DEMO_THREAD, messages: [{ message_id: 'm1', sender_id: 'ann@example.com', sender_name: 'Ann', body: 'Where is my order?' }] };
+  const findChat =
+    `CHAT=$(curl -s '${sandbox.url}/_sandbox/chats?thread_id=demo:${DEMO_THREAD}' | ` +
+    `node -pe 'JSON.parse(require("fs").readFileSync(0)).results[0].chat.id')`;
   return [
-    `1. A customer writes: curl -s -XPOST ${gatewayUrl}/connectors/demo/messages -H 'content-type: application/json' ` +
-      `-d '{"thread_id":"order-42","messages":[{"message_id":"m1","sender_id":"ann@example.com","sender_name":"Ann","body":"Where is my order?"}]}'`,
-    `2. An agent answers (CHAT is the chat_id in the "messages posted to the platform" log line): ` +
-      `curl -s -XPOST ${sandbox.url}/_sandbox/chats/$CHAT/agent_messages -H 'content-type: application/json' -d '{"text":"It ships today."}' ` +
-      `— the reply comes back through the signed webhook and shows as a "delivered" log line.`,
+    `1. A customer writes: curl -s -XPOST ${gatewayUrl}/connectors/demo/messages -H 'content-type: application/json' -d '${JSON.stringify(message)}'`,
+    `2. An agent answers in that chat: ${findChat}; curl -s -XPOST ${sandbox.url}/_sandbox/chats/$CHAT/agent_messages ` +
+      `-H 'content-type: application/json' -d '{"text":"It ships today."}' — the reply comes back through the signed webhook ` +
+      `and the gateway logs "agent reply" and "delivered".`,
   ];
 }
 

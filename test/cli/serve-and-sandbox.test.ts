@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startCli } from '../support/cli.ts';
 import { tempDir } from '../support/temp-dir.ts';
@@ -27,6 +29,24 @@ describe('threadgate serve', () => {
     gw.child.kill('SIGTERM');
     expect(await gw.exited).toBe(0);
     expect(gw.lines.some((l) => l.msg === 'stopped')).toBe(true);
+  });
+
+  it('with no configuration prints the demo steps, and running them makes the round trip', async () => {
+    const dir = tempDir();
+    const gw = startCli(['serve', '--port', '0'], { cwd: dir });
+    const demo = await gw.waitForLine((l) => l.event === 'demo');
+    const [one, two] = demo.steps as string[];
+    const step1 = one!.replace(/^1\. A customer writes: /, '');
+    const step2 = two!.replace(/^2\. An agent answers in that chat: /, '').replace(/ — the reply.*$/, '');
+    const env = { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH}` };
+    expect(JSON.parse(execFileSync('bash', ['-c', step1], { env, encoding: 'utf8' }))).toMatchObject({ accepted: 1, thread_id: 'demo:order-42' });
+    await gw.waitForLine((l) => l.msg === 'messages posted to the platform');
+    expect(JSON.parse(execFileSync('bash', ['-c', step2], { env, encoding: 'utf8' }))).toMatchObject({ type: 'msg', message: 'It ships today.' });
+    const reply = await gw.waitForLine((l) => String(l.msg).startsWith('agent reply'));
+    expect(reply).toMatchObject({ connector: 'demo', text: 'It ships today.', thread_id: 'demo:order-42' });
+    await gw.waitForLine((l) => l.msg === 'delivered');
+    gw.child.kill('SIGTERM');
+    expect(await gw.exited).toBe(0);
   });
 
   it('refuses to start on invalid settings, naming the path, exit 1', async () => {
