@@ -1,8 +1,9 @@
 /**
  * The composition root of `serve`: store, platform (the configured one, or the
  * embedded sandbox when no platform.url is set), connectors, bridge, job
- * runner and the HTTP app — started in that order and stopped in reverse,
- * connectors first so nothing new is submitted while the rest drains.
+ * runner and the HTTP app — started in that order. Stopping: connector
+ * loops are signalled, the HTTP server drains, the job runner finishes or
+ * releases its jobs, then connectors stop and the store closes.
  */
 import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -192,9 +193,10 @@ export async function startGateway(
       close: () =>
         (closing ??= (async () => {
           registering.abort();
-          await runtime.stopAll(); // nothing new submitted
+          runtime.signalStop(); // connector loops wind down
           await started.app.close(); // stop accepting, finish in-flight requests
           await bridge.runner.stop(settings.server.shutdown_timeout_ms / 2); // finish or release jobs
+          await runtime.stopAll(); // no deliver in flight any more; a late submit is stored and queued
           await started.http.close();
           await started.sandbox?.close();
           store.close();

@@ -1,8 +1,9 @@
 /**
  * The lifecycle of the configured connectors: create each with its own
  * context (routes can be added from then on), start them once the gateway
- * listens, report their health, and stop them first on shutdown so nothing
- * new is submitted while the rest of the gateway drains.
+ * listens, report their health. On shutdown their `start` signal aborts
+ * first; `stop()` comes after the HTTP server and the job runner drained, so
+ * no `deliver` is in flight when a connector releases its resources.
  */
 import type { Logger } from 'pino';
 import type { ConnectorEntry } from '../config/schema.ts';
@@ -67,8 +68,14 @@ export class ConnectorRuntime {
     );
   }
 
+  /** Aborts the `start` signal: loops wind down, nothing is torn down yet. */
+  signalStop(): void {
+    if (!this.#stop.signal.aborted) this.#stop.abort(new Error('the gateway is stopping'));
+  }
+
+  /** Calls every `stop()`, once the gateway's deliveries have finished. */
   async stopAll(): Promise<void> {
-    this.#stop.abort(new Error('the gateway is stopping'));
+    this.signalStop();
     await Promise.all(
       [...this.#running].map(async ([name, { instance }]) => {
         try {

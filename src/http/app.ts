@@ -28,7 +28,6 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const app = Fastify({
     loggerInstance: deps.logger.child({ room: 'http' }) as FastifyBaseLogger,
     bodyLimit: deps.settings.server.body_limit_bytes,
-    disableRequestLogging: false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   });

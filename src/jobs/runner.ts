@@ -116,7 +116,8 @@ export class JobRunner {
         }
         for (const job of claimed) this.#run(state, job);
       }
-      if (claimed.length === 0 || claimed.length === capacity) await this.#sleep(state);
+      // Whatever was due is claimed (or capacity is full): sleep until an enqueue, a finished job or the next due time.
+      await this.#sleep(state);
     }
   }
 

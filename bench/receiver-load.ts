@@ -1,0 +1,189 @@
+/**
+ * The load side of `npm run bench:receiver`, run as its own process so the
+ * client never shares an event loop with the server it measures:
+ *
+ *   node bench/receiver-load.ts <url> <secret> <channel_config_id> <room_id> [connections=10] [seconds=10] [warmup_seconds=2]
+ *
+ * Every request is a distinct `message_created` envelope (fresh message.id,
+ * the field set of src/sandbox/webhook-envelopes.ts) signed with a fresh
+ * timestamp, built by autocannon's `setupRequest`. Prints one JSON object on
+ * stdout: the warm-up and measured summaries, and the `delivery_id` of every
+ * 2xx answer that carried one (the gateway's receiver does, a bare app not).
+ */
+import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
+import { signWebhook, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../src/platform/signature.ts';
+import type { MessageCreatedEvent } from '../src/platform/schemas/unified-messaging.ts';
+
+// autocannon ships no types: the part of its API used here.
+interface AutocannonRequest {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+  setupRequest?: (request: AutocannonRequest, context: Record<string, unknown>) => AutocannonRequest;
+  onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
+}
+interface Histogram {
+  average: number;
+  p50: number;
+  p99: number;
+  max: number;
+  total: number;
+  sent?: number;
+}
+interface AutocannonResult {
+  duration: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  '2xx': number;
+  statusCodeStats: Record<string, { count: number }>;
+  latency: Histogram;
+  requests: Histogram;
+}
+interface AutocannonRun extends Promise<AutocannonResult> {
+  /** Emitted per answer; `responseTime` is in fractional ms (autocannon's own histogram keeps whole ms). */
+  on(event: 'response', listener: (client: unknown, status: number, bytes: number, responseTime: number) => void): this;
+}
+type Autocannon = (opts: { url: string; connections: number; duration: number; method: string; requests: AutocannonRequest[] }) => AutocannonRun;
+
+export interface LoadSummary {
+  seconds: number;
+  /** Mean of autocannon's per-second samples. */
+  requestsPerSecond: number;
+  ok2xx: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodes: Record<string, number>;
+  /** Of 2xx answers, from autocannon's per-response times recorded here in µs. */
+  latencyMs: { p50: number; p99: number; average: number; max: number };
+  /** autocannon's own p50/p99 (whole milliseconds). */
+  autocannonLatencyMs: { p50: number; p99: number };
+  /** Requests written / answers counted; the difference was in flight when autocannon stopped. */
+  sent: number;
+  completed: number;
+}
+
+export interface LoadOutput {
+  warmup: LoadSummary;
+  measured: LoadSummary;
+  ackedDeliveryIds: number[];
+}
+
+const THREADS = 64;
+
+function summarize(r: AutocannonResult, latency: RecordableHistogram): LoadSummary {
+  const ms = (micros: number) => micros / 1000;
+  const statusCodes: Record<string, number> = {};
+  for (const [code, s] of Object.entries(r.statusCodeStats)) statusCodes[code] = Number(s.count);
+  return {
+    seconds: r.duration,
+    requestsPerSecond: r.requests.average,
+    ok2xx: r['2xx'],
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    statusCodes,
+    latencyMs: { p50: ms(latency.percentile(50)), p99: ms(latency.percentile(99)), average: ms(latency.mean), max: ms(latency.max) },
+    autocannonLatencyMs: { p50: r.latency.p50, p99: r.latency.p99 },
+    sent: r.requests.sent ?? 0,
+    completed: r.requests.total,
+  };
+}
+
+async function main(): Promise<void> {
+  const [url, secret, channelConfigId, roomId, connections = '10', seconds = '10', warmupSeconds = '2'] = process.argv.slice(2);
+  if (!url || !secret || !channelConfigId || !roomId) {
+    console.error('usage: node bench/receiver-load.ts <url> <secret> <channel_config_id> <room_id> [connections] [seconds] [warmup_seconds]');
+    process.exit(2);
+  }
+  const agentId = randomUUID();
+  // A pool of conversations, as a gateway with many open threads sees them.
+  const threads = Array.from({ length: THREADS }, (_, i) => ({ threadId: `bench-thread-${i}`, chatId: randomUUID() }));
+  let seq = 0;
+
+  const envelope = (): string => {
+    const thread = threads[seq++ % THREADS] as (typeof threads)[number];
+    const event: MessageCreatedEvent = {
+      event_type: 'message_created',
+      thread_id: thread.threadId,
+      chat_id: thread.chatId,
+      message: {
+        id: randomUUID(),
+        type: 'text',
+        chat_id: thread.chatId,
+        room_id: roomId,
+        created_at: new Date().toISOString(),
+        sender_type: 'user',
+        sender_id: agentId,
+        sender_public_name: 'Alex',
+        sender_name: 'Alex Agent',
+        sender_avatar: null,
+        message: `Thanks for writing in, we are looking into it (reply ${seq}).`,
+        is_encrypted: false,
+        is_edited: false,
+        sensitive_data_purged_at: null,
+        selected_reply_suggestion_id: null,
+        selected_reply_suggestion: null,
+        attachments: [],
+        attachment_template: null,
+        response_to_message_id: null,
+        response_to_attachment_id: null,
+        response_to_action_id: null,
+        response_to_attachment: null,
+        response_to_action: null,
+        response_text: null,
+        response_value: null,
+      },
+      messaging_channel: 'noop',
+      channel_config_id: channelConfigId,
+    };
+    return JSON.stringify(event);
+  };
+
+  const ackedDeliveryIds: number[] = [];
+  const path = new URL(url).pathname;
+  const request: AutocannonRequest = {
+    method: 'POST',
+    path,
+    setupRequest: (req) => {
+      const body = envelope();
+      const timestamp = Math.floor(Date.now() / 1000);
+      return {
+        ...req,
+        method: 'POST',
+        path,
+        body,
+        headers: {
+          'content-type': 'application/json',
+          [SIGNATURE_HEADER]: signWebhook(secret, body, timestamp),
+          [TIMESTAMP_HEADER]: String(timestamp),
+        },
+      };
+    },
+    onResponse: (status, body) => {
+      if (status < 200 || status > 299) return;
+      const id = (JSON.parse(body) as { delivery_id?: unknown }).delivery_id;
+      if (typeof id === 'number') ackedDeliveryIds.push(id);
+    },
+  };
+
+  const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+  const run = async (duration: number): Promise<LoadSummary> => {
+    const latency = createHistogram();
+    const running = autocannon({ url, connections: Number(connections), duration, method: 'POST', requests: [request] });
+    running.on('response', (_client, status, _bytes, responseTime) => {
+      if (status >= 200 && status <= 299) latency.record(Math.max(1, Math.round(responseTime * 1000)));
+    });
+    return summarize(await running, latency);
+  };
+  const warmup = await run(Number(warmupSeconds));
+  const measured = await run(Number(seconds));
+  const output: LoadOutput = { warmup, measured, ackedDeliveryIds };
+  process.stdout.write(`${JSON.stringify(output)}\n`);
+}
+
+await main();

@@ -1,0 +1,169 @@
+/**
+ * `npm run bench:receiver`: HTTP throughput of the webhook receiver, measured
+ * with autocannon in a second process (bench/receiver-load.ts), against
+ *   (a) a bare Fastify 5 app with one `POST /` answering `{ ok: true }`, and
+ *   (b) a real gateway (startGateway, settings from a YAML file) pointed at a
+ *       real sandbox, its no-op connector's registration secret signing
+ *       distinct `message_created` webhooks to `POST /webhooks/bench`, with
+ *       the store on `synchronous=full` (the default) and `normal`.
+ * After each (b) run the `deliveries` table is checked against the 2xx
+ * answers; the process exits 1 when they disagree.
+ */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import Fastify from 'fastify';
+import { stringify } from 'yaml';
+import { startGateway } from '../src/cli/gateway.ts';
+import { loadSettings } from '../src/config/load.ts';
+import { createLogger } from '../src/logger.ts';
+import { startSandbox } from '../src/sandbox/index.ts';
+import type { LoadOutput, LoadSummary } from './receiver-load.ts';
+
+const CONNECTIONS = 10;
+const SECONDS = 10;
+const WARMUP_SECONDS = 2;
+const CONNECTOR = 'bench';
+const LOAD_SCRIPT = join(import.meta.dirname, 'receiver-load.ts');
+const NOOP_MODULE = join(import.meta.dirname, 'fixtures/noop-connector.ts');
+
+interface CaseResult {
+  name: string;
+  load: LoadSummary;
+  check?: string;
+}
+
+function runLoad(url: string, secret: string, configId: string, roomId: string): Promise<LoadOutput> {
+  const args = [LOAD_SCRIPT, url, secret, configId, roomId, String(CONNECTIONS), String(SECONDS), String(WARMUP_SECONDS)];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`receiver-load exited with ${code}`));
+      try {
+        resolve(JSON.parse(out) as LoadOutput);
+      } catch (err) {
+        reject(new Error(`receiver-load printed no JSON: ${(err as Error).message}`));
+      }
+    });
+  });
+}
+
+async function bareFastify(): Promise<CaseResult> {
+  const app = Fastify();
+  app.post('/', async () => ({ ok: true }));
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  try {
+    // The same signed envelopes as (b); the bare app parses them as JSON and ignores the rest.
+    const out = await runLoad(`${url}/`, 'x'.repeat(64), randomUUID(), randomUUID());
+    return { name: 'bare Fastify `POST /`', load: out.measured };
+  } finally {
+    await app.close();
+  }
+}
+
+async function gatewayReceiver(synchronous: 'full' | 'normal'): Promise<{ result: CaseResult; ok: boolean }> {
+  const dir = mkdtempSync(join(tmpdir(), 'tg-bench-receiver-'));
+  const sandbox = await startSandbox({ port: 0 });
+  try {
+    const file = join(dir, 'threadgate.yaml');
+    writeFileSync(
+      file,
+      stringify({
+        platform: { url: sandbox.url, organization_id: sandbox.organizationId, token: sandbox.token },
+        store: { path: 'gateway.db', synchronous },
+        log: { level: 'warn' },
+        connectors: [{ name: CONNECTOR, type: 'noop', module: NOOP_MODULE, room_id: sandbox.roomId }],
+      }),
+    );
+    const loaded = loadSettings({ path: file });
+    const gateway = await startGateway(loaded, createLogger(loaded.settings.log.level), { port: 0 });
+    try {
+      const registration = gateway.bridge.registrations.get(CONNECTOR);
+      if (!registration) throw new Error(`connector ${CONNECTOR} was not registered with the sandbox`);
+      const out = await runLoad(`${gateway.url}/webhooks/${CONNECTOR}`, registration.secret, registration.configId, sandbox.roomId);
+
+      // Every 2xx answer must be a stored delivery, and nothing else may have been stored.
+      const db = gateway.store.sqlite;
+      const byStatus = Object.fromEntries(
+        (db.prepare(`select status, count(*) as n from deliveries group by status`).all() as { status: string; n: number }[]).map((r) => [r.status, r.n]),
+      );
+      const stored = (byStatus.accepted ?? 0) + (byStatus.delivered ?? 0);
+      const acked = out.ackedDeliveryIds;
+      const matched = (
+        db
+          .prepare(`select count(*) as n from deliveries where status in ('accepted', 'delivered') and id in (select value from json_each(?))`)
+          .get(JSON.stringify(acked)) as { n: number }
+      ).n;
+      const answered2xx = out.warmup.ok2xx + out.measured.ok2xx;
+      const cutOff = out.warmup.sent - out.warmup.completed + (out.measured.sent - out.measured.completed);
+      const others = Object.entries(byStatus).filter(([s]) => s !== 'accepted' && s !== 'delivered');
+      const ok =
+        acked.length === answered2xx &&
+        new Set(acked).size === acked.length &&
+        matched === answered2xx &&
+        stored >= answered2xx &&
+        stored - answered2xx <= cutOff &&
+        others.length === 0;
+      const check =
+        `2xx answers (warm-up + measured): ${answered2xx}; deliveries accepted/delivered: ${stored} ` +
+        `(${byStatus.delivered ?? 0} delivered, ${byStatus.accepted ?? 0} still accepted); ` +
+        `2xx delivery_ids found accepted/delivered: ${matched}; ` +
+        `stored without a counted answer: ${stored - answered2xx} (requests in flight when autocannon stopped: ${cutOff}); ` +
+        `other statuses: ${others.length === 0 ? 'none' : JSON.stringify(Object.fromEntries(others))} -> ${ok ? 'OK' : 'MISMATCH'}`;
+      return { result: { name: `gateway \`POST /webhooks/:connector\` (synchronous=${synchronous})`, load: out.measured, check }, ok };
+    } finally {
+      await gateway.close();
+    }
+  } finally {
+    await sandbox.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+async function main(): Promise<void> {
+  const cpu = cpus()[0]?.model ?? 'unknown CPU';
+  console.log(`node ${process.version}, ${cpus().length} × ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB`);
+  console.log(`autocannon in a child process: ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up, ${SECONDS} s measured per case\n`);
+
+  const results: CaseResult[] = [];
+  let allOk = true;
+  results.push(await bareFastify());
+  for (const synchronous of ['full', 'normal'] as const) {
+    const { result, ok } = await gatewayReceiver(synchronous);
+    results.push(result);
+    allOk &&= ok;
+  }
+
+  const base = (results[0] as CaseResult).load.requestsPerSecond;
+  console.log('| case | req/s | p50 ms | p99 ms | 2xx | non-2xx | errors | b/a req/s |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of results) {
+    const l = r.load;
+    console.log(
+      `| ${r.name} | ${fmt(l.requestsPerSecond)} | ${fmt(l.latencyMs.p50, 2)} | ${fmt(l.latencyMs.p99, 2)} | ${fmt(l.ok2xx)} | ` +
+        `${fmt(l.non2xx)} | ${fmt(l.errors)} | ${r === results[0] ? '—' : `${fmt(l.requestsPerSecond / base, 3)}`} |`,
+    );
+  }
+  console.log('');
+  for (const r of results) if (r.check) console.log(`${r.name}: ${r.check}`);
+  for (const r of results) {
+    const codes = Object.entries(r.load.statusCodes).map(([c, n]) => `${c}×${n}`).join(', ');
+    console.log(
+      `${r.name}: ${fmt(r.load.seconds, 2)} s, status codes ${codes}, latency mean ${fmt(r.load.latencyMs.average, 2)} ms, ` +
+        `max ${fmt(r.load.latencyMs.max, 1)} ms (autocannon's whole-ms histogram: p50 ${r.load.autocannonLatencyMs.p50}, p99 ${r.load.autocannonLatencyMs.p99})`,
+    );
+  }
+  if (!allOk) {
+    console.error('\nverification failed: the deliveries table does not match the 2xx answers');
+    process.exitCode = 1;
+  }
+}
+
+await main();
