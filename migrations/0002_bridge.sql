@@ -49,6 +49,19 @@ CREATE TABLE `inbound_messages` (
 CREATE UNIQUE INDEX `inbound_dedup` ON `inbound_messages` (`connector`,`external_id`);--> statement-breakpoint
 CREATE INDEX `inbound_thread_status` ON `inbound_messages` (`thread`,`status`,`id`);--> statement-breakpoint
 CREATE INDEX `inbound_status` ON `inbound_messages` (`status`);--> statement-breakpoint
+CREATE TABLE `skipped_inbound` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`connector` text NOT NULL,
+	`external_id` text NOT NULL,
+	`sender_id` text,
+	`summary` text,
+	`code` text NOT NULL,
+	`reason` text NOT NULL,
+	`received_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `skipped_dedup` ON `skipped_inbound` (`connector`,`external_id`);--> statement-breakpoint
+CREATE INDEX `skipped_received` ON `skipped_inbound` (`received_at`);--> statement-breakpoint
 CREATE TABLE `thread_references` (
 	`connector` text NOT NULL,
 	`reference` text NOT NULL,

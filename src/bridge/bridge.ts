@@ -13,6 +13,7 @@ import type { Store } from '../store/database.ts';
 import { DeliveriesRepo } from '../store/deliveries-repo.ts';
 import { InboundRepo } from '../store/inbound-repo.ts';
 import { RegistrationsRepo } from '../store/registrations-repo.ts';
+import { SkippedRepo } from '../store/skipped-repo.ts';
 import { ConnectorStateRepo } from '../store/state-repo.ts';
 import { ThreadsRepo } from '../store/threads-repo.ts';
 import { CLOSE_SESSION_JOB, InboundBridge, POST_MESSAGES_JOB, type ThreadJobPayload } from './inbound.ts';
@@ -40,6 +41,7 @@ export class Bridge {
   readonly deliveries: DeliveriesRepo;
   readonly registrations: RegistrationsRepo;
   readonly state: ConnectorStateRepo;
+  readonly skipped: SkippedRepo;
   readonly registrar: Registrar;
   readonly inbound: InboundBridge;
   readonly intake: WebhookIntake;
@@ -53,6 +55,7 @@ export class Bridge {
     this.deliveries = new DeliveriesRepo(o.store);
     this.registrations = new RegistrationsRepo(o.store);
     this.state = new ConnectorStateRepo(o.store);
+    this.skipped = new SkippedRepo(o.store);
     this.registrar = new Registrar({ client: o.client, repo: this.registrations, logger });
     const notify = (kind: string) => this.runner.notify(kind);
 

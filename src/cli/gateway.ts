@@ -137,6 +137,7 @@ export async function startGateway(
       inbound: bridge.inbound,
       threads: bridge.threads,
       state: bridge.state,
+      skipped: bridge.skipped,
       logger,
     });
 

@@ -59,6 +59,17 @@ export interface SubmitResult {
   threadId: string;
 }
 
+/** An external message read and deliberately not posted (an auto-reply, a bounce, the gateway's own mail). */
+export interface SkipRecord {
+  messageId: string;
+  /** A stable code such as `TG_EMAIL_AUTO_REPLY`. */
+  code: string;
+  reason: string;
+  senderId?: string;
+  /** A short description for the log (a subject line); never a body. */
+  summary?: string;
+}
+
 // ─── Threads ──────────────────────────────────────────────────────────────────
 
 /** What the gateway knows of one conversation. */
@@ -138,6 +149,8 @@ export interface ConnectorContext {
   submit(message: SubmitMessage): Promise<SubmitResult>;
   /** Queues closing the thread's session on the platform (after its pending messages). */
   close(threadKey: string): Promise<void>;
+  /** Records a message that is not posted, with the reason; `duplicate` when recorded before. */
+  skip(record: SkipRecord): Promise<{ duplicate: boolean }>;
   readonly threads: ThreadDirectory;
   readonly state: ConnectorState;
   readonly routes: ConnectorRoutes;
@@ -194,7 +207,7 @@ export function defineConnector<S extends z.ZodType>(definition: ConnectorDefini
 
 /** Sending can never succeed (the address is refused, the ticket is gone): dead-letter now. */
 export class PermanentDeliveryError extends ThreadgateError {
-  readonly code = 'TG_DELIVERY_PERMANENT';
+  readonly code: string = 'TG_DELIVERY_PERMANENT';
   readonly permanent = true;
 }
 
@@ -223,7 +236,7 @@ export class RouteError extends ThreadgateError {
 
 /** The other side asked for a pause: retry no sooner than `retryAfterMs`. */
 export class RetryLaterError extends ThreadgateError {
-  readonly code = 'TG_DELIVERY_RETRY_LATER';
+  readonly code: string = 'TG_DELIVERY_RETRY_LATER';
   readonly retryAfterMs: number;
 
   constructor(message: string, retryAfterMs: number, options?: ErrorOptions) {

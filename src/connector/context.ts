@@ -8,15 +8,17 @@ import type { InboundBridge } from '../bridge/inbound.ts';
 import { toThreadView } from '../bridge/outbound-dispatch.ts';
 import { deriveThreadId } from '../bridge/thread-id.ts';
 import type { Store } from '../store/database.ts';
+import type { SkippedRepo } from '../store/skipped-repo.ts';
 import type { ConnectorStateRepo } from '../store/state-repo.ts';
 import type { ThreadRow, ThreadsRepo } from '../store/threads-repo.ts';
-import type { ConnectorContext, ConnectorRoutes, SubmitMessage, Thread } from './api.ts';
+import type { ConnectorContext, ConnectorRoutes, SkipRecord, SubmitMessage, Thread } from './api.ts';
 
 export interface ContextDeps {
   store: Store;
   inbound: InboundBridge;
   threads: ThreadsRepo;
   state: ConnectorStateRepo;
+  skipped: SkippedRepo;
   logger: Logger;
   now?: () => number;
 }
@@ -28,6 +30,21 @@ export function createConnectorContext(name: string, deps: ContextDeps, routes: 
     name,
     submit: async (message: SubmitMessage) => deps.inbound.submit(name, message),
     close: async (threadKey: string) => deps.inbound.close(name, threadKey),
+    skip: async (record: SkipRecord) => {
+      const fresh = deps.skipped.record(
+        {
+          connector: name,
+          externalId: record.messageId,
+          senderId: record.senderId ?? null,
+          summary: record.summary?.slice(0, 300) ?? null,
+          code: record.code,
+          reason: record.reason,
+        },
+        now(),
+      );
+      if (fresh) deps.logger.info({ connector: name, message_id: record.messageId, code: record.code }, `skipped: ${record.reason}`);
+      return { duplicate: !fresh };
+    },
     threads: Object.freeze({
       get: async (threadKey: string) => view(deps.threads.byKey(name, threadKey)),
       byThreadId: async (threadId: string) => view(deps.threads.byThreadId(name, threadId)),

@@ -185,3 +185,20 @@ export const deliveries = sqliteTable(
     index('deliveries_received').on(t.receivedAt),
   ],
 );
+
+/** External messages a connector read and deliberately did not post (auto-replies, bounces, its own mail). */
+export const skippedInbound = sqliteTable(
+  'skipped_inbound',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    connector: text('connector').notNull(),
+    externalId: text('external_id').notNull(),
+    senderId: text('sender_id'),
+    /** A short description (a subject line), no body. */
+    summary: text('summary'),
+    code: text('code').notNull(),
+    reason: text('reason').notNull(),
+    receivedAt: integer('received_at').notNull().default(now),
+  },
+  (t) => [uniqueIndex('skipped_dedup').on(t.connector, t.externalId), index('skipped_received').on(t.receivedAt)],
+);

@@ -9,6 +9,7 @@ import type {
   ConnectorContext,
   ConnectorState,
   RouteHandler,
+  SkipRecord,
   SubmitMessage,
   SubmitResult,
   Thread,
@@ -26,6 +27,7 @@ export const LEVEL = { debug: 20, info: 30, warn: 40, error: 50 } as const;
 export interface RecordingContext extends ConnectorContext {
   readonly submits: SubmitMessage[];
   readonly closes: string[];
+  readonly skips: SkipRecord[];
   readonly threadsByKey: Map<string, Thread>;
   readonly logs: LogLine[];
   /** Every log line as written, to search for leaked secrets. */
@@ -44,6 +46,7 @@ export function platformThreadId(connector: string, key: string): string {
 export function recordingContext(name = 'partner-hooks'): RecordingContext {
   const submits: SubmitMessage[] = [];
   const closes: string[] = [];
+  const skips: SkipRecord[] = [];
   const threadsByKey = new Map<string, Thread>();
   const seen = new Set<string>();
   const routes = new Map<string, RouteHandler>();
@@ -104,6 +107,7 @@ export function recordingContext(name = 'partner-hooks'): RecordingContext {
     name,
     submits,
     closes,
+    skips,
     threadsByKey,
     logs,
     rawLog: () => raw.join(''),
@@ -125,6 +129,11 @@ export function recordingContext(name = 'partner-hooks'): RecordingContext {
       submits.push(message);
       thread.closed = false;
       return { duplicate: false, threadId: thread.threadId };
+    },
+    async skip(record) {
+      const duplicate = skips.some((s) => s.messageId === record.messageId);
+      if (!duplicate) skips.push(record);
+      return { duplicate };
     },
     async close(key) {
       closes.push(key);
