@@ -1,0 +1,65 @@
+/**
+ * The e-mail connector's own settings keys. IMAP in (password or OAuth2
+ * access token), SMTP out, the support address replies come from, and what
+ * happens to a mail in the mailbox once it is safely stored.
+ */
+import { z } from 'zod';
+
+const host = z.string().min(1, { error: 'expected a host name' });
+const port = z.number().int().min(1).max(65_535);
+
+const OAuth2 = z
+  .strictObject({
+    type: z.literal('oauth2'),
+    user: z.string().min(1),
+    /** A current XOAUTH2 access token. */
+    access_token: z.string().min(1).optional(),
+    /** A shell command whose standard output is a fresh access token; run before every login. */
+    token_command: z.string().min(1).optional(),
+  })
+  .superRefine((auth, ctx) => {
+    if ((auth.access_token === undefined) === (auth.token_command === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['access_token'], message: 'give exactly one of access_token and token_command' });
+    }
+  });
+
+export const ImapSettings = z
+  .strictObject({
+    host,
+    port: port.default(993),
+    secure: z.boolean().default(true),
+    user: z.string().min(1).optional(),
+    password: z.string().min(1).optional(),
+    mailbox: z.string().min(1).default('INBOX'),
+    auth: OAuth2.optional(),
+  })
+  .superRefine((imap, ctx) => {
+    if (imap.auth === undefined && (imap.user === undefined || imap.password === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['password'], message: 'give user and password, or auth: { type: oauth2, … }' });
+    }
+  });
+
+export const SmtpSettings = z.strictObject({
+  host,
+  port: port.default(587),
+  /** true: TLS from the start (465); false: STARTTLS when offered. */
+  secure: z.boolean().default(false),
+  user: z.string().min(1).optional(),
+  password: z.string().min(1).optional(),
+});
+
+const AfterImport = z.union([z.literal('seen'), z.literal('none'), z.string().regex(/^move:.+$/, { error: 'expected seen, none or move:<folder>' })]);
+
+export const EmailConnectorConfig = z.strictObject({
+  imap: ImapSettings,
+  smtp: SmtpSettings,
+  /** The support address: From of every reply, and the base of the +token Reply-To. */
+  address: z.email({ error: 'expected an e-mail address' }).transform((a) => a.toLowerCase()),
+  from_name: z.string().min(1).optional(),
+  after_import: AfterImport.default('seen'),
+  /** How often to look for new mail when the server has no IDLE. */
+  poll_seconds: z.number().int().min(5).max(3_600).default(60),
+  /** Longest wait between reconnect attempts. */
+  reconnect_max_seconds: z.number().int().min(1).max(3_600).default(60),
+});
+export type EmailConnectorConfig = z.output<typeof EmailConnectorConfig>;

@@ -1,0 +1,68 @@
+/**
+ * The e-mail connector: a support mailbox on the platform.
+ *
+ *   customer mail ──IMAP (IDLE / poll)──▶ parse, skip noise, thread ──▶ ctx.submit
+ *   customer mail ◀──────────SMTP──────── Re: with threading headers ◀── deliver(message_created)
+ *
+ * Settings: `config.ts`. Reading the mailbox: `mailbox-watcher.ts`. One mail
+ * to the bridge: `mail-intake.ts` (parsing in `parse-mail.ts`, noise in
+ * `noise.ts`, threading in `threading.ts`). Replies: `smtp-sender.ts`.
+ */
+import { defineConnector, type ConnectorInstance } from '../../src/connector/api.ts';
+import { EmailConnectorConfig } from './config.ts';
+import { MailIntake } from './mail-intake.ts';
+import { MailboxWatcher } from './mailbox-watcher.ts';
+import { SmtpSender } from './smtp-sender.ts';
+
+export { EmailConnectorConfig } from './config.ts';
+
+export default defineConnector({
+  type: 'email',
+  configSchema: EmailConnectorConfig,
+
+  create(config, ctx): ConnectorInstance {
+    const intake = new MailIntake(ctx, config.address);
+    const sender = new SmtpSender(config, ctx);
+    let suggestions = 0;
+    const watcher = new MailboxWatcher(config, ctx.state, ctx.logger, async (raw, uid) => {
+      const outcome = await intake.take(raw);
+      ctx.logger.debug({ uid, outcome }, 'mail handled');
+    });
+    let running: Promise<void> | undefined;
+
+    return {
+      start(signal) {
+        running = watcher.run(signal);
+      },
+      async stop() {
+        await watcher.close();
+        await running;
+        sender.close();
+      },
+      async deliver(event, thread) {
+        if (event.event_type !== 'message_created') {
+          suggestions += 1;
+          ctx.logger.info({ thread_id: event.thread_id, reply_suggestion_id: event.reply_suggestion.id }, 'reply suggestion recorded, not mailed');
+          return {};
+        }
+        return sender.send(event, thread);
+      },
+      health() {
+        const s = watcher.status;
+        return {
+          ok: s.connected,
+          details: {
+            connected: s.connected,
+            idle: s.idle,
+            mailbox: config.imap.mailbox,
+            last_uid: s.lastUid,
+            last_error: s.lastError,
+            last_error_at: s.lastErrorAt,
+            reconnects: s.reconnects,
+            reply_suggestions_recorded: suggestions,
+          },
+        };
+      },
+    };
+  },
+});

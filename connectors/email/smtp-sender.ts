@@ -1,0 +1,104 @@
+/**
+ * Agent replies out as e-mail: to the thread's customer, `Re: <subject>`,
+ * In-Reply-To and References of the thread, Reply-To with the thread's
+ * `+token`, `Auto-Submitted: auto-replied`, and a Message-ID derived from the
+ * platform message id (the same on every retry) that is attached to the
+ * thread so the customer's answer finds its way back. A 5xx SMTP answer
+ * dead-letters with the server's text; anything else is retried.
+ */
+import { createHash } from 'node:crypto';
+import nodemailer, { type Transporter } from 'nodemailer';
+import {
+  PermanentDeliveryError,
+  TransientDeliveryError,
+  type ConnectorContext,
+  type DeliverResult,
+  type MessageCreatedEvent,
+  type Thread,
+} from '../../src/connector/api.ts';
+import type { EmailConnectorConfig } from './config.ts';
+import { OWN_HEADER } from './mail-intake.ts';
+import { replyAddress, replyToken, tokenReference } from './reply-token.ts';
+import { readThreadInfo, withReferences, writeThreadInfo } from './thread-info.ts';
+
+export class SmtpRejectedError extends PermanentDeliveryError {
+  override readonly code = 'TG_EMAIL_SMTP_REJECTED';
+}
+
+export class SmtpFailedError extends TransientDeliveryError {
+  override readonly code = 'TG_EMAIL_SMTP_FAILED';
+}
+
+export function replySubject(subject: string): string {
+  const bare = subject.trim();
+  if (bare === '') return 'Re: your message';
+  return /^(re|aw|sv|antw)\s*:/i.test(bare) ? bare : `Re: ${bare}`;
+}
+
+export class SmtpSender {
+  readonly #transport: Transporter;
+  readonly #config: EmailConnectorConfig;
+  readonly #ctx: ConnectorContext;
+  readonly #domain: string;
+
+  constructor(config: EmailConnectorConfig, ctx: ConnectorContext) {
+    this.#config = config;
+    this.#ctx = ctx;
+    this.#domain = config.address.slice(config.address.lastIndexOf('@') + 1);
+    const { smtp } = config;
+    this.#transport = nodemailer.createTransport({
+      host: smtp.host,
+      port: smtp.port,
+      secure: smtp.secure,
+      ...(smtp.user ? { auth: { user: smtp.user, pass: smtp.password ?? '' } } : {}),
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 30_000,
+    });
+  }
+
+  /** The Message-ID of the mail for one platform message: stable across retries. */
+  messageIdFor(platformMessageId: string): string {
+    return `<tg.${createHash('sha256').update(platformMessageId).digest('hex').slice(0, 32)}@${this.#domain}>`;
+  }
+
+  async send(event: MessageCreatedEvent, thread: Thread | undefined): Promise<DeliverResult> {
+    if (!thread) throw new PermanentDeliveryError(`no thread is known for ${event.thread_id}: nobody to mail`);
+    const info = await readThreadInfo(this.#ctx.state, thread.key);
+    if (!info) throw new PermanentDeliveryError(`thread ${event.thread_id} has no customer address recorded`);
+    const messageId = this.messageIdFor(event.message.id);
+    const token = replyToken(thread.key);
+    // Attached before sending, so an answer that arrives quickly finds the thread.
+    await this.#ctx.threads.attach(thread.key, [messageId, tokenReference(token)]);
+    try {
+      await this.#transport.sendMail({
+        from: this.#config.from_name ? { name: this.#config.from_name, address: this.#config.address } : this.#config.address,
+        to: info.customer.name ? { name: info.customer.name, address: info.customer.address } : info.customer.address,
+        replyTo: replyAddress(this.#config.address, token),
+        subject: replySubject(info.subject),
+        text: event.message.message,
+        messageId,
+        inReplyTo: info.lastMessageId,
+        references: info.references,
+        headers: { 'Auto-Submitted': 'auto-replied', [OWN_HEADER]: this.#ctx.name },
+      });
+    } catch (err) {
+      throw this.#classify(err);
+    }
+    await writeThreadInfo(this.#ctx.state, thread.key, withReferences(info, [messageId]));
+    return { externalId: messageId };
+  }
+
+  #classify(err: unknown): Error {
+    const e = err as { responseCode?: number; response?: string; code?: string; message?: string };
+    const text = (e.response ?? e.message ?? String(err)).slice(0, 500);
+    if (typeof e.responseCode === 'number' && e.responseCode >= 500) {
+      return new SmtpRejectedError(`SMTP ${e.responseCode}: ${text}`, { cause: err });
+    }
+    return new SmtpFailedError(`SMTP ${e.responseCode ?? e.code ?? 'error'}: ${text}`, { cause: err });
+  }
+
+  close(): void {
+    this.#transport.close();
+  }
+}
