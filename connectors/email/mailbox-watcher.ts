@@ -14,6 +14,10 @@ import type { ConnectorState, Logger } from '../../src/connector/api.ts';
 import { imapAuth } from './imap-auth.ts';
 import type { EmailConnectorConfig } from './config.ts';
 
+export class UidValidityChangedError extends Error {
+  readonly code = 'TG_EMAIL_UIDVALIDITY_CHANGED';
+}
+
 export interface Cursor {
   uidValidity: string;
   lastUid: number;
@@ -106,6 +110,7 @@ export class MailboxWatcher {
     signal.addEventListener('abort', onAbort, { once: true });
     try {
       await client.connect();
+      await this.#ensureMoveTarget(client);
       const box = await client.mailboxOpen(imap.mailbox);
       this.status.connected = true;
       const hasIdle = client.capabilities.has('IDLE');
@@ -117,9 +122,12 @@ export class MailboxWatcher {
         if (noticedSince) continue;
         this.status.idle = hasIdle;
         const noticed = new Promise<void>((resolve) => (wake = resolve));
-        await Promise.race([noticed, sleep(this.#config.poll_seconds * 1000, signal), closedPromise]);
+        const woken = await Promise.race([noticed.then(() => true), sleep(this.#config.poll_seconds * 1000, signal).then(() => false), closedPromise]);
         wake = () => (noticedSince = true);
         this.status.idle = false;
+        // A poll also selects the mailbox again: one deleted and recreated under a session
+        // shows nothing new to that session, only to a new SELECT of its name.
+        if (!woken && !signal.aborted) await this.#checkValidity(client, cursor.uidValidity);
       }
     } finally {
       signal.removeEventListener('abort', onAbort);
@@ -127,6 +135,25 @@ export class MailboxWatcher {
       if (client.usable) await client.logout().catch(() => client.close());
       else client.close();
     }
+  }
+
+  /** Selects the mailbox again: a new UIDVALIDITY under its name ends the session (and so rescans). */
+  async #checkValidity(client: ImapFlow, selected: string): Promise<void> {
+    const box = await client.mailboxOpen(this.#config.imap.mailbox);
+    if (String(box.uidValidity) !== selected) {
+      throw new UidValidityChangedError(`UIDVALIDITY of ${this.#config.imap.mailbox} changed under the session (${selected} → ${String(box.uidValidity)})`);
+    }
+  }
+
+  /** The folder of `after_import: move:<folder>`, created when missing. */
+  async #ensureMoveTarget(client: ImapFlow): Promise<void> {
+    const action = this.#config.after_import;
+    if (!action.startsWith('move:')) return;
+    const folder = action.slice('move:'.length);
+    const list = await client.list();
+    if (list.some((m) => m.path === folder)) return;
+    await client.mailboxCreate(folder);
+    this.#logger.info({ folder }, 'created the folder imported mail is moved to');
   }
 
   async #cursorFor(uidValidity: string): Promise<Cursor> {

@@ -1,0 +1,116 @@
+/**
+ * How the connector treats the mailbox: UIDVALIDITY changes, what happens
+ * to a mail after import, refused SMTP recipients, reply suggestions, and a
+ * health report that tells a wrong password from a working connection.
+ */
+import { describe, expect, it } from 'vitest';
+import { until } from '../../sandbox/support.ts';
+import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
+import { appendRaw, fetchAll, mailServers, openImap, type MailUser } from '../../support/mail-servers.ts';
+
+const ARRIVES_MS = 10_000;
+
+function rawMail(n: number, to: string, extra: string[] = []): string {
+  return [
+    `From: Customer <c${n}@customer.test>`, `To: ${to}`, `Subject: case ${n}`, `Message-ID: <case-${n}.${to}>`,
+    'Date: Sun, 22 Nov 2026 10:00:00 +0000', ...extra, 'Content-Type: text/plain; charset=utf-8', '', `text ${n}`, '',
+  ].join('\r\n');
+}
+
+async function gatewayFor(support: MailUser, extra: Record<string, unknown> = {}, imapExtra: Record<string, unknown> = {}): Promise<TestGateway> {
+  const servers = mailServers();
+  return startTestGateway({
+    connectors: [
+      {
+        name: 'mail', type: 'email', address: support.address, poll_seconds: 5, reconnect_max_seconds: 1,
+        imap: { host: servers.imap.host, port: servers.imap.port, secure: false, user: support.user, password: support.password, ...imapExtra },
+        smtp: { host: servers.smtp.host, port: servers.smtp.port, secure: false },
+        ...extra,
+      },
+    ],
+  });
+}
+
+const inbound = (tg: TestGateway) =>
+  tg.gateway.store.sqlite.prepare(`select external_id as id, status from inbound_messages where connector = 'mail' order by id`).all() as { id: string; status: string }[];
+
+describe('the mailbox', () => {
+  it('a new UIDVALIDITY (the mailbox recreated) rescans it without posting anything twice', { timeout: 60_000 }, async () => {
+    const support = await mailServers().addUser('uv');
+    for (let i = 1; i <= 3; i++) await appendRaw(support, rawMail(i, support.address), 'Support');
+    const tg = await gatewayFor(support, {}, { mailbox: 'Support' });
+    await until(() => inbound(tg).filter((m) => m.status === 'posted').length === 3, ARRIVES_MS, '3 posted');
+    const before = (tg.gateway.bridge.state.get('mail', 'cursor') as { uidValidity: string }).uidValidity;
+
+    const admin = await openImap(support);
+    await admin.mailboxDelete('Support');
+    await admin.mailboxCreate('Support');
+    for (let i = 1; i <= 4; i++) await admin.append('Support', rawMail(i, support.address)); // the same 3, and one new
+    const cursor = () => tg.gateway.bridge.state.get('mail', 'cursor') as { uidValidity: string; lastUid: number };
+    await until(() => inbound(tg).length === 4 && cursor().lastUid === 4, 30_000, 'the new mail after the rescan');
+    const after = cursor();
+    expect(after.uidValidity).not.toBe(before);
+    expect(after.lastUid).toBe(4);
+    expect(inbound(tg).map((m) => m.id)).toEqual([1, 2, 3, 4].map((i) => `<case-${i}.${support.address}>`));
+  });
+
+  it('after_import move:<folder> moves each stored mail out of the inbox; none leaves it unread', async () => {
+    const mover = await mailServers().addUser('mover');
+    await appendRaw(mover, rawMail(1, mover.address));
+    const tg = await gatewayFor(mover, { after_import: 'move:Imported' });
+    await until(async () => (await fetchAll(mover, 'Imported')).length === 1, ARRIVES_MS, 'the mail in Imported');
+    expect(await fetchAll(mover, 'INBOX')).toEqual([]);
+    expect(inbound(tg)).toHaveLength(1);
+
+    const keeper = await mailServers().addUser('keeper');
+    await appendRaw(keeper, rawMail(2, keeper.address));
+    const tg2 = await gatewayFor(keeper, { after_import: 'none' });
+    await until(() => inbound(tg2).length === 1, ARRIVES_MS, 'the mail stored');
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await fetchAll(keeper))[0]!.flags).not.toContain('\\Seen');
+  });
+
+  it('health says disconnected with the last error for a wrong password, and connected once it works', async () => {
+    const support = await mailServers().addUser('health');
+    const wrong = await gatewayFor(support, {}, { password: 'not-the-password' });
+    await until(async () => (await wrong.call('GET', '/readyz')).body.connectors.mail.details.last_error !== null, ARRIVES_MS, 'an error');
+    const bad = (await wrong.call('GET', '/readyz')).body.connectors.mail;
+    expect(bad.ok).toBe(false);
+    expect(bad.details.connected).toBe(false);
+    expect(String(bad.details.last_error)).toMatch(/auth|login|credentials|command failed/i);
+    expect(JSON.stringify(bad)).not.toContain('not-the-password');
+
+    const right = await gatewayFor(support);
+    await until(async () => (await right.call('GET', '/readyz')).body.connectors.mail.ok === true, ARRIVES_MS, 'connected');
+    expect((await right.call('GET', '/readyz')).body.connectors.mail.details).toMatchObject({ connected: true, idle: true, mailbox: 'INBOX' });
+  });
+});
+
+describe('replies', () => {
+  it('a recipient the SMTP server refuses (5xx) dead-letters the delivery with the server text', async () => {
+    const support = await mailServers().addUser('refused');
+    // A customer at a domain our OpenSMTPD does not relay for: it answers 550.
+    await appendRaw(support, rawMail(9, support.address).replace('c9@customer.test', 'someone@elsewhere.invalid'));
+    const tg = await gatewayFor(support);
+    await until(() => tg.gateway.bridge.threads.byKey('mail', `<case-9.${support.address}>`)?.chatId != null, ARRIVES_MS, 'the chat');
+    const chatId = tg.gateway.bridge.threads.byKey('mail', `<case-9.${support.address}>`)!.chatId!;
+    await tg.sandbox.call('POST', `/_sandbox/chats/${chatId}/agent_messages`, { text: 'hello?' });
+    await until(() => tg.gateway.bridge.deliveries.countByStatus('mail').dead === 1, ARRIVES_MS, 'a dead delivery');
+    const row = tg.gateway.store.sqlite.prepare(`select error from deliveries where status = 'dead'`).get() as { error: string };
+    expect(row.error).toMatch(/^TG_EMAIL_SMTP_REJECTED: SMTP 5\d\d: /);
+  });
+
+  it('a reply suggestion is recorded as delivered but not mailed', async () => {
+    const servers = mailServers();
+    const support = await servers.addUser('sugg');
+    const customer = await servers.addUser('sugg-customer', 'customer.test');
+    await appendRaw(support, rawMail(5, support.address).replace('c5@customer.test', customer.address));
+    const tg = await gatewayFor(support);
+    await until(() => tg.gateway.bridge.threads.byKey('mail', `<case-5.${support.address}>`)?.chatId != null, ARRIVES_MS, 'the chat');
+    const chatId = tg.gateway.bridge.threads.byKey('mail', `<case-5.${support.address}>`)!.chatId!;
+    await tg.sandbox.call('POST', `/_sandbox/chats/${chatId}/reply_suggestions`, { suggestion: 'Say sorry' });
+    await until(() => tg.gateway.bridge.deliveries.countByStatus('mail').delivered === 1, ARRIVES_MS, 'the suggestion handled');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await fetchAll(customer)).toEqual([]);
+  });
+});
