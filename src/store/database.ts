@@ -6,12 +6,8 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { StoreOpenError } from './errors.ts';
 import { applyMigrations, migrationStatus, type MigrationStatus } from './migrations.ts';
-import * as schema from './schema.ts';
-
-export type Db = BetterSQLite3Database<typeof schema>;
 
 export interface StoreOptions {
   path: string;
@@ -24,8 +20,8 @@ export interface StoreOptions {
 
 export interface Store {
   readonly path: string;
+  /** The connection; repositories prepare their statements on it (schema in schema.ts). */
   readonly sqlite: Database.Database;
-  readonly db: Db;
   migrationStatus(): MigrationStatus;
   /** Runs `fn` in one IMMEDIATE transaction (takes the write lock up front). */
   transaction<T>(fn: () => T): T;
@@ -46,13 +42,11 @@ export function openStore(options: StoreOptions): Store {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`synchronous = ${(options.synchronous ?? 'full').toUpperCase()}`);
 
-  const db = drizzle(sqlite, { schema });
   if (options.migrate !== false) applyMigrations(sqlite, options.migrationsFolder);
 
   return {
     path,
     sqlite,
-    db,
     migrationStatus: () => migrationStatus(sqlite, options.migrationsFolder),
     transaction: <T>(fn: () => T): T => sqlite.transaction(fn).immediate(),
     close: () => {

@@ -1,12 +1,18 @@
 /**
  * Applying the SQL migrations drizzle-kit generated into migrations/, and
  * telling whether the database is at the newest one.
+ *
+ * drizzle's own files are read with its `readMigrationFiles`, and applied
+ * exactly the way its SQLite migrator does (one transaction, the same
+ * `__drizzle_migrations` bookkeeping), but without loading drizzle's query
+ * builder: importing `drizzle-orm/better-sqlite3` costs about 200 MB of
+ * resident memory in this version, for code the gateway never runs
+ * (docs/benchmarks.md, "Memory").
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type Database from 'better-sqlite3';
-import { drizzle } from 'drizzle-orm/better-sqlite3';
-import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { StoreMigrationError } from './errors.ts';
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../migrations', import.meta.url));
@@ -29,7 +35,19 @@ export interface MigrationStatus {
 
 export function applyMigrations(sqlite: Database.Database, folder: string = MIGRATIONS_FOLDER): MigrationStatus {
   try {
-    migrate(drizzle(sqlite), { migrationsFolder: folder, migrationsTable: MIGRATIONS_TABLE });
+    const migrations = readMigrationFiles({ migrationsFolder: folder });
+    sqlite.exec(`create table if not exists "${MIGRATIONS_TABLE}" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)`);
+    const last = sqlite.prepare(`select created_at from "${MIGRATIONS_TABLE}" order by created_at desc limit 1`).get() as
+      | { created_at: number | string }
+      | undefined;
+    const record = sqlite.prepare(`insert into "${MIGRATIONS_TABLE}" ("hash", "created_at") values (?, ?)`);
+    sqlite.transaction(() => {
+      for (const migration of migrations) {
+        if (last !== undefined && Number(last.created_at) >= migration.folderMillis) continue;
+        for (const statement of migration.sql) if (statement.trim() !== '') sqlite.exec(statement);
+        record.run(migration.hash, migration.folderMillis);
+      }
+    })();
   } catch (err) {
     throw new StoreMigrationError(`migrating the store failed: ${(err as Error).message}`, { cause: err });
   }

@@ -77,6 +77,24 @@ describe('store migrations', () => {
     },
   );
 
+  // Guards against our lean migrator drifting from drizzle's own bookkeeping (same table, hashes and times).
+  it("keeps drizzle's migration records: a store drizzle's migrator made is current for us, and ours matches it", async () => {
+    const { drizzle } = await import('drizzle-orm/better-sqlite3');
+    const { migrate } = await import('drizzle-orm/better-sqlite3/migrator');
+    const BetterSqlite = (await import('better-sqlite3')).default;
+    const theirsPath = join(tempDir(), 'theirs.db');
+    const theirs = new BetterSqlite(theirsPath);
+    migrate(drizzle(theirs), { migrationsFolder: MIGRATIONS_FOLDER, migrationsTable: '__drizzle_migrations' });
+    const theirRows = theirs.prepare('select hash, created_at from __drizzle_migrations order by created_at').all();
+    theirs.close();
+
+    const reopened = open(theirsPath);
+    expect(reopened.migrationStatus()).toMatchObject({ current: true, applied: journal.entries.length });
+    const ours = open(join(tempDir(), 'ours.db'));
+    expect(ours.sqlite.prepare('select hash, created_at from __drizzle_migrations order by created_at').all()).toEqual(theirRows);
+    expect(tables(ours)).toEqual(tables(reopened));
+  });
+
   // Guards against editing src/store/schema.ts without generating its migration.
   it('has a migration for every change of src/store/schema.ts', () => {
     const out = join(tempDir(), 'migrations');
