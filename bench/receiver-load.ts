@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
 import { signWebhook, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../src/platform/signature.ts';
-import type { MessageCreatedEvent } from '../src/platform/schemas/unified-messaging.ts';
+import { messageCreatedEnvelope } from '../test/support/events.ts';
 
 // autocannon ships no types: the part of its API used here.
 interface AutocannonRequest {
@@ -107,40 +107,16 @@ async function main(): Promise<void> {
 
   const envelope = (): string => {
     const thread = threads[seq++ % THREADS] as (typeof threads)[number];
-    const event: MessageCreatedEvent = {
-      event_type: 'message_created',
-      thread_id: thread.threadId,
-      chat_id: thread.chatId,
-      message: {
-        id: randomUUID(),
-        type: 'text',
-        chat_id: thread.chatId,
-        room_id: roomId,
-        created_at: new Date().toISOString(),
-        sender_type: 'user',
-        sender_id: agentId,
-        sender_public_name: 'Alex',
-        sender_name: 'Alex Agent',
-        sender_avatar: null,
-        message: `Thanks for writing in, we are looking into it (reply ${seq}).`,
-        is_encrypted: false,
-        is_edited: false,
-        sensitive_data_purged_at: null,
-        selected_reply_suggestion_id: null,
-        selected_reply_suggestion: null,
-        attachments: [],
-        attachment_template: null,
-        response_to_message_id: null,
-        response_to_attachment_id: null,
-        response_to_action_id: null,
-        response_to_attachment: null,
-        response_to_action: null,
-        response_text: null,
-        response_value: null,
-      },
-      messaging_channel: 'noop',
-      channel_config_id: channelConfigId,
-    };
+    const event = messageCreatedEnvelope({
+      threadId: thread.threadId,
+      chatId: thread.chatId,
+      roomId,
+      configId: channelConfigId,
+      messagingChannel: 'noop',
+      senderId: agentId,
+      senderName: 'Alex Agent',
+      text: `Thanks for writing in, we are looking into it (reply ${seq}).`,
+    });
     return JSON.stringify(event);
   };
 

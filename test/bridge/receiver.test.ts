@@ -2,10 +2,10 @@
  * POST /webhooks/<connector>: what the receiver accepts, what it refuses and
  * with which status, and that every refusal is recorded (within its budget).
  */
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { signedHeaders, signWebhook } from '../../src/platform/signature.ts';
 import { delivered } from '../fixtures/connectors/recorder.ts';
+import { messageCreatedEnvelope } from '../support/events.ts';
 import { startTestSandbox, until } from '../sandbox/support.ts';
 import { RECORDER_MODULE, startTestGateway, type TestGateway } from '../support/gateway.ts';
 
@@ -13,23 +13,7 @@ const desk = { name: 'desk', type: 'recorder', module: RECORDER_MODULE };
 
 function messageCreated(tg: TestGateway, overrides: Record<string, unknown> = {}) {
   const configId = tg.gateway.bridge.registrations.get('desk')!.configId;
-  const chatId = randomUUID();
-  return {
-    event_type: 'message_created',
-    thread_id: 'desk:T-hook',
-    chat_id: chatId,
-    messaging_channel: 'recorder',
-    channel_config_id: configId,
-    message: {
-      id: randomUUID(), type: 'msg', chat_id: chatId, room_id: tg.sandbox.roomId, created_at: new Date().toISOString(),
-      sender_type: 'user', sender_id: randomUUID(), sender_public_name: 'Sam', sender_name: 'Sam Agent', sender_avatar: null,
-      message: 'Hi there', is_encrypted: false, is_edited: false, sensitive_data_purged_at: null,
-      selected_reply_suggestion_id: null, selected_reply_suggestion: null, attachments: [], attachment_template: null,
-      response_to_message_id: null, response_to_attachment_id: null, response_to_action_id: null,
-      response_to_attachment: null, response_to_action: null, response_text: null, response_value: null,
-    },
-    ...overrides,
-  };
+  return { ...messageCreatedEnvelope({ threadId: 'desk:T-hook', configId, roomId: tg.sandbox.roomId, messagingChannel: 'recorder' }), ...overrides };
 }
 
 async function post(tg: TestGateway, body: unknown, headers?: Record<string, string>, connector = 'desk') {

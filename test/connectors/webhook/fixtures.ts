@@ -8,6 +8,7 @@ import {
 } from '../../../src/platform/schemas/unified-messaging.ts';
 import webhookConnector from '../../../connectors/webhook/index.ts';
 import { recordingContext, type RecordingContext } from './recording-context.ts';
+import { messageCreatedEnvelope } from '../../support/events.ts';
 
 export function newSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
@@ -75,40 +76,19 @@ const CONFIG_ID = 'c1a2b3c4-d5e6-4f70-8a9b-0c1d2e3f4a5b';
 const ORG_ID = '0b4f1c9e-5d7a-4e2b-9c3d-1a2b3c4d5e6f';
 
 export function messageCreated(messageId = '11111111-2222-4333-8444-555555555555', text = 'Your order ships today.'): WebhookEvent {
-  return MessageCreatedEvent.parse({
-    event_type: 'message_created',
-    thread_id: 'partner-hooks:order-42',
-    chat_id: CHAT_ID,
-    messaging_channel: 'webhook',
-    channel_config_id: CONFIG_ID,
-    message: {
-      id: messageId,
-      type: 'message',
-      chat_id: CHAT_ID,
-      room_id: ROOM_ID,
-      created_at: '2025-01-02T03:04:05Z',
-      sender_type: 'user',
-      sender_id: '22222222-3333-4444-8555-666666666666',
-      sender_public_name: 'Agent Smith',
-      sender_name: 'Agent Smith',
-      sender_avatar: null,
-      message: text,
-      is_encrypted: false,
-      is_edited: false,
-      sensitive_data_purged_at: null,
-      selected_reply_suggestion_id: null,
-      selected_reply_suggestion: null,
-      attachments: [],
-      attachment_template: null,
-      response_to_message_id: null,
-      response_to_attachment_id: null,
-      response_to_action_id: null,
-      response_to_attachment: null,
-      response_to_action: null,
-      response_text: null,
-      response_value: null,
-    },
-  });
+  return MessageCreatedEvent.parse(
+    messageCreatedEnvelope({
+      threadId: 'partner-hooks:order-42',
+      chatId: CHAT_ID,
+      roomId: ROOM_ID,
+      configId: CONFIG_ID,
+      messageId,
+      text,
+      senderId: '22222222-3333-4444-8555-666666666666',
+      senderName: 'Agent Smith',
+      createdAt: '2025-01-02T03:04:05Z',
+    }),
+  );
 }
 
 export function replySuggestionCreated(): WebhookEvent {
