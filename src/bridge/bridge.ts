@@ -10,6 +10,7 @@ import { JobRunner } from '../jobs/runner.ts';
 import type { SignaturePayload } from '../platform/signature.ts';
 import type { UnifiedMessagingClient } from '../platform/unified-messaging-client.ts';
 import type { Store } from '../store/database.ts';
+import { AttemptsRepo } from '../store/attempts-repo.ts';
 import { DeliveriesRepo } from '../store/deliveries-repo.ts';
 import { InboundRepo } from '../store/inbound-repo.ts';
 import { RegistrationsRepo } from '../store/registrations-repo.ts';
@@ -31,7 +32,11 @@ export interface BridgeOptions {
   targetOf(connector: string): RegistrationTarget;
   signature: { payload: SignaturePayload; toleranceSeconds: number };
   jobs: { maxAttempts: number; concurrency: number; leaseMs?: number; pollMs?: number };
+  /** Bodies of delivered webhooks kept up to this size (default 256 KiB). */
+  maxStoredBodyBytes?: number;
 }
+
+export const DEFAULT_MAX_STORED_BODY_BYTES = 256 * 1024;
 
 export class Bridge {
   readonly queue: JobQueue;
@@ -42,6 +47,7 @@ export class Bridge {
   readonly registrations: RegistrationsRepo;
   readonly state: ConnectorStateRepo;
   readonly skipped: SkippedRepo;
+  readonly attempts: AttemptsRepo;
   readonly registrar: Registrar;
   readonly inbound: InboundBridge;
   readonly intake: WebhookIntake;
@@ -56,6 +62,7 @@ export class Bridge {
     this.registrations = new RegistrationsRepo(o.store);
     this.state = new ConnectorStateRepo(o.store);
     this.skipped = new SkippedRepo(o.store);
+    this.attempts = new AttemptsRepo(o.store);
     this.registrar = new Registrar({ client: o.client, repo: this.registrations, logger });
     const notify = (kind: string) => this.runner.notify(kind);
 
@@ -80,6 +87,7 @@ export class Bridge {
     });
     const sync = new ThreadSync({
       store: o.store,
+      attempts: this.attempts,
       threads: this.threads,
       inbound: this.inboundRepo,
       client: o.client,
@@ -88,6 +96,9 @@ export class Bridge {
       logger,
     });
     const dispatch = new OutboundDispatch({
+      store: o.store,
+      attempts: this.attempts,
+      maxStoredBodyBytes: o.maxStoredBodyBytes ?? DEFAULT_MAX_STORED_BODY_BYTES,
       deliveries: this.deliveries,
       threads: this.threads,
       instanceOf: (name) => o.connectors.instanceOf(name),

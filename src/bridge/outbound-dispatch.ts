@@ -9,13 +9,19 @@ import type { ConnectorInstance, Thread } from '../connector/api.ts';
 import { PermanentJobError } from '../jobs/errors.ts';
 import type { JobContext } from '../jobs/runner.ts';
 import { WebhookEvent } from '../platform/schemas/unified-messaging.ts';
+import type { AttemptsRepo } from '../store/attempts-repo.ts';
+import type { Store } from '../store/database.ts';
 import type { DeliveriesRepo } from '../store/deliveries-repo.ts';
 import type { ThreadRow, ThreadsRepo } from '../store/threads-repo.ts';
 import { KeyedMutex } from './keyed-mutex.ts';
 import type { DeliverJobPayload } from './webhook-intake.ts';
 
 export interface OutboundDispatchDeps {
+  store: Store;
   deliveries: DeliveriesRepo;
+  attempts: AttemptsRepo;
+  /** Bodies of delivered webhooks are cut to this many bytes (the cut is recorded). */
+  maxStoredBodyBytes: number;
   threads: ThreadsRepo;
   instanceOf(connector: string): ConnectorInstance | undefined;
   logger: Logger;
@@ -54,17 +60,33 @@ export class OutboundDispatch {
       const row = this.#d.threads.byThreadId(payload.connector, event.thread_id);
       if (row && row.chatId !== event.chat_id) this.#d.threads.recordSession(row.id, event.chat_id, row.mappingId, this.#now());
       const thread = row && toThreadView({ ...row, chatId: event.chat_id }, this.#d.threads.references(row.id));
+      const now = this.#now();
+      const attemptId = this.#d.attempts.openDelivery(delivery.id, ctx.job.id, ctx.job.attempts, payload.replay === true, now);
       try {
         const result = await instance.deliver(event, thread, { signal: ctx.signal, attempt: ctx.job.attempts });
-        this.#d.deliveries.recordOutcome(delivery.id, 'delivered', null, result?.externalId ?? null, this.#now());
+        const externalId = result?.externalId ?? null;
+        this.#d.store.transaction(() => {
+          const at = this.#now();
+          this.#d.attempts.closeDelivery(attemptId, 'delivered', null, externalId, at);
+          this.#d.deliveries.recordOutcome(delivery.id, 'delivered', null, externalId, at);
+          this.#d.deliveries.capBody(delivery.id, this.#d.maxStoredBodyBytes);
+        });
         ctx.logger.info(
-          { connector: payload.connector, delivery_id: delivery.id, event_type: event.event_type, external_id: result?.externalId },
+          { connector: payload.connector, delivery_id: delivery.id, event_type: event.event_type, external_id: externalId, replay: payload.replay === true },
           'delivered',
         );
       } catch (err) {
+        const at = this.#now();
+        if (ctx.signal.aborted) {
+          this.#d.attempts.closeDelivery(attemptId, 'aborted', 'the gateway stopped during the attempt', null, at);
+          throw err;
+        }
         const final = (err as { permanent?: unknown }).permanent === true || ctx.job.attempts >= ctx.job.maxAttempts;
-        const message = err instanceof Error ? `${(err as { code?: string }).code ?? err.name}: ${err.message}` : String(err);
-        this.#d.deliveries.recordOutcome(delivery.id, final ? 'dead' : 'failed', message.slice(0, 2_000), null, this.#now());
+        const message = (err instanceof Error ? `${(err as { code?: string }).code ?? err.name}: ${err.message}` : String(err)).slice(0, 2_000);
+        this.#d.store.transaction(() => {
+          this.#d.attempts.closeDelivery(attemptId, final ? 'dead' : 'failed', message, null, at);
+          this.#d.deliveries.recordOutcome(delivery.id, final ? 'dead' : 'failed', message, null, at);
+        });
         throw err;
       }
     });

@@ -24,7 +24,9 @@ import {
 } from '../platform/errors.ts';
 import { LIMITS, type CreateMessagesRequest } from '../platform/schemas/unified-messaging.ts';
 import type { UnifiedMessagingClient } from '../platform/unified-messaging-client.ts';
+import type { AttemptsRepo } from '../store/attempts-repo.ts';
 import type { Store } from '../store/database.ts';
+import type { InboundOutcome } from '../store/schema.ts';
 import type { InboundRepo, InboundRow } from '../store/inbound-repo.ts';
 import type { ThreadRow, ThreadsRepo } from '../store/threads-repo.ts';
 import { ThreadBacklogError } from './errors.ts';
@@ -36,8 +38,16 @@ const BATCH = 50;
 const MAX_ROUNDS = 40;
 const ONE_ATTEMPT = { retry: { attempts: 1 } } as const;
 
+/** The job run a flush belongs to, for the attempt log. */
+interface Run {
+  jobId: number;
+  attempt: number;
+  signal: AbortSignal;
+}
+
 export interface ThreadSyncDeps {
   store: Store;
+  attempts: AttemptsRepo;
   threads: ThreadsRepo;
   inbound: InboundRepo;
   client: UnifiedMessagingClient;
@@ -68,23 +78,24 @@ export class ThreadSync {
     if (!thread) throw new PermanentJobError(`thread ${payload.thread} does not exist`);
     // A job at its first attempt whose items are dead was retried by an operator: send them again.
     if (ctx.job.attempts === 1) for (const id of payload.messages ?? []) this.#d.inbound.revive(id);
-    await this.#mutex.run(String(thread.id), () => this.#flush(thread, ctx.signal));
+    const run: Run = { jobId: ctx.job.id, attempt: ctx.job.attempts, signal: ctx.signal };
+    await this.#mutex.run(String(thread.id), () => this.#flush(thread, run));
   };
 
-  async #flush(thread: ThreadRow, signal: AbortSignal): Promise<void> {
+  async #flush(thread: ThreadRow, run: Run): Promise<void> {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const pending = this.#d.inbound.pending(thread.id, BATCH);
       const first = pending[0];
       if (first === undefined) return;
-      if (first.kind === 'close') await this.#close(thread, first, signal);
-      else await this.#post(thread, leadingBatch(pending), signal);
+      if (first.kind === 'close') await this.#close(thread, first, run);
+      else await this.#post(thread, leadingBatch(pending), run);
     }
     if (this.#d.inbound.pending(thread.id, 1).length > 0) {
       throw new ThreadBacklogError(`thread ${thread.threadId} still has pending items after ${MAX_ROUNDS} rounds`);
     }
   }
 
-  async #post(thread: ThreadRow, batch: InboundRow[], signal: AbortSignal): Promise<void> {
+  async #post(thread: ThreadRow, batch: InboundRow[], run: Run): Promise<void> {
     const body: CreateMessagesRequest = {
       messages: batch.map((m) => ({
         body: m.body,
@@ -100,36 +111,52 @@ export class ThreadSync {
     if (Object.keys(variables).length > 0) body.variables = variables;
 
     const registration = this.#d.registrar.current(thread.connector);
+    const started = this.#now();
     try {
-      const res = await this.#d.client.createMessages(registration.configId, body, { ...ONE_ATTEMPT, signal });
+      const res = await this.#d.client.createMessages(registration.configId, body, { ...ONE_ATTEMPT, signal: run.signal });
       this.#d.store.transaction(() => {
         const now = this.#now();
         batch.forEach((m, i) => this.#d.inbound.markPosted(m.id, res.chat_id, res.message_ids[i] ?? null, res.is_new_session, now));
         this.#d.threads.recordSession(thread.id, res.chat_id, res.mapping_id, now);
+        this.#record(batch, run, started, 'posted', 201, null, res.chat_id);
       });
       this.#d.logger.info(
         { connector: thread.connector, thread_id: thread.threadId, chat_id: res.chat_id, messages: batch.length, is_new_session: res.is_new_session },
         'messages posted to the platform',
       );
     } catch (err) {
-      await this.#failed(err, thread, batch, registration.configId);
+      await this.#failed(err, thread, batch, registration.configId, run, started);
     }
   }
 
-  async #close(thread: ThreadRow, item: InboundRow, signal: AbortSignal): Promise<void> {
+  async #close(thread: ThreadRow, item: InboundRow, run: Run): Promise<void> {
     const registration = this.#d.registrar.current(thread.connector);
+    const started = this.#now();
     try {
-      const res = await this.#d.client.closeSession(registration.configId, thread.threadId, { ...ONE_ATTEMPT, signal });
-      this.#d.inbound.markPosted(item.id, null, null, null, this.#now());
+      const res = await this.#d.client.closeSession(registration.configId, thread.threadId, { ...ONE_ATTEMPT, signal: run.signal });
+      this.#d.store.transaction(() => {
+        this.#d.inbound.markPosted(item.id, null, null, null, this.#now());
+        this.#record([item], run, started, 'posted', 200, null, null);
+      });
       this.#d.logger.info({ connector: thread.connector, thread_id: thread.threadId, detail: res.message }, 'session closed');
     } catch (err) {
-      if (err instanceof PlatformHttpError && err.status === 404 && (await this.#configurationExists(registration.configId, signal))) {
+      if (err instanceof PlatformHttpError && err.status === 404 && (await this.#configurationExists(registration.configId, run.signal))) {
         // The platform has no session for the thread (never posted, or purged): nothing is left to close.
-        this.#d.inbound.markPosted(item.id, null, null, null, this.#now());
+        this.#d.store.transaction(() => {
+          this.#d.inbound.markPosted(item.id, null, null, null, this.#now());
+          this.#record([item], run, started, 'posted', 404, `nothing to close: ${err.detail}`, null);
+        });
         this.#d.logger.info({ connector: thread.connector, thread_id: thread.threadId, detail: err.detail }, 'no session to close');
         return;
       }
-      await this.#failed(err, thread, [item], registration.configId);
+      await this.#failed(err, thread, [item], registration.configId, run, started);
+    }
+  }
+
+  #record(items: InboundRow[], run: Run, started: number, outcome: InboundOutcome, status: number | null, error: string | null, chatId: string | null): void {
+    const endedAt = this.#now();
+    for (const m of items) {
+      this.#d.attempts.recordInbound({ inbound: m.id, jobId: run.jobId, attempt: run.attempt, startedAt: started, endedAt, outcome, status, error, chatId });
     }
   }
 
@@ -144,8 +171,12 @@ export class ThreadSync {
   }
 
   /** Re-registers on a 404, dead-letters the items on other refusals, rethrows what may pass later. */
-  async #failed(err: unknown, thread: ThreadRow, items: InboundRow[], configId: string): Promise<void> {
+  async #failed(err: unknown, thread: ThreadRow, items: InboundRow[], configId: string, run: Run, started: number): Promise<void> {
+    const status = err instanceof PlatformHttpError ? err.status : null;
+    const message = err instanceof Error ? err.message.slice(0, 2_000) : String(err);
+    if (run.signal.aborted) throw err;
     if (err instanceof PlatformHttpError && err.status === 404) {
+      this.#record(items, run, started, 'failed', status, message, null);
       await this.#d.registrar.reregister(this.#d.targetOf(thread.connector), configId);
       return; // the next round sends the same items to the new configuration
     }
@@ -153,6 +184,7 @@ export class ThreadSync {
       // The platform took the request (2xx) but its answer is unreadable: sending again would double it.
       this.#d.store.transaction(() => {
         for (const m of items) this.#d.inbound.markPosted(m.id, null, null, null, this.#now());
+        this.#record(items, run, started, 'posted', null, `answer unreadable: ${message}`, null);
       });
       this.#d.logger.error({ err, connector: thread.connector, thread_id: thread.threadId }, 'platform answer unreadable; items taken as posted');
       return;

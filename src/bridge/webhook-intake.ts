@@ -22,6 +22,8 @@ export const DELIVER_JOB = 'connector.deliver';
 export interface DeliverJobPayload {
   connector: string;
   delivery: number;
+  /** An operator's replay: recorded as such on the attempt. */
+  replay?: boolean;
 }
 
 export type IntakeResult = { deliveryId: number; duplicate: boolean };

@@ -125,6 +125,7 @@ export async function startGateway(
       connectors: runtime,
       targetOf,
       signature: { payload: settings.platform.signature.payload, toleranceSeconds: settings.platform.signature.tolerance_seconds },
+      maxStoredBodyBytes: settings.store.max_stored_body_bytes,
       jobs: {
         maxAttempts: settings.jobs.max_attempts,
         concurrency: settings.jobs.concurrency,

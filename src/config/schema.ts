@@ -40,6 +40,10 @@ export const StoreSettings = z.strictObject({
   /** `full` survives power loss; `normal` only process crashes (faster). */
   synchronous: z.enum(['full', 'normal']).default('full'),
   busy_timeout_ms: z.number().int().min(0).max(60_000).default(5_000),
+  /** Delivery and inbound records older than this are pruned (hourly). */
+  retention_days: z.number().int().min(1).max(3_650).default(30),
+  /** Delivered webhook bodies are kept up to this size; the cut is recorded. */
+  max_stored_body_bytes: z.number().int().min(1_024).max(64 * 1024 * 1024).default(256 * 1024),
 });
 
 export const SandboxSettings = z.strictObject({

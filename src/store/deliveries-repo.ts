@@ -71,7 +71,7 @@ const toDelivery = (r: RawDelivery): DeliveryRow => ({
 });
 
 export class DeliveriesRepo {
-  readonly #sql: Record<'original' | 'insert' | 'setJob' | 'byId' | 'outcome' | 'count', Statement>;
+  readonly #sql: Record<'original' | 'insert' | 'setJob' | 'byId' | 'outcome' | 'count' | 'cap', Statement>;
 
   constructor(store: Store) {
     const db = store.sqlite;
@@ -90,6 +90,9 @@ export class DeliveriesRepo {
         `update deliveries set status = ?, error = ?, external_id = coalesce(?, external_id), updated_at = ? where id = ?`,
       ),
       count: db.prepare(`select status, count(*) as n from deliveries where connector = ? group by status`),
+      cap: db.prepare(
+        `update deliveries set body = substr(body, 1, ?), body_truncated = 1 where id = ? and length(cast(body as blob)) > ?`,
+      ),
     };
   }
 
@@ -129,6 +132,11 @@ export class DeliveriesRepo {
 
   recordOutcome(id: number, status: DeliveryStatus, error: string | null, externalId: string | null, now: number): void {
     this.#sql.outcome.run(status, error, externalId, now, id);
+  }
+
+  /** Cuts a stored body to `maxBytes` (characters of it, at most that many bytes for ASCII), recording the cut. */
+  capBody(id: number, maxBytes: number): boolean {
+    return this.#sql.cap.run(maxBytes, id, maxBytes).changes === 1;
   }
 
   countByStatus(connector: string): Partial<Record<DeliveryStatus, number>> {

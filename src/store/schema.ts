@@ -202,3 +202,52 @@ export const skippedInbound = sqliteTable(
   },
   (t) => [uniqueIndex('skipped_dedup').on(t.connector, t.externalId), index('skipped_received').on(t.receivedAt)],
 );
+
+export const ATTEMPT_OUTCOMES = ['running', 'delivered', 'failed', 'dead', 'aborted'] as const;
+export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
+
+/** Every time a delivery was handed to its connector: first tries, retries and replays. */
+export const deliveryAttempts = sqliteTable(
+  'delivery_attempts',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    delivery: integer('delivery')
+      .notNull()
+      .references(() => deliveries.id, { onDelete: 'cascade' }),
+    jobId: integer('job_id'),
+    /** The job's attempt number (1 for the first try of that job). */
+    attempt: integer('attempt').notNull(),
+    /** 1 when an operator asked for it (replay), bypassing dedup. */
+    replay: integer('replay').notNull().default(0),
+    startedAt: integer('started_at').notNull(),
+    endedAt: integer('ended_at'),
+    outcome: text('outcome', { enum: ATTEMPT_OUTCOMES }).notNull(),
+    error: text('error'),
+    externalId: text('external_id'),
+  },
+  (t) => [index('delivery_attempts_delivery').on(t.delivery)],
+);
+
+export const INBOUND_OUTCOMES = ['posted', 'failed', 'dead'] as const;
+export type InboundOutcome = (typeof INBOUND_OUTCOMES)[number];
+
+/** Every platform POST an inbound message (or close request) took part in. */
+export const inboundAttempts = sqliteTable(
+  'inbound_attempts',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    inbound: integer('inbound')
+      .notNull()
+      .references(() => inboundMessages.id, { onDelete: 'cascade' }),
+    jobId: integer('job_id'),
+    attempt: integer('attempt').notNull(),
+    startedAt: integer('started_at').notNull(),
+    endedAt: integer('ended_at').notNull(),
+    outcome: text('outcome', { enum: INBOUND_OUTCOMES }).notNull(),
+    /** The platform's HTTP status, when it answered. */
+    status: integer('status'),
+    error: text('error'),
+    chatId: text('chat_id'),
+  },
+  (t) => [index('inbound_attempts_inbound').on(t.inbound)],
+);
