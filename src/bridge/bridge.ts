@@ -20,6 +20,7 @@ import { ThreadsRepo } from '../store/threads-repo.ts';
 import { CLOSE_SESSION_JOB, InboundBridge, POST_MESSAGES_JOB, type ThreadJobPayload } from './inbound.ts';
 import { OutboundDispatch } from './outbound-dispatch.ts';
 import { Registrar, type RegistrationTarget } from './registrar.ts';
+import { Replayer } from './replay.ts';
 import { ThreadSync } from './thread-sync.ts';
 import { DELIVER_JOB, WebhookIntake, type DeliverJobPayload } from './webhook-intake.ts';
 
@@ -51,6 +52,7 @@ export class Bridge {
   readonly registrar: Registrar;
   readonly inbound: InboundBridge;
   readonly intake: WebhookIntake;
+  readonly replayer: Replayer;
 
   constructor(o: BridgeOptions) {
     const logger = o.logger;
@@ -103,6 +105,14 @@ export class Bridge {
       threads: this.threads,
       instanceOf: (name) => o.connectors.instanceOf(name),
       logger,
+    });
+    this.replayer = new Replayer({
+      store: o.store,
+      queue: this.queue,
+      deliveries: this.deliveries,
+      inbound: this.inboundRepo,
+      maxAttempts: o.jobs.maxAttempts,
+      notify,
     });
     const kind = { concurrency: o.jobs.concurrency, ...(o.jobs.leaseMs ? { leaseMs: o.jobs.leaseMs } : {}) };
     this.runner.register<ThreadJobPayload>(POST_MESSAGES_JOB, { handler: sync.handle, ...kind });

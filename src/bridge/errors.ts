@@ -50,3 +50,14 @@ export class WebhookPayloadError extends ThreadgateError {
     return { code: this.code, message: this.message, errors: this.errors };
   }
 }
+
+export class RecordNotFoundError extends ThreadgateError {
+  readonly code = 'TG_RECORD_NOT_FOUND';
+  override readonly statusCode = 404;
+}
+
+/** A replay or retry that cannot be done for this record (rejected, truncated, not dead). */
+export class NotReplayableError extends ThreadgateError {
+  readonly code = 'TG_NOT_REPLAYABLE';
+  override readonly statusCode = 409;
+}

@@ -42,6 +42,8 @@ const ONE_ATTEMPT = { retry: { attempts: 1 } } as const;
 interface Run {
   jobId: number;
   attempt: number;
+  /** The job's last try: a failure now dead-letters the items too. */
+  final: boolean;
   signal: AbortSignal;
 }
 
@@ -78,7 +80,7 @@ export class ThreadSync {
     if (!thread) throw new PermanentJobError(`thread ${payload.thread} does not exist`);
     // A job at its first attempt whose items are dead was retried by an operator: send them again.
     if (ctx.job.attempts === 1) for (const id of payload.messages ?? []) this.#d.inbound.revive(id);
-    const run: Run = { jobId: ctx.job.id, attempt: ctx.job.attempts, signal: ctx.signal };
+    const run: Run = { jobId: ctx.job.id, attempt: ctx.job.attempts, final: ctx.job.attempts >= ctx.job.maxAttempts, signal: ctx.signal };
     await this.#mutex.run(String(thread.id), () => this.#flush(thread, run));
   };
 
@@ -190,11 +192,16 @@ export class ThreadSync {
       return;
     }
     const permanent = err instanceof PlatformRequestInvalidError || (err instanceof PlatformHttpError && !isRetryable(err));
-    if (!permanent) throw err;
+    if (!permanent && !run.final) {
+      this.#record(items, run, started, 'failed', status, message, null);
+      throw err;
+    }
     this.#d.store.transaction(() => {
-      for (const m of items) this.#d.inbound.markDead(m.id, err.message);
+      for (const m of items) this.#d.inbound.markDead(m.id, message);
+      this.#record(items, run, started, 'dead', status, message, null);
     });
-    throw new PermanentJobError(err.message, { cause: err });
+    if (!permanent) throw err; // out of attempts: the queue dead-letters the job with this error
+    throw new PermanentJobError(message, { cause: err });
   }
 }
 

@@ -8,6 +8,7 @@
 import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Bridge } from '../bridge/bridge.ts';
+import { startRetention } from '../bridge/retention.ts';
 import type { RegistrationTarget } from '../bridge/registrar.ts';
 import { ConfigInvalidError } from '../config/errors.ts';
 import type { LoadedSettings } from '../config/load.ts';
@@ -167,6 +168,7 @@ export async function startGateway(
       }),
     );
     bridge.runner.start();
+    const stopRetention = startRetention(store, settings.store.retention_days, logger.child({ room: 'retention' }));
     await runtime.startAll();
 
     logger.info(
@@ -195,6 +197,7 @@ export async function startGateway(
       close: () =>
         (closing ??= (async () => {
           registering.abort();
+          stopRetention();
           runtime.signalStop(); // connector loops wind down
           await started.app.close(); // stop accepting, finish in-flight requests
           await bridge.runner.stop(settings.server.shutdown_timeout_ms / 2); // finish or release jobs

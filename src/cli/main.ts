@@ -28,6 +28,18 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
     run: async (argv) => (await import('./secrets-command.ts')).secretsCommand(argv),
     summary: 'secrets rotate <connector>: a new webhook secret, the old one valid for --grace',
   },
+  deliveries: {
+    run: async (argv) => (await import('./deliveries-command.ts')).deliveriesCommand(argv),
+    summary: 'deliveries list|show: the webhook delivery log',
+  },
+  replay: {
+    run: async (argv) => (await import('./replay-command.ts')).replayCommand(argv),
+    summary: 'replay <id>… | --status S [filters] [--dry-run]: deliver stored webhooks again',
+  },
+  inbound: {
+    run: async (argv) => (await import('./inbound-command.ts')).inboundCommand(argv),
+    summary: 'inbound list|show|retry: messages on their way to the platform',
+  },
   config: {
     run: async (argv) => (await import('./config-command.ts')).configCommand(argv),
     summary: 'config check: print every problem of the settings',

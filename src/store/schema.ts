@@ -6,6 +6,17 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
+import {
+  ATTEMPT_OUTCOMES,
+  DELIVERY_STATUSES,
+  INBOUND_KINDS,
+  INBOUND_OUTCOMES,
+  INBOUND_STATUSES,
+  JOB_STATUSES,
+} from './statuses.ts';
+
+export * from './statuses.ts';
+
 const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
 
 /** One platform channel configuration per connector, with its webhook secrets. */
@@ -36,8 +47,6 @@ export const connectorState = sqliteTable(
   (t) => [primaryKey({ columns: [t.connector, t.key] })],
 );
 
-export const JOB_STATUSES = ['queued', 'running', 'done', 'dead'] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
 
 /** The durable job queue: every external side effect is a row here. */
 export const jobs = sqliteTable(
@@ -100,10 +109,6 @@ export const threadReferences = sqliteTable(
   (t) => [primaryKey({ columns: [t.connector, t.reference] }), index('thread_references_thread').on(t.thread)],
 );
 
-export const INBOUND_STATUSES = ['pending', 'posted', 'dead'] as const;
-export type InboundStatus = (typeof INBOUND_STATUSES)[number];
-export const INBOUND_KINDS = ['message', 'close'] as const;
-export type InboundKind = (typeof INBOUND_KINDS)[number];
 
 /**
  * Every external message submitted by a connector, until and after it reached
@@ -146,8 +151,6 @@ export const inboundMessages = sqliteTable(
   ],
 );
 
-export const DELIVERY_STATUSES = ['accepted', 'duplicate', 'rejected', 'delivered', 'failed', 'dead'] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** Every webhook the platform sent (or that claimed to be from it), and what became of it. */
 export const deliveries = sqliteTable(
@@ -203,8 +206,6 @@ export const skippedInbound = sqliteTable(
   (t) => [uniqueIndex('skipped_dedup').on(t.connector, t.externalId), index('skipped_received').on(t.receivedAt)],
 );
 
-export const ATTEMPT_OUTCOMES = ['running', 'delivered', 'failed', 'dead', 'aborted'] as const;
-export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
 
 /** Every time a delivery was handed to its connector: first tries, retries and replays. */
 export const deliveryAttempts = sqliteTable(
@@ -228,8 +229,6 @@ export const deliveryAttempts = sqliteTable(
   (t) => [index('delivery_attempts_delivery').on(t.delivery)],
 );
 
-export const INBOUND_OUTCOMES = ['posted', 'failed', 'dead'] as const;
-export type InboundOutcome = (typeof INBOUND_OUTCOMES)[number];
 
 /** Every platform POST an inbound message (or close request) took part in. */
 export const inboundAttempts = sqliteTable(

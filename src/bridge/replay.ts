@@ -1,0 +1,97 @@
+/**
+ * Operators sending things again. A delivery replay hands the stored event
+ * to its connector once more through a new `connector.deliver` job, bypassing
+ * the receiver's dedup, recorded as a replay attempt. An inbound retry puts a
+ * dead message back in its thread's list and queues the thread's flush. Both
+ * work from any process on the store (the CLI beside a running `serve`): the
+ * serving job runner picks the job up at its next look at the table.
+ */
+import type { JobQueue } from '../jobs/queue.ts';
+import type { Store } from '../store/database.ts';
+import type { DeliveriesRepo } from '../store/deliveries-repo.ts';
+import type { InboundRepo } from '../store/inbound-repo.ts';
+import { listDeliveries, type DeliveryFilter } from '../store/log-queries.ts';
+import { NotReplayableError, RecordNotFoundError } from './errors.ts';
+import { CLOSE_SESSION_JOB, POST_MESSAGES_JOB, type ThreadJobPayload } from './inbound.ts';
+import { DELIVER_JOB, type DeliverJobPayload } from './webhook-intake.ts';
+
+export interface ReplayDeps {
+  store: Store;
+  queue: JobQueue;
+  deliveries: DeliveriesRepo;
+  inbound: InboundRepo;
+  maxAttempts: number;
+  notify?: (kind: string) => void;
+  now?: () => number;
+}
+
+export interface BulkReplayResult {
+  matched: number;
+  replayed: number[];
+  skipped: { id: number; reason: string }[];
+}
+
+export class Replayer {
+  readonly #d: ReplayDeps;
+
+  constructor(deps: ReplayDeps) {
+    this.#d = deps;
+  }
+
+  /** Queues the delivery again; returns the new job's id. */
+  replayDelivery(id: number): number {
+    const jobId = this.#d.store.transaction(() => {
+      const delivery = this.#d.deliveries.byId(id);
+      if (!delivery) throw new RecordNotFoundError(`no delivery ${id}`);
+      if (delivery.status === 'rejected') throw new NotReplayableError(`delivery ${id} was rejected (${delivery.verification}): there is no verified event to send`);
+      if (delivery.bodyTruncated) throw new NotReplayableError(`delivery ${id} keeps only the start of its body (store.max_stored_body_bytes)`);
+      const payload: DeliverJobPayload = { connector: delivery.connector, delivery: id, replay: true };
+      const job = this.#d.queue.enqueue({ kind: DELIVER_JOB, payload, maxAttempts: this.#d.maxAttempts });
+      this.#d.deliveries.recordOutcome(id, 'accepted', null, null, (this.#d.now ?? Date.now)());
+      return job;
+    });
+    this.#d.notify?.(DELIVER_JOB);
+    return jobId;
+  }
+
+  /** Replays every delivery the filter matches (all of them, page by page); `dryRun` only counts. */
+  replayWhere(filter: Omit<DeliveryFilter, 'before' | 'limit'>, options: { dryRun?: boolean; onProgress?: (done: number, total: number) => void } = {}): BulkReplayResult {
+    const ids: number[] = [];
+    for (let before: number | undefined; ; ) {
+      const page = listDeliveries(this.#d.store, { ...filter, ...(before === undefined ? {} : { before }), limit: 1_000 });
+      ids.push(...page.map((d) => d.id));
+      if (page.length < 1_000) break;
+      before = page[page.length - 1]!.id;
+    }
+    const result: BulkReplayResult = { matched: ids.length, replayed: [], skipped: [] };
+    if (options.dryRun) return result;
+    ids.reverse(); // oldest first, the order they happened in
+    ids.forEach((id, i) => {
+      try {
+        this.replayDelivery(id);
+        result.replayed.push(id);
+      } catch (err) {
+        result.skipped.push({ id, reason: (err as Error).message });
+      }
+      options.onProgress?.(i + 1, ids.length);
+    });
+    return result;
+  }
+
+  /** A dead inbound message (or close request) back to pending, and its thread's flush queued. */
+  retryInbound(id: number): number {
+    const jobId = this.#d.store.transaction(() => {
+      const message = this.#d.inbound.byId(id);
+      if (!message) throw new RecordNotFoundError(`no inbound message ${id}`);
+      if (message.status !== 'dead') throw new NotReplayableError(`inbound message ${id} is ${message.status}; only dead ones are retried`);
+      this.#d.inbound.revive(id);
+      const payload: ThreadJobPayload = { connector: message.connector, thread: message.thread, messages: [id] };
+      const kind = message.kind === 'close' ? CLOSE_SESSION_JOB : POST_MESSAGES_JOB;
+      const job = this.#d.queue.enqueue({ kind, payload, maxAttempts: this.#d.maxAttempts });
+      this.#d.inbound.setJob(id, job);
+      return job;
+    });
+    this.#d.notify?.(POST_MESSAGES_JOB);
+    return jobId;
+  }
+}

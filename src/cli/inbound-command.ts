@@ -1,0 +1,70 @@
+/**
+ * `threadgate inbound list [filters] [--json]`, `inbound show <id>` and
+ * `inbound retry <id>…`: the external → platform direction of the log, with
+ * each message's platform POST attempts; retry puts dead messages back.
+ */
+import { NotReplayableError, RecordNotFoundError } from '../bridge/errors.ts';
+import { Replayer } from '../bridge/replay.ts';
+import { JobQueue } from '../jobs/queue.ts';
+import { AttemptsRepo } from '../store/attempts-repo.ts';
+import { DeliveriesRepo } from '../store/deliveries-repo.ts';
+import { InboundRepo } from '../store/inbound-repo.ts';
+import { listInbound } from '../store/log-queries.ts';
+import { configOption, parse } from './args.ts';
+import { UsageError } from './errors.ts';
+import { filterOptions, inboundFilter, parseId } from './log-filters.ts';
+import { openConfiguredStore } from './store-access.ts';
+import { formatTable, isoTime, printJson } from './table.ts';
+
+const USAGE = 'usage: threadgate inbound list [--status pending|posted|dead] [--connector N] [--thread T] [--since …] [--until …] [--limit N] [--json]\n' +
+  '       threadgate inbound show <id> [--json]\n       threadgate inbound retry <id>…';
+
+export async function inboundCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv, { ...configOption, ...filterOptions });
+  const [verb, ...rest] = positionals;
+  const filter = verb === 'list' && rest.length === 0 ? inboundFilter(values) : undefined;
+  if (!filter && !(verb === 'show' && rest.length === 1) && !(verb === 'retry' && rest.length > 0)) throw new UsageError(USAGE);
+  const ids = verb === 'list' ? [] : rest.map((r) => parseId(r, 'an inbound message id'));
+  const { loaded, store } = openConfiguredStore(values.config);
+  try {
+    if (filter) {
+      const rows = listInbound(store, filter);
+      if (values.json) printJson(rows.map((r) => ({ ...r, receivedAt: isoTime(r.receivedAt), postedAt: isoTime(r.postedAt) })));
+      else process.stdout.write(formatTable(
+        ['id', 'received', 'connector', 'kind', 'status', 'tries', 'thread', 'external id', 'error'],
+        rows.map((r) => [r.id, isoTime(r.receivedAt), r.connector, r.kind, r.status, r.attempts, r.threadId, r.externalId, r.lastError]),
+      ));
+      return 0;
+    }
+    if (verb === 'show') {
+      const message = new InboundRepo(store).byId(ids[0] as number);
+      if (!message) {
+        process.stderr.write(`threadgate inbound: no inbound message ${ids[0]}\n`);
+        return 1;
+      }
+      const attempts = new AttemptsRepo(store).ofInbound(message.id).map((a) => ({ ...a, startedAt: isoTime(a.startedAt), endedAt: isoTime(a.endedAt) }));
+      const record = { ...message, receivedAt: isoTime(message.receivedAt), attempts };
+      if (values.json) printJson(record);
+      else {
+        const { attempts: tries, body, fullText: _full, ...fields } = record;
+        for (const [k, v] of Object.entries(fields)) process.stdout.write(`${k.padEnd(17)} ${v === null ? '-' : typeof v === 'object' ? JSON.stringify(v) : String(v)}\n`);
+        process.stdout.write(`\nbody\n${body}\n\nattempts\n${formatTable(['#', 'job', 'started', 'ended', 'outcome', 'status', 'error'], tries.map((a) => [a.attempt, a.jobId, a.startedAt, a.endedAt, a.outcome, a.status, a.error]))}`);
+      }
+      return 0;
+    }
+    const replayer = new Replayer({ store, queue: new JobQueue(store), deliveries: new DeliveriesRepo(store), inbound: new InboundRepo(store), maxAttempts: loaded.settings.jobs.max_attempts });
+    let failed = 0;
+    for (const id of ids) {
+      try {
+        process.stdout.write(`${id}: queued again as job ${replayer.retryInbound(id)}\n`);
+      } catch (err) {
+        if (!(err instanceof RecordNotFoundError || err instanceof NotReplayableError)) throw err;
+        failed += 1;
+        process.stdout.write(`${id}: ${err.code}: ${err.message}\n`);
+      }
+    }
+    return failed > 0 ? 1 : 0;
+  } finally {
+    store.close();
+  }
+}

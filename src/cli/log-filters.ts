@@ -1,0 +1,81 @@
+/**
+ * The filter options the log commands share: --status, --connector, --event,
+ * --thread, --since and --until (`2h`, `30m`, `7d` ago, or an ISO time),
+ * --limit. Every bad value is a usage error naming the option.
+ */
+import { DELIVERY_STATUSES, INBOUND_STATUSES } from '../store/statuses.ts';
+import { parseDuration } from './duration.ts';
+import { UsageError } from './errors.ts';
+
+export const filterOptions = {
+  status: { type: 'string', multiple: true },
+  connector: { type: 'string' },
+  event: { type: 'string' },
+  thread: { type: 'string' },
+  since: { type: 'string' },
+  until: { type: 'string' },
+  limit: { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
+export interface FilterValues {
+  status?: string[] | undefined;
+  connector?: string | undefined;
+  event?: string | undefined;
+  thread?: string | undefined;
+  since?: string | undefined;
+  until?: string | undefined;
+  limit?: string | undefined;
+}
+
+/** `2h` → that long ago; an ISO time → that instant. */
+export function parseTime(value: string, name: string, now = Date.now()): number {
+  if (/^\d+(\.\d+)?(ms|s|m|h|d)$/.test(value)) return now - parseDuration(value, name);
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) throw new UsageError(`${name} must be a duration ago (2h, 30m, 7d) or an ISO time, got "${value}"`);
+  return ms;
+}
+
+function statuses<T extends string>(given: string[] | undefined, allowed: readonly T[]): T[] | undefined {
+  if (!given) return undefined;
+  const list = given.flatMap((s) => s.split(',')).filter((s) => s !== '');
+  for (const s of list) if (!allowed.includes(s as T)) throw new UsageError(`--status must be one of ${allowed.join(', ')}, got "${s}"`);
+  return list as T[];
+}
+
+function limit(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 1_000) throw new UsageError(`--limit must be a whole number from 1 to 1000, got "${value}"`);
+  return n;
+}
+
+export function deliveryFilter(v: FilterValues) {
+  return {
+    ...(v.status ? { status: statuses(v.status, DELIVERY_STATUSES) } : {}),
+    ...(v.connector ? { connector: v.connector } : {}),
+    ...(v.event ? { event: v.event } : {}),
+    ...(v.thread ? { thread: v.thread } : {}),
+    ...(v.since ? { since: parseTime(v.since, '--since') } : {}),
+    ...(v.until ? { until: parseTime(v.until, '--until') } : {}),
+    ...(v.limit ? { limit: limit(v.limit) } : {}),
+  };
+}
+
+export function inboundFilter(v: FilterValues) {
+  if (v.event) throw new UsageError('--event applies to deliveries only');
+  return {
+    ...(v.status ? { status: statuses(v.status, INBOUND_STATUSES) } : {}),
+    ...(v.connector ? { connector: v.connector } : {}),
+    ...(v.thread ? { thread: v.thread } : {}),
+    ...(v.since ? { since: parseTime(v.since, '--since') } : {}),
+    ...(v.until ? { until: parseTime(v.until, '--until') } : {}),
+    ...(v.limit ? { limit: limit(v.limit) } : {}),
+  };
+}
+
+export function parseId(value: string | undefined, what: string): number {
+  const n = Number(value);
+  if (value === undefined || !Number.isInteger(n) || n < 1) throw new UsageError(`${what} must be a positive whole number, got "${value ?? ''}"`);
+  return n;
+}

@@ -1,0 +1,74 @@
+/**
+ * `threadgate replay <id>…` and `threadgate replay --status failed|dead
+ * [--connector N] [--since …] [--dry-run]`: hand stored deliveries to their
+ * connectors again (bypassing dedup; recorded as replay attempts). Works on
+ * the store beside a running `serve`, whose job runner picks the jobs up.
+ */
+import { JobQueue } from '../jobs/queue.ts';
+import { NotReplayableError, RecordNotFoundError } from '../bridge/errors.ts';
+import { Replayer } from '../bridge/replay.ts';
+import { DeliveriesRepo } from '../store/deliveries-repo.ts';
+import { InboundRepo } from '../store/inbound-repo.ts';
+import { configOption, parse } from './args.ts';
+import { UsageError } from './errors.ts';
+import { deliveryFilter, filterOptions, parseId } from './log-filters.ts';
+import { openConfiguredStore } from './store-access.ts';
+import { printJson } from './table.ts';
+
+const USAGE = 'usage: threadgate replay <id>… | threadgate replay --status S [--connector N] [--event E] [--since …] [--until …] [--dry-run] [--json]';
+
+export async function replayCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv, { ...configOption, ...filterOptions, 'dry-run': { type: 'boolean' } });
+  const byFilter = values.status !== undefined;
+  if (byFilter === positionals.length > 0 || (!byFilter && values['dry-run'])) throw new UsageError(USAGE);
+  if (values.limit !== undefined) throw new UsageError('--limit does not apply to replay: every match is replayed');
+  const ids = positionals.map((p) => parseId(p, 'a delivery id'));
+  const filter = byFilter ? deliveryFilter(values) : undefined;
+
+  const { loaded, store } = openConfiguredStore(values.config);
+  try {
+    const replayer = new Replayer({
+      store,
+      queue: new JobQueue(store),
+      deliveries: new DeliveriesRepo(store),
+      inbound: new InboundRepo(store),
+      maxAttempts: loaded.settings.jobs.max_attempts,
+    });
+    if (filter) {
+      const tty = process.stderr.isTTY === true;
+      const result = replayer.replayWhere(filter, {
+        dryRun: values['dry-run'] === true,
+        onProgress: tty ? (done, total) => process.stderr.write(`\r${bar(done, total)} ${done}/${total}`) : undefined,
+      });
+      if (tty && result.matched > 0 && !values['dry-run']) process.stderr.write('\n');
+      if (values.json) printJson(result);
+      else if (values['dry-run']) process.stdout.write(`${result.matched} deliveries match; nothing replayed (--dry-run)\n`);
+      else {
+        process.stdout.write(`${result.matched} matched, ${result.replayed.length} replayed, ${result.skipped.length} skipped\n`);
+        for (const s of result.skipped) process.stdout.write(`  ${s.id}: ${s.reason}\n`);
+      }
+      return result.skipped.length > 0 ? 1 : 0;
+    }
+    let failed = 0;
+    const out: { id: number; job?: number; error?: string }[] = [];
+    for (const id of ids) {
+      try {
+        out.push({ id, job: replayer.replayDelivery(id) });
+      } catch (err) {
+        if (!(err instanceof RecordNotFoundError || err instanceof NotReplayableError)) throw err;
+        failed += 1;
+        out.push({ id, error: `${err.code}: ${err.message}` });
+      }
+    }
+    if (values.json) printJson(out);
+    else for (const r of out) process.stdout.write(r.error ? `${r.id}: ${r.error}\n` : `${r.id}: queued again as job ${r.job}\n`);
+    return failed > 0 ? 1 : 0;
+  } finally {
+    store.close();
+  }
+}
+
+function bar(done: number, total: number, width = 30): string {
+  const filled = Math.round((done / Math.max(1, total)) * width);
+  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}]`;
+}

@@ -1,0 +1,116 @@
+/**
+ * Reading the delivery log: deliveries and inbound messages by filter, newest
+ * first, with an id cursor (`before`), for the CLI and the admin API alike.
+ */
+import type { Store } from './database.ts';
+import type { DeliveryStatus, InboundStatus } from './schema.ts';
+
+export interface DeliveryFilter {
+  status?: DeliveryStatus[];
+  connector?: string;
+  event?: string;
+  /** The platform thread_id. */
+  thread?: string;
+  /** Unix ms, inclusive. */
+  since?: number;
+  /** Unix ms, exclusive. */
+  until?: number;
+  /** Only ids below this (the cursor of the next page). */
+  before?: number;
+  limit?: number;
+}
+
+export interface DeliverySummary {
+  id: number;
+  connector: string;
+  eventType: string | null;
+  status: DeliveryStatus;
+  threadId: string | null;
+  chatId: string | null;
+  verification: string;
+  error: string | null;
+  externalId: string | null;
+  attempts: number;
+  receivedAt: number;
+  updatedAt: number;
+}
+
+export interface InboundFilter {
+  status?: InboundStatus[];
+  connector?: string;
+  thread?: string;
+  since?: number;
+  until?: number;
+  before?: number;
+  limit?: number;
+}
+
+export interface InboundSummary {
+  id: number;
+  connector: string;
+  kind: string;
+  externalId: string;
+  threadId: string;
+  senderId: string;
+  status: InboundStatus;
+  chatId: string | null;
+  lastError: string | null;
+  attempts: number;
+  receivedAt: number;
+  postedAt: number | null;
+}
+
+export const MAX_PAGE = 1_000;
+
+type Clause = [sql: string, params: unknown[]];
+
+/** `where a = ? and b in (?, ?)` from the clauses whose value was given. */
+function where(clauses: (Clause | undefined)[]): { sql: string; params: unknown[] } {
+  const used = clauses.filter((c): c is Clause => c !== undefined);
+  return { sql: used.length ? `where ${used.map(([c]) => c).join(' and ')}` : '', params: used.flatMap(([, p]) => p) };
+}
+
+const eq = (column: string, value: unknown, op = '='): Clause | undefined =>
+  value === undefined ? undefined : [`${column} ${op} ?`, [value]];
+
+const oneOf = (column: string, values: readonly string[] | undefined): Clause | undefined =>
+  values && values.length > 0 ? [`${column} in (${values.map(() => '?').join(', ')})`, [...values]] : undefined;
+
+export function listDeliveries(store: Store, f: DeliveryFilter): DeliverySummary[] {
+  const { sql, params } = where([
+    oneOf('d.status', f.status),
+    eq('d.connector', f.connector),
+    eq('d.event_type', f.event),
+    eq('d.thread_id', f.thread),
+    eq('d.received_at', f.since, '>='),
+    eq('d.received_at', f.until, '<'),
+    eq('d.id', f.before, '<'),
+  ]);
+  return store.sqlite
+    .prepare(
+      `select d.id, d.connector, d.event_type as eventType, d.status, d.thread_id as threadId, d.chat_id as chatId,
+         d.verification, d.error, d.external_id as externalId, d.received_at as receivedAt, d.updated_at as updatedAt,
+         (select count(*) from delivery_attempts a where a.delivery = d.id) as attempts
+       from deliveries d ${sql} order by d.id desc limit ?`,
+    )
+    .all(...params, Math.min(f.limit ?? 50, MAX_PAGE)) as DeliverySummary[];
+}
+
+export function listInbound(store: Store, f: InboundFilter): InboundSummary[] {
+  const { sql, params } = where([
+    oneOf('m.status', f.status),
+    eq('m.connector', f.connector),
+    eq('t.thread_id', f.thread),
+    eq('m.received_at', f.since, '>='),
+    eq('m.received_at', f.until, '<'),
+    eq('m.id', f.before, '<'),
+  ]);
+  return store.sqlite
+    .prepare(
+      `select m.id, m.connector, m.kind, m.external_id as externalId, t.thread_id as threadId, m.sender_id as senderId,
+         m.status, m.chat_id as chatId, m.last_error as lastError, m.received_at as receivedAt, m.posted_at as postedAt,
+         (select count(*) from inbound_attempts a where a.inbound = m.id) as attempts
+       from inbound_messages m join threads t on t.id = m.thread ${sql} order by m.id desc limit ?`,
+    )
+    .all(...params, Math.min(f.limit ?? 50, MAX_PAGE)) as InboundSummary[];
+}

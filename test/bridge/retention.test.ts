@@ -1,0 +1,53 @@
+/**
+ * Retention: old finished records go, what is in flight stays however old,
+ * and an old inbound message keeps its dedup key (only its text goes), so a
+ * mailbox rescanned much later does not post old mail again.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { InboundBridge } from '../../src/bridge/inbound.ts';
+import { pruneOlderThan } from '../../src/bridge/retention.ts';
+import { JobQueue } from '../../src/jobs/queue.ts';
+import { openStore } from '../../src/store/database.ts';
+import { DeliveriesRepo } from '../../src/store/deliveries-repo.ts';
+import { InboundRepo } from '../../src/store/inbound-repo.ts';
+import { ThreadsRepo } from '../../src/store/threads-repo.ts';
+import { tempDir } from '../support/temp-dir.ts';
+
+const DAY = 24 * 60 * 60 * 1000;
+
+describe('pruning', () => {
+  it('removes old finished deliveries and jobs, clears old inbound text, keeps everything in flight and every dedup key', () => {
+    const store = openStore({ path: join(tempDir(), 'r.db') });
+    let clock = Date.now() - 40 * DAY;
+    const now = () => clock;
+    const queue = new JobQueue(store, { now });
+    const inboundRepo = new InboundRepo(store);
+    const bridge = new InboundBridge({ store, queue, threads: new ThreadsRepo(store), inbound: inboundRepo, notify: () => {}, maxAttempts: 3, now });
+    const deliveries = new DeliveriesRepo(store);
+    let seq = 0;
+    const delivery = (status: 'delivered' | 'failed' | 'rejected') =>
+      deliveries.insert({ connector: 'c', eventType: 'message_created', dedupKey: `k-${(seq += 1)}`, duplicateOf: null, threadId: 't', chatId: null, body: '{}', bodyTruncated: false, headers: {}, verification: 'valid', status, error: null }, clock);
+
+    const oldDelivered = delivery('delivered');
+    const oldFailed = delivery('failed');
+    const oldRejected = delivery('rejected');
+    bridge.submit('c', { threadKey: 'T', messageId: 'old-posted', senderId: 's', body: 'old text' });
+    bridge.submit('c', { threadKey: 'T', messageId: 'old-pending', senderId: 's', body: 'still waiting' });
+    store.sqlite.prepare(`update inbound_messages set status = 'posted' where external_id = 'old-posted'`).run();
+    clock = Date.now();
+    const fresh = delivery('delivered');
+
+    const counts = pruneOlderThan(store, Date.now() - 30 * DAY);
+    expect(counts).toMatchObject({ deliveries: 2, inbound: 1 });
+    expect([oldDelivered, oldFailed, oldRejected, fresh].map((id) => deliveries.byId(id)?.status ?? 'gone')).toEqual(['gone', 'failed', 'gone', 'delivered']);
+    const rows = store.sqlite.prepare(`select external_id as id, status, body from inbound_messages order by rowid`).all();
+    expect(rows).toEqual([
+      { id: 'old-posted', status: 'posted', body: '' },
+      { id: 'old-pending', status: 'pending', body: 'still waiting' },
+    ]);
+    // The old message's dedup key still holds.
+    expect(bridge.submit('c', { threadKey: 'T', messageId: 'old-posted', senderId: 's', body: 'old text' }).duplicate).toBe(true);
+    store.close();
+  });
+});

@@ -1,0 +1,144 @@
+/**
+ * The delivery log from the command line, on a store a running gateway is
+ * writing: listing with filters, one record in full, replays that cause
+ * exactly one new downstream effect, bulk replays over mixed statuses, and
+ * inbound retries — each run as its own process, as an operator would.
+ */
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { signedHeaders } from '../../src/platform/signature.ts';
+import { delivered } from '../fixtures/connectors/recorder.ts';
+import { until } from '../sandbox/support.ts';
+import { runCliAsync } from '../support/cli.ts';
+import { messageCreatedEnvelope } from '../support/events.ts';
+import { RECORDER_MODULE, startTestGateway, type TestGateway } from '../support/gateway.ts';
+import { startOutageProxy } from '../support/outage-proxy.ts';
+import { startTestSandbox } from '../sandbox/support.ts';
+
+const WAIT_MS = 8_000;
+
+/** A gateway with one delivered, one dead and one rejected delivery. */
+async function populated(): Promise<{ tg: TestGateway; cli: (...args: string[]) => ReturnType<typeof runCliAsync> }> {
+  const tg = await startTestGateway({
+    connectors: [
+      { name: 'desk', type: 'recorder', module: RECORDER_MODULE },
+      { name: 'refuser', type: 'recorder', module: RECORDER_MODULE, permanent_failure: true },
+    ],
+  });
+  const cli = (...args: string[]) => runCliAsync([...args, '--config', join(tg.dir, 'threadgate.yaml')]);
+  for (const connector of ['desk', 'refuser']) {
+    await tg.call('POST', `/connectors/${connector}/submit`, { threadKey: 'T1', messageId: `${connector}-1`, senderId: 'a@b.c', body: 'hi' });
+    await until(() => tg.gateway.bridge.threads.byKey(connector, 'T1')?.chatId != null, WAIT_MS, `a chat for ${connector}`);
+    const chatId = tg.gateway.bridge.threads.byKey(connector, 'T1')!.chatId!;
+    await tg.sandbox.call('POST', `/_sandbox/chats/${chatId}/agent_messages`, { text: `reply via ${connector}` });
+  }
+  await until(() => tg.gateway.bridge.deliveries.countByStatus('desk').delivered === 1, WAIT_MS, 'a delivered delivery');
+  await until(() => tg.gateway.bridge.deliveries.countByStatus('refuser').dead === 1, WAIT_MS, 'a dead delivery');
+  const raw = JSON.stringify(messageCreatedEnvelope({ threadId: 'desk:T1' }));
+  expect((await tg.call('POST', '/webhooks/desk', raw, signedHeaders('0'.repeat(64), raw))).status).toBe(401);
+  return { tg, cli };
+}
+
+const json = (r: { stdout: string }) => JSON.parse(r.stdout) as Record<string, unknown>[] & Record<string, unknown>;
+
+describe('threadgate deliveries', () => {
+  it('lists newest first with filters, as a table or JSON, and refuses a bad filter naming the option', async () => {
+    const { cli } = await populated();
+    const all = json(await cli('deliveries', 'list', '--json'));
+    expect(all.map((d) => d.status)).toEqual(['rejected', 'dead', 'delivered']);
+    expect(json(await cli('deliveries', 'list', '--status', 'dead', '--json')).map((d) => d.connector)).toEqual(['refuser']);
+    expect(json(await cli('deliveries', 'list', '--connector', 'desk', '--status', 'delivered,rejected', '--json'))).toHaveLength(2);
+    expect(json(await cli('deliveries', 'list', '--since', '1h', '--event', 'message_created', '--json'))).toHaveLength(2);
+    expect(json(await cli('deliveries', 'list', '--until', '2000-01-01T00:00:00Z', '--json'))).toEqual([]);
+    const table = await cli('deliveries', 'list');
+    expect(table.status).toBe(0);
+    expect(table.stdout.split('\n')[0]).toMatch(/^id\s+received\s+connector\s+event\s+status/);
+    expect(table.stdout).toContain('TG_DELIVERY_PERMANENT');
+
+    const badTime = await cli('deliveries', 'list', '--since', 'last tuesday');
+    expect(badTime.status).toBe(2);
+    expect(badTime.stderr).toContain('--since must be a duration ago');
+    const badStatus = await cli('deliveries', 'list', '--status', 'lost');
+    expect(badStatus.status).toBe(2);
+    expect(badStatus.stderr).toContain('--status must be one of accepted, duplicate, rejected, delivered, failed, dead');
+  });
+
+  it('shows one delivery with headers (signature kept), the body as JSON and its attempts', async () => {
+    const { tg, cli } = await populated();
+    const id = json(await cli('deliveries', 'list', '--status', 'dead', '--json'))[0]!.id as number;
+    const shown = json(await cli('deliveries', 'show', String(id), '--json'));
+    expect(shown).toMatchObject({ id, connector: 'refuser', status: 'dead', verification: 'valid', eventType: 'message_created' });
+    expect((shown.headers as Record<string, string>)['x-svc-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+    expect((shown.body as { message: { message: string } }).message.message).toBe('reply via refuser');
+    expect(shown.attempts).toEqual([expect.objectContaining({ attempt: 1, outcome: 'dead', replay: false, error: expect.stringContaining('TG_DELIVERY_PERMANENT') })]);
+    const text = await cli('deliveries', 'show', String(id));
+    expect(text.stdout).toContain('"event_type": "message_created"');
+    const missing = await cli('deliveries', 'show', '999999');
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain('no delivery 999999');
+    void tg;
+  });
+});
+
+describe('threadgate replay', () => {
+  it('replays one delivery through its connector exactly once more, recorded as a replay attempt', async () => {
+    const { tg, cli } = await populated();
+    const id = json(await cli('deliveries', 'list', '--status', 'delivered', '--json'))[0]!.id as number;
+    const before = delivered.filter((d) => d.connector === 'desk').length;
+    const r = await cli('replay', String(id));
+    expect(r.stdout).toMatch(new RegExp(`^${id}: queued again as job \\d+`));
+    await until(() => tg.gateway.bridge.attempts.ofDelivery(id).length === 2 && tg.gateway.bridge.deliveries.byId(id)!.status === 'delivered', WAIT_MS, 'the replay');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(delivered.filter((d) => d.connector === 'desk').length - before).toBe(1);
+    expect(tg.gateway.bridge.attempts.ofDelivery(id).map((a) => [a.replay, a.outcome])).toEqual([[false, 'delivered'], [true, 'delivered']]);
+  });
+
+  it('bulk replay over a filter of mixed statuses: dry run counts, the real run replays and names what it skipped', async () => {
+    const { tg, cli } = await populated();
+    const dry = await cli('replay', '--status', 'dead,rejected', '--dry-run');
+    expect(dry.stdout).toBe('2 deliveries match; nothing replayed (--dry-run)\n');
+    const run = await cli('replay', '--status', 'dead,rejected', '--json');
+    expect(run.status).toBe(1); // the rejected one cannot be replayed
+    const result = JSON.parse(run.stdout) as { matched: number; replayed: number[]; skipped: { id: number; reason: string }[] };
+    expect(result.matched).toBe(2);
+    expect(result.replayed).toHaveLength(1);
+    expect(result.skipped[0]!.reason).toContain('was rejected');
+    const deadId = result.replayed[0]!;
+    await until(() => tg.gateway.bridge.attempts.ofDelivery(deadId).length === 2, WAIT_MS, 'the replayed attempt');
+    await until(() => tg.gateway.bridge.deliveries.byId(deadId)!.status === 'dead', WAIT_MS, 'the refuser to refuse again');
+    expect((await cli('replay', '7', '--dry-run')).status).toBe(2);
+  });
+});
+
+describe('threadgate inbound', () => {
+  it('lists and shows inbound messages with their attempts, and retries a dead one that then reaches the platform', async () => {
+    const sandbox = await startTestSandbox();
+    const proxy = await startOutageProxy(sandbox.url);
+    const tg = await startTestGateway({
+      connectors: [{ name: 'desk', type: 'recorder', module: RECORDER_MODULE }],
+      sandbox,
+      platformUrl: proxy.url,
+      settings: { jobs: { max_attempts: 1 } },
+    });
+    const cli = (...args: string[]) => runCliAsync([...args, '--config', join(tg.dir, 'threadgate.yaml')]);
+    proxy.mode = '503';
+    await tg.call('POST', '/connectors/desk/submit', { threadKey: 'T9', messageId: 'm-9', senderId: 'a@b.c', body: 'during the outage' });
+    // With one attempt allowed, the 503 dead-letters the job and the message with it.
+    await until(() => tg.gateway.bridge.inboundRepo.byId(1)?.status === 'dead', WAIT_MS, 'a dead message');
+    const listed = json(await cli('inbound', 'list', '--status', 'dead', '--json'));
+    expect(listed).toEqual([expect.objectContaining({ id: 1, externalId: 'm-9', threadId: 'desk:T9', status: 'dead', attempts: 1 })]);
+    const shown = json(await cli('inbound', 'show', '1', '--json'));
+    expect(shown.lastError).toContain('503');
+    expect(shown.attempts).toEqual([expect.objectContaining({ outcome: 'dead', status: 503 })]);
+
+    proxy.mode = 'up';
+    const retried = await cli('inbound', 'retry', '1');
+    expect(retried.stdout).toMatch(/^1: queued again as job \d+/);
+    await until(() => tg.gateway.bridge.inboundRepo.byId(1)?.status === 'posted', WAIT_MS, 'the message posted');
+    expect(tg.gateway.bridge.attempts.ofInbound(1).map((a) => a.outcome)).toEqual(['dead', 'posted']);
+    const again = await cli('inbound', 'retry', '1', '2');
+    expect(again.status).toBe(1);
+    expect(again.stdout).toContain('1: TG_NOT_REPLAYABLE: inbound message 1 is posted');
+    expect(again.stdout).toContain('2: TG_RECORD_NOT_FOUND');
+  });
+});
