@@ -1,25 +1,34 @@
 /**
- * `threadgate deliveries list [filters] [--json]` and
- * `threadgate deliveries show <id> [--json]`: the webhook delivery log, read
+ * `threadgate deliveries list [filters] [--json]`,
+ * `threadgate deliveries show <id> [--json]` and
+ * `threadgate deliveries export [filters]`: the webhook delivery log, read
  * from the store (also while `serve` runs).
  */
 import { AttemptsRepo } from '../store/attempts-repo.ts';
 import { DeliveriesRepo } from '../store/deliveries-repo.ts';
 import { listDeliveries } from '../store/log-queries.ts';
 import { configOption, parse } from './args.ts';
+import { exportDeliveries } from './export-command.ts';
 import { UsageError } from './errors.ts';
 import { deliveryFilter, filterOptions, parseId } from './log-filters.ts';
 import { openConfiguredStore } from './store-access.ts';
 import { formatTable, isoTime, printJson } from './table.ts';
 
 const USAGE = 'usage: threadgate deliveries list [--status S] [--connector N] [--event E] [--thread T] [--since 2h|ISO] [--until …] [--limit N] [--json]\n' +
-  '       threadgate deliveries show <id> [--json]';
+  '       threadgate deliveries show <id> [--json]\n' +
+  '       threadgate deliveries export [filters] > file.ndjson';
 
 export async function deliveriesCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, { ...configOption, ...filterOptions });
   const [verb, ...rest] = positionals;
   if (verb === 'list' && rest.length === 0) return list(values);
   if (verb === 'show' && rest.length === 1) return show(parseId(rest[0], 'the delivery id'), values);
+  if (verb === 'export' && rest.length === 0) {
+    if (values.limit !== undefined) throw new UsageError('--limit does not apply to export: every match is written');
+    const count = exportDeliveries(values.config, deliveryFilter(values), (line) => process.stdout.write(line));
+    process.stderr.write(`${count} deliveries exported\n`);
+    return 0;
+  }
   throw new UsageError(USAGE);
 }
 

@@ -13,12 +13,25 @@ import { configOption, parse } from './args.ts';
 import { UsageError } from './errors.ts';
 import { deliveryFilter, filterOptions, parseId } from './log-filters.ts';
 import { openConfiguredStore } from './store-access.ts';
+import { forwardCommand } from './forward-command.ts';
 import { printJson } from './table.ts';
 
-const USAGE = 'usage: threadgate replay <id>… | threadgate replay --status S [--connector N] [--event E] [--since …] [--until …] [--dry-run] [--json]';
+const USAGE =
+  'usage: threadgate replay <id>… [--to URL [--secret S]]\n' +
+  '       threadgate replay --status S [--connector N] [--event E] [--since …] [--until …] [--dry-run] [--json]\n' +
+  '       threadgate replay --from file.ndjson --to URL [--secret S]';
 
 export async function replayCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, { ...configOption, ...filterOptions, 'dry-run': { type: 'boolean' } });
+  const { values, positionals } = parse(argv, {
+    ...configOption,
+    ...filterOptions,
+    'dry-run': { type: 'boolean' },
+    to: { type: 'string' },
+    secret: { type: 'string' },
+    from: { type: 'string' },
+  });
+  if (values.from !== undefined || values.to !== undefined) return forwardCommand(values, positionals);
+  if (values.secret !== undefined) throw new UsageError('--secret goes with --to');
   const byFilter = values.status !== undefined;
   if (byFilter === positionals.length > 0 || (!byFilter && values['dry-run'])) throw new UsageError(USAGE);
   if (values.limit !== undefined) throw new UsageError('--limit does not apply to replay: every match is replayed');

@@ -1,0 +1,41 @@
+/**
+ * `threadgate deliveries export [filters] > file.ndjson`: every matching
+ * delivery (oldest first, all pages), one JSON object a line with its raw
+ * body and headers — for `threadgate replay --from file.ndjson --to URL`.
+ */
+import { DeliveriesRepo } from '../store/deliveries-repo.ts';
+import { listDeliveries, type DeliveryFilter } from '../store/log-queries.ts';
+import type { ExportedDelivery } from './forward.ts';
+import { openConfiguredStore } from './store-access.ts';
+
+export function exportDeliveries(configPath: string | undefined, filter: DeliveryFilter, write: (line: string) => void): number {
+  const { store } = openConfiguredStore(configPath);
+  try {
+    const repo = new DeliveriesRepo(store);
+    const ids: number[] = [];
+    for (let before: number | undefined; ; ) {
+      const page = listDeliveries(store, { ...filter, ...(before === undefined ? {} : { before }), limit: 1_000 });
+      ids.push(...page.map((d) => d.id));
+      if (page.length < 1_000) break;
+      before = page[page.length - 1]!.id;
+    }
+    for (const id of ids.reverse()) {
+      const d = repo.byId(id);
+      if (!d) continue;
+      const line: ExportedDelivery = {
+        id: d.id,
+        connector: d.connector,
+        event_type: d.eventType,
+        status: d.status,
+        received_at: new Date(d.receivedAt).toISOString(),
+        headers: d.headers,
+        body: d.body,
+        body_truncated: d.bodyTruncated,
+      };
+      write(`${JSON.stringify(line)}\n`);
+    }
+    return ids.length;
+  } finally {
+    store.close();
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * `threadgate replay <id>… --to URL [--secret S]` and
+ * `threadgate replay --from file.ndjson --to URL [--secret S]`: stored (or
+ * exported) webhooks re-signed with a fresh timestamp and POSTed to any URL,
+ * printing each answer. The secret is the connector's current one from the
+ * store unless `--secret` names another (a staging gateway's).
+ */
+import { readFileSync } from 'node:fs';
+import { DeliveriesRepo } from '../store/deliveries-repo.ts';
+import { RegistrationsRepo } from '../store/registrations-repo.ts';
+import { UsageError } from './errors.ts';
+import { forwardSigned, type ExportedDelivery } from './forward.ts';
+import { parseId } from './log-filters.ts';
+import { openConfiguredStore } from './store-access.ts';
+import { printJson } from './table.ts';
+
+interface ForwardValues {
+  config?: string | undefined;
+  to?: string | undefined;
+  secret?: string | undefined;
+  from?: string | undefined;
+  status?: string[] | undefined;
+  json?: boolean | undefined;
+  'dry-run'?: boolean | undefined;
+}
+
+interface Item {
+  id: number;
+  connector: string;
+  body: string;
+  problem?: string;
+}
+
+export async function forwardCommand(values: ForwardValues, positionals: string[]): Promise<number> {
+  const to = values.to;
+  if (to === undefined) throw new UsageError('--from goes with --to URL');
+  if (!/^https?:\/\/[^\s]+$/.test(to)) throw new UsageError(`--to must be an http(s) URL, got "${to}"`);
+  if (values.status !== undefined || values['dry-run']) throw new UsageError('--to sends the deliveries named by id or --from, not a --status filter');
+  if ((values.from === undefined) === (positionals.length === 0)) throw new UsageError('give delivery ids or --from file.ndjson, not both');
+
+  const { loaded, store } = openConfiguredStore(values.config);
+  try {
+    const registrations = new RegistrationsRepo(store);
+    const items: Item[] = values.from !== undefined ? readExport(values.from) : fromStore(new DeliveriesRepo(store), positionals);
+    const results: { id: number; status?: number; body?: string; error?: string }[] = [];
+    for (const item of items) {
+      const secret = values.secret ?? registrations.get(item.connector)?.secret;
+      if (item.problem || secret === undefined) {
+        results.push({ id: item.id, error: item.problem ?? `connector ${item.connector} has no secret in this store; give --secret` });
+        continue;
+      }
+      try {
+        const res = await forwardSigned(to, item.body, secret, loaded.settings.platform.signature.payload);
+        results.push({ id: item.id, status: res.status, body: res.body });
+      } catch (err) {
+        results.push({ id: item.id, error: `no answer: ${(err as Error).message}` });
+      }
+    }
+    if (values.json) printJson(results);
+    else for (const r of results) process.stdout.write(r.error ? `${r.id}: ${r.error}\n` : `${r.id}: ${r.status} ${r.body}\n`);
+    return results.every((r) => r.status !== undefined && r.status >= 200 && r.status < 300) ? 0 : 1;
+  } finally {
+    store.close();
+  }
+}
+
+function fromStore(repo: DeliveriesRepo, positionals: string[]): Item[] {
+  return positionals.map((p) => {
+    const id = parseId(p, 'a delivery id');
+    const d = repo.byId(id);
+    if (!d) return { id, connector: '', body: '', problem: `no delivery ${id}` };
+    if (d.status === 'rejected') return { id, connector: d.connector, body: d.body, problem: `delivery ${id} was rejected: there is no verified event to send` };
+    if (d.bodyTruncated) return { id, connector: d.connector, body: d.body, problem: `delivery ${id} keeps only the start of its body` };
+    return { id, connector: d.connector, body: d.body };
+  });
+}
+
+function readExport(file: string): Item[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`--from: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line, i) => {
+      let d: Partial<ExportedDelivery>;
+      try {
+        d = JSON.parse(line) as Partial<ExportedDelivery>;
+      } catch {
+        throw new UsageError(`--from: line ${i + 1} of ${file} is not JSON`);
+      }
+      if (typeof d.id !== 'number' || typeof d.connector !== 'string' || typeof d.body !== 'string') {
+        throw new UsageError(`--from: line ${i + 1} of ${file} lacks id, connector or body`);
+      }
+      const problem = d.status === 'rejected' ? `delivery ${d.id} was rejected` : d.body_truncated ? `delivery ${d.id} keeps only the start of its body` : undefined;
+      return { id: d.id, connector: d.connector, body: d.body, ...(problem ? { problem } : {}) };
+    });
+}

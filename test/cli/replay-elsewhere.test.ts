@@ -1,0 +1,71 @@
+/**
+ * Pointing stored production webhooks at another gateway: `replay <id> --to`
+ * re-signs with a fresh timestamp (the connector's secret, or --secret), and
+ * `deliveries export` + `replay --from file --to` do the same from a file.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { verifyWebhook } from '../../src/platform/signature.ts';
+import { until, startReceiver } from '../sandbox/support.ts';
+import { runCliAsync } from '../support/cli.ts';
+import { RECORDER_MODULE, startTestGateway, type TestGateway } from '../support/gateway.ts';
+import { tempDir } from '../support/temp-dir.ts';
+
+const WAIT_MS = 8_000;
+const desk = { name: 'desk', type: 'recorder', module: RECORDER_MODULE };
+
+async function withOneDelivery(): Promise<{ tg: TestGateway; id: number; cli: (...a: string[]) => ReturnType<typeof runCliAsync> }> {
+  const tg = await startTestGateway({ connectors: [desk] });
+  await tg.call('POST', '/connectors/desk/submit', { threadKey: 'T1', messageId: 'm1', senderId: 'a@b.c', body: 'hi' });
+  await until(() => tg.gateway.bridge.threads.byKey('desk', 'T1')?.chatId != null, WAIT_MS, 'a chat');
+  await tg.sandbox.call('POST', `/_sandbox/chats/${tg.gateway.bridge.threads.byKey('desk', 'T1')!.chatId}/agent_messages`, { text: 'production reply' });
+  await until(() => tg.gateway.bridge.deliveries.countByStatus('desk').delivered === 1, WAIT_MS, 'the delivery');
+  const id = (tg.gateway.store.sqlite.prepare(`select id from deliveries`).get() as { id: number }).id;
+  return { tg, id, cli: (...a) => runCliAsync([...a, '--config', join(tg.dir, 'threadgate.yaml')]) };
+}
+
+describe('threadgate replay --to', () => {
+  it('re-signs a stored delivery for a staging gateway with --secret, which accepts and delivers it', async () => {
+    const prod = await withOneDelivery();
+    const staging = await startTestGateway({ connectors: [desk] });
+    const stagingSecret = staging.gateway.bridge.registrations.get('desk')!.secret;
+    const r = await prod.cli('replay', String(prod.id), '--to', `${staging.gateway.url}/webhooks/desk`, '--secret', stagingSecret);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(new RegExp(`^${prod.id}: 200 \\{"received":true,"duplicate":false`));
+    expect(r.status).toBe(0);
+    await until(() => staging.gateway.bridge.deliveries.countByStatus('desk').delivered === 1, WAIT_MS, 'the delivery at staging');
+    const row = staging.gateway.store.sqlite.prepare(`select body, verification from deliveries`).get() as { body: string; verification: string };
+    expect(row.verification).toBe('valid');
+    expect(JSON.parse(row.body).message.message).toBe('production reply');
+  });
+
+  it('export writes NDJSON; --from sends each line signed with the connector secret, which the receiver verifies', async () => {
+    const prod = await withOneDelivery();
+    const exported = await prod.cli('deliveries', 'export', '--since', '1h');
+    expect(exported.stderr).toBe('1 deliveries exported\n');
+    const lines = exported.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: number; body: string; headers: Record<string, string> });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.headers['x-svc-signature']).toMatch(/^sha256=/);
+    const file = join(tempDir(), 'prod.ndjson');
+    writeFileSync(file, exported.stdout);
+
+    const receiver = await startReceiver();
+    const sent = await prod.cli('replay', '--from', file, '--to', receiver.url);
+    expect(sent.status).toBe(0);
+    const [req] = await receiver.waitFor(1);
+    expect(req!.rawBody).toBe(lines[0]!.body);
+    const secret = prod.tg.gateway.bridge.registrations.get('desk')!.secret;
+    expect(() => verifyWebhook({ secrets: [secret], rawBody: req!.rawBody, signature: req!.headers['x-svc-signature'] as string, timestamp: req!.headers['x-svc-timestamp'] as string })).not.toThrow();
+  });
+
+  it('refuses what cannot work with a usage error naming it', async () => {
+    const prod = await withOneDelivery();
+    expect((await prod.cli('replay', String(prod.id), '--to', 'not a url')).stderr).toContain('--to must be an http(s) URL');
+    expect((await prod.cli('replay', '--status', 'dead', '--to', 'http://127.0.0.1:9/x')).stderr).toContain('not a --status filter');
+    expect((await prod.cli('replay', '--from', '/nonexistent.ndjson', '--to', 'http://127.0.0.1:9/x')).stderr).toContain('cannot read /nonexistent.ndjson: ENOENT');
+    const missing = await prod.cli('replay', '424242', '--to', 'http://127.0.0.1:9/x');
+    expect(missing.status).toBe(1);
+    expect(missing.stdout).toContain('424242: no delivery 424242');
+  });
+});
