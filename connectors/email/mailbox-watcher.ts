@@ -61,7 +61,7 @@ export class MailboxWatcher {
       } catch (err) {
         if (signal.aborted) break;
         failures += 1;
-        this.status.lastError = (err as Error).message;
+        this.status.lastError = describeImapError(err);
         this.status.lastErrorAt = new Date().toISOString();
         this.#logger.warn({ err: { message: (err as Error).message, code: (err as { code?: string }).code }, failures }, 'mailbox connection failed');
       } finally {
@@ -193,6 +193,15 @@ export class MailboxWatcher {
     if (action === 'seen') await client.messageFlagsAdd(String(uid), ['\\Seen'], { uid: true });
     else if (action.startsWith('move:')) await client.messageMove(String(uid), action.slice('move:'.length), { uid: true });
   }
+}
+
+/** imapflow says only "Command failed" for a refused login; the server's own words are on the error. */
+export function describeImapError(err: unknown): string {
+  const e = err as { message?: string; authenticationFailed?: boolean; response?: string; responseText?: string };
+  const server = e.responseText ?? e.response;
+  if (e.authenticationFailed) return `IMAP authentication failed${server ? `: ${server}` : ''}`;
+  if (e.message === 'Command failed' && server) return `IMAP command failed: ${server}`;
+  return e.message ?? String(err);
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {

@@ -7,13 +7,15 @@
  *   GET  /tokeninfo?access_token=T  (Dovecot)  200 {"username": "<address>", "active": true}
  *                                              401 {"active": false}: unknown, revoked or expired
  *   POST /tokens {user, expiresInSeconds?}     201 {"token": "…"}         (control server)
- *   DELETE /tokens/T                           204 (404 when unknown)     (control server)
+ *   DELETE /tokens/T                           204, known or not          (control server)
  *
- * Dovecot 2.3 (lib-oauth2) counts a 2xx answer as a valid token and a 4xx as
- * an invalid one ("Invalid token": AUTHENTICATIONFAILED). A JSON `error`
- * field, or any 5xx, would make it an internal failure instead ("Temporary
- * authentication failure"), so the refusal carries none. No auth cache is
- * configured: every login asks again, so a revoked token fails at once.
+ * Dovecot 2.3's oauth2 passdb (tokeninfo_url, no introspection) takes a 2xx
+ * answer with `username` (username_attribute) equal to the login and `active`
+ * = true (active_attribute / active_value) as a valid token; a 4xx refuses it
+ * (NO [AUTHENTICATIONFAILED], after auth_failure_delay: 2 s). A 5xx would be
+ * an internal failure instead (NO [UNAVAILABLE] Temporary authentication
+ * failure). No auth cache is configured: every login asks again, so a revoked
+ * token fails at once.
  */
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -49,7 +51,7 @@ export async function startTokenInfo(host: string): Promise<TokenInfo> {
     if (req.method !== 'GET' || url.pathname !== '/tokeninfo') return json(res, 404, {});
     const grant = valid(url.searchParams.get('access_token'));
     if (!grant) return json(res, 401, { active: false });
-    json(res, 200, { username: grant.user, active: true, token_type: 'Bearer' });
+    json(res, 200, { username: grant.user, active: true });
   });
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, host, resolve));
   const tokeninfoUrl = `http://${host}:${(server.address() as AddressInfo).port}/tokeninfo?access_token=`;
@@ -96,8 +98,8 @@ passdb {
         return true;
       }
       if (req.method === 'DELETE' && path.startsWith('/tokens/')) {
-        const found = grants.delete(decodeURIComponent(path.slice('/tokens/'.length)));
-        res.writeHead(found ? 204 : 404).end();
+        grants.delete(decodeURIComponent(path.slice('/tokens/'.length)));
+        res.writeHead(204).end();
         return true;
       }
       return false;

@@ -8,6 +8,10 @@
  *   await sendMail({ from: 'ann@customer.test', to: support.address, subject: 'Hi', text: 'Hello' });
  *   const [first] = await waitForMail(support, 1);
  *
+ * OAuth2: `issueAccessToken(user)` gives a token Dovecot accepts for that
+ * user over SASL XOAUTH2 and OAUTHBEARER (imapflow: `auth: { user, accessToken }`,
+ * which picks OAUTHBEARER here) until it expires or `revokeAccessToken(token)`.
+ *
  * restartDovecot() restarts the ONE Dovecot every test file shares: every
  * file's IMAP connections drop while it restarts (the helpers here retry once,
  * waitForMail until its deadline; the connector reconnects). Use it only in
@@ -31,7 +35,8 @@ export interface MailServersInfo {
   lmtpPort: number;
   /** One Dovecot passwd-file per user, named by its address. */
   usersDir: string;
-  /** `POST ${controlUrl}/restart-dovecot` restarts Dovecot, answering once logins work. */
+  /** `POST ${controlUrl}/restart-dovecot` restarts Dovecot, answering once logins work;
+   *  `POST /tokens` and `DELETE /tokens/<token>` register and revoke OAuth2 access tokens. */
   controlUrl: string;
   versions: { dovecot: string; smtpd: string };
 }
@@ -252,6 +257,23 @@ export async function waitForMail(user: MailUser, count: number, timeoutMs = WAI
 export async function restartDovecot(): Promise<void> {
   const response = await fetch(`${info().controlUrl}/restart-dovecot`, { method: 'POST' });
   if (!response.ok) throw new Error(`restartDovecot: ${response.status} ${await response.text()}`);
+}
+
+/** A fresh random OAuth2 access token for `user`, valid for `expiresInSeconds` (an hour by default). */
+export async function issueAccessToken(user: MailUser, options: { expiresInSeconds?: number } = {}): Promise<string> {
+  const response = await fetch(`${info().controlUrl}/tokens`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ user: user.user, expiresInSeconds: options.expiresInSeconds ?? 3_600 }),
+  });
+  if (response.status !== 201) throw new Error(`issueAccessToken: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { token: string }).token;
+}
+
+/** Makes `token` unknown to Dovecot's token check: the next login with it fails. */
+export async function revokeAccessToken(token: string): Promise<void> {
+  const response = await fetch(`${info().controlUrl}/tokens/${encodeURIComponent(token)}`, { method: 'DELETE' });
+  if (response.status !== 204) throw new Error(`revokeAccessToken: ${response.status} ${await response.text()}`);
 }
 
 function toFetched(uid: number, raw: Buffer, flags: Set<string> | undefined): FetchedMail {
