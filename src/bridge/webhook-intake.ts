@@ -43,6 +43,8 @@ export interface WebhookIntakeDeps {
   maxAttempts: number;
   logger: Logger;
   rejectionsPerMinute?: number;
+  /** Told the result of every request (for metrics). */
+  onResult?: (connector: string, result: 'accepted' | 'duplicate' | 'rejected') => void;
   now?: () => number;
 }
 
@@ -76,7 +78,10 @@ export class WebhookIntake {
       const event = parseEvent(rawBody);
       return this.#store(connector, event, rawBody, kept, secretIndex === 0 ? 'valid' : 'valid-previous-secret');
     } catch (err) {
-      if (err instanceof NotRegisteredError) throw err; // the platform cannot have sent it: nothing to record
+      if (err instanceof NotRegisteredError) {
+        this.#d.onResult?.(connector, 'rejected');
+        throw err; // the platform cannot have sent it: nothing to record
+      }
       this.recordRejected(connector, rawBody, kept, err);
       throw err;
     }
@@ -88,6 +93,7 @@ export class WebhookIntake {
     const problem = typeof code === 'string' ? code : 'TG_REQUEST_INVALID';
     const message = err instanceof Error ? err.message : String(err);
     this.#d.logger.info({ connector, code: problem }, `webhook refused: ${message}`);
+    this.#d.onResult?.(this.#d.isConnector(connector) ? connector : '(unknown)', 'rejected');
     if (!this.#budget.take(connector)) return;
     this.#d.store.transaction(() =>
       this.#d.deliveries.insert(
@@ -137,6 +143,7 @@ export class WebhookIntake {
       return { deliveryId: id, duplicate: false };
     });
     if (!result.duplicate) this.#d.notify(DELIVER_JOB);
+    this.#d.onResult?.(connector, result.duplicate ? 'duplicate' : 'accepted');
     return result;
   }
 }

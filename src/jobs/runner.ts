@@ -34,8 +34,12 @@ interface KindState {
   loop: Promise<void> | null;
 }
 
+export type JobOutcome = 'done' | 'queued' | 'dead' | 'released';
+
 export interface RunnerOptions {
   logger: Logger;
+  /** Told when each run of a job ended (for metrics): its kind, outcome and duration. */
+  onJobFinished?: (kind: string, outcome: JobOutcome, seconds: number) => void;
   /** Longest sleep between looks at the table (jobs enqueued by another process). */
   pollMs?: number;
   owner?: string;
@@ -46,6 +50,7 @@ export class JobRunner {
   readonly #queue: JobQueue;
   readonly #logger: Logger;
   readonly #pollMs: number;
+  readonly #onFinished: RunnerOptions['onJobFinished'];
   readonly #kinds = new Map<string, KindState>();
   #running = false;
 
@@ -53,6 +58,7 @@ export class JobRunner {
     this.#queue = queue;
     this.#logger = options.logger;
     this.#pollMs = options.pollMs ?? 1_000;
+    this.#onFinished = options.onJobFinished;
     this.owner = options.owner ?? `${process.pid}-${randomUUID().slice(0, 8)}`;
   }
 
@@ -152,13 +158,15 @@ export class JobRunner {
       .handler(job.payload, { job, signal: controller.signal, logger })
       .then(
         () => {
-          if (controller.signal.aborted) return; // released on stop: another run will do it
+          if (controller.signal.aborted) return this.#onFinished?.(job.kind, 'released', (Date.now() - started) / 1000); // another run will do it
           this.#queue.complete(job.id, this.owner);
           logger.debug({ duration_ms: Date.now() - started }, 'job done');
+          this.#onFinished?.(job.kind, 'done', (Date.now() - started) / 1000);
         },
         (err: unknown) => {
-          if (controller.signal.aborted) return;
+          if (controller.signal.aborted) return this.#onFinished?.(job.kind, 'released', (Date.now() - started) / 1000);
           const outcome = this.#queue.fail(job, this.owner, err);
+          this.#onFinished?.(job.kind, outcome.status, (Date.now() - started) / 1000);
           const level = outcome.status === 'dead' ? 'error' : 'warn';
           logger[level]({ err, outcome, duration_ms: Date.now() - started }, `job failed (${outcome.status})`);
         },

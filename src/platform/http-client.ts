@@ -41,8 +41,18 @@ export interface PlatformHttpOptions {
   timeoutMs?: number;
   retry?: Partial<RetryPolicy>;
   logger?: Logger;
+  /** Told about every attempt (for metrics): method, status when one came, duration, error code. */
+  onAttempt?: (attempt: PlatformAttemptInfo) => void;
   /** Used instead of an own Pool; not closed by `close()`. */
   dispatcher?: Dispatcher;
+}
+
+export interface PlatformAttemptInfo {
+  method: HttpMethod;
+  status: number | undefined;
+  durationMs: number;
+  /** The error code (TG_PLATFORM_*), or undefined on success. */
+  error: string | undefined;
 }
 
 /** Per-call overrides; the job queue calls with `retry: { attempts: 1 }`. */
@@ -88,6 +98,7 @@ const Options = z.strictObject({
     .partial()
     .default({}),
   logger: z.custom<Logger>().optional(),
+  onAttempt: z.custom<(attempt: PlatformAttemptInfo) => void>((v) => typeof v === 'function').optional(),
   dispatcher: z.custom<Dispatcher>().optional(),
 });
 
@@ -114,6 +125,7 @@ export class PlatformHttpClient {
   readonly #timeoutMs: number;
   readonly #retry: Readonly<RetryPolicy>;
   readonly #logger: Logger | undefined;
+  readonly #onAttempt: ((attempt: PlatformAttemptInfo) => void) | undefined;
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
 
@@ -131,6 +143,7 @@ export class PlatformHttpClient {
     this.#timeoutMs = o.timeoutMs;
     this.#retry = Object.freeze({ ...DEFAULT_RETRY_POLICY, ...o.retry });
     this.#logger = o.logger;
+    this.#onAttempt = o.onAttempt;
     this.#ownsDispatcher = o.dispatcher === undefined;
     this.#dispatcher = o.dispatcher ?? new Pool(this.#origin, { connections: 16, keepAliveTimeout: 10_000 });
   }
@@ -226,8 +239,10 @@ export class PlatformHttpClient {
       throw mapped;
     } finally {
       clearTimeout(timer);
-      const durationMs = Math.round(performance.now() - started);
+      const elapsed = performance.now() - started;
+      const durationMs = Math.round(elapsed);
       this.#logger?.debug({ method, path, status, durationMs, attempt, error: failure }, 'platform request');
+      this.#onAttempt?.({ method, status, durationMs: elapsed, error: failure });
     }
   }
 }
