@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import type { ConnectorInstance } from '../connector/api.ts';
 import { JobQueue } from '../jobs/queue.ts';
-import { JobRunner } from '../jobs/runner.ts';
+import { JobRunner, type RunnerOptions } from '../jobs/runner.ts';
 import type { SignaturePayload } from '../platform/signature.ts';
 import type { UnifiedMessagingClient } from '../platform/unified-messaging-client.ts';
 import type { Store } from '../store/database.ts';
@@ -22,7 +22,7 @@ import { OutboundDispatch } from './outbound-dispatch.ts';
 import { Registrar, type RegistrationTarget } from './registrar.ts';
 import { Replayer } from './replay.ts';
 import { ThreadSync } from './thread-sync.ts';
-import { DELIVER_JOB, WebhookIntake, type DeliverJobPayload } from './webhook-intake.ts';
+import { DELIVER_JOB, WebhookIntake, type DeliverJobPayload, type WebhookIntakeDeps } from './webhook-intake.ts';
 
 export interface BridgeOptions {
   store: Store;
@@ -35,6 +35,11 @@ export interface BridgeOptions {
   jobs: { maxAttempts: number; concurrency: number; leaseMs?: number; pollMs?: number };
   /** Bodies of delivered webhooks kept up to this size (default 256 KiB). */
   maxStoredBodyBytes?: number;
+  /** Observation hooks (metrics). */
+  observe?: {
+    jobFinished?: RunnerOptions['onJobFinished'];
+    webhook?: WebhookIntakeDeps['onResult'];
+  };
 }
 
 export const DEFAULT_MAX_STORED_BODY_BYTES = 256 * 1024;
@@ -57,7 +62,11 @@ export class Bridge {
   constructor(o: BridgeOptions) {
     const logger = o.logger;
     this.queue = new JobQueue(o.store);
-    this.runner = new JobRunner(this.queue, { logger: logger.child({ room: 'jobs' }), ...(o.jobs.pollMs ? { pollMs: o.jobs.pollMs } : {}) });
+    this.runner = new JobRunner(this.queue, {
+      logger: logger.child({ room: 'jobs' }),
+      ...(o.jobs.pollMs ? { pollMs: o.jobs.pollMs } : {}),
+      ...(o.observe?.jobFinished ? { onJobFinished: o.observe.jobFinished } : {}),
+    });
     this.threads = new ThreadsRepo(o.store);
     this.inboundRepo = new InboundRepo(o.store);
     this.deliveries = new DeliveriesRepo(o.store);
@@ -86,6 +95,7 @@ export class Bridge {
       signature: o.signature,
       maxAttempts: o.jobs.maxAttempts,
       logger: logger.child({ room: 'receiver' }),
+      ...(o.observe?.webhook ? { onResult: o.observe.webhook } : {}),
     });
     const sync = new ThreadSync({
       store: o.store,

@@ -16,6 +16,7 @@ import type { ConnectorEntry } from '../config/schema.ts';
 import { loadConnectors } from '../connector/registry.ts';
 import { ConnectorRuntime } from '../connector/runtime.ts';
 import { buildApp } from '../http/app.ts';
+import { GatewayMetrics } from '../http/metrics.ts';
 import type { Logger } from '../logger.ts';
 import { PlatformHttpClient } from '../platform/http-client.ts';
 import { createUnifiedMessagingClient } from '../platform/unified-messaging-client.ts';
@@ -73,6 +74,7 @@ export async function startGateway(
   const runtime = new ConnectorRuntime(logger.child({ room: 'connector' }));
   const registering = new AbortController();
   let http: PlatformHttpClient | null = null;
+  const metrics = new GatewayMetrics();
   try {
     let platform: PlatformTarget;
     if (embedded) {
@@ -105,6 +107,7 @@ export async function startGateway(
       tokenType: platform.tokenType,
       timeoutMs: settings.platform.timeout_ms,
       logger: logger.child({ room: 'platform' }),
+      onAttempt: metrics.platformAttempt,
     });
     const client = createUnifiedMessagingClient({ http, organizationId: platform.organizationId });
 
@@ -127,6 +130,7 @@ export async function startGateway(
       targetOf,
       signature: { payload: settings.platform.signature.payload, toleranceSeconds: settings.platform.signature.tolerance_seconds },
       maxStoredBodyBytes: settings.store.max_stored_body_bytes,
+      observe: { jobFinished: metrics.jobFinished, webhook: metrics.webhook },
       jobs: {
         maxAttempts: settings.jobs.max_attempts,
         concurrency: settings.jobs.concurrency,
@@ -150,7 +154,10 @@ export async function startGateway(
       intake: bridge.intake,
       connectorRoutes: runtime.routes,
       connectorHealth: () => runtime.health(),
+      admin: bridge,
+      metrics,
     });
+    metrics.addScrapeGauges(store, () => runtime.health());
     const host = overrides.host ?? settings.server.host;
     const address = await app.listen({ host, port: overrides.port ?? settings.server.port });
     const url = address.replace('[::1]', '127.0.0.1');

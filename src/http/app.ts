@@ -9,9 +9,11 @@ import type { ConnectorHealth } from '../connector/api.ts';
 import type { ConnectorRouteTable } from '../connector/route-table.ts';
 import type { Logger } from '../logger.ts';
 import type { Store } from '../store/database.ts';
+import { registerAdmin, type AdminBridge } from './admin/index.ts';
 import { registerConnectorRoutes } from './connector-routes.ts';
 import { installErrorHandlers } from './errors.ts';
 import { registerHealthRoutes } from './health-routes.ts';
+import { registerMetricsRoute, type GatewayMetrics } from './metrics.ts';
 import { registerWebhookRoutes } from './webhook-routes.ts';
 
 export interface AppDeps {
@@ -22,6 +24,10 @@ export interface AppDeps {
   intake?: WebhookIntake;
   connectorRoutes?: ConnectorRouteTable;
   connectorHealth?: () => Promise<Record<string, ConnectorHealth>>;
+  /** What the admin API acts through (the bridge); without it, or without server.admin_token, /admin is off. */
+  admin?: AdminBridge;
+  /** Served at /metrics when given. */
+  metrics?: GatewayMetrics;
 }
 
 export function buildApp(deps: AppDeps): FastifyInstance {
@@ -36,5 +42,13 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const limit = deps.settings.server.body_limit_bytes;
   if (deps.intake) registerWebhookRoutes(app, deps.intake, limit);
   if (deps.connectorRoutes) registerConnectorRoutes(app, deps.connectorRoutes, limit);
+  if (deps.metrics) registerMetricsRoute(app, deps.metrics);
+  registerAdmin(app, {
+    token: deps.settings.server.admin_token,
+    store: deps.store,
+    bridge: deps.admin,
+    connectorHealth: deps.connectorHealth,
+    logger: deps.logger,
+  });
   return app;
 }

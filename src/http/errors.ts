@@ -33,6 +33,12 @@ export class RequestInvalidError extends ThreadgateError {
   }
 }
 
+/** An admin API call without the right `Authorization: Bearer <server.admin_token>`. */
+export class AdminUnauthorizedError extends ThreadgateError {
+  readonly code = 'TG_ADMIN_UNAUTHORIZED';
+  override readonly statusCode = 401;
+}
+
 export class RouteNotFoundError extends ThreadgateError {
   readonly code = 'TG_NOT_FOUND';
   override readonly statusCode = 404;

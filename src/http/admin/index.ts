@@ -1,0 +1,80 @@
+/**
+ * The admin API (`/admin/api/…`) and page (`/admin`), registered only when
+ * `server.admin_token` is set; otherwise one info line says they are off.
+ * Every API route but the OpenAPI document needs the token. Params, query
+ * and body are checked with the route's zod schemas before the handler runs:
+ * a bad field is a 400 naming it, an unknown id a 404, all as JSON.
+ */
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { ConnectorHealth } from '../../connector/api.ts';
+import type { Store } from '../../store/database.ts';
+import { requireAdminToken } from './auth.ts';
+import { deliveryRoutes } from './delivery-routes.ts';
+import { inboundRoutes } from './inbound-routes.ts';
+import { jobRoutes } from './job-routes.ts';
+import { API_PREFIX, buildOpenApiDocument, OPENAPI_PATH } from './openapi.ts';
+import { overviewRoutes } from './overview-routes.ts';
+import { registerAdminPage } from './page.ts';
+import { replayRoutes } from './replay-routes.ts';
+import { ReplayRuns } from './replay-runs.ts';
+import { parseInput, type AdminBridge, type AdminRoute, type AdminServices } from './route-table.ts';
+
+export type { AdminBridge } from './route-table.ts';
+
+export const ADMIN_ROUTES: readonly AdminRoute[] = [...overviewRoutes, ...deliveryRoutes, ...replayRoutes, ...inboundRoutes, ...jobRoutes];
+
+export interface AdminDeps {
+  token: string | undefined;
+  store: Store;
+  bridge: AdminBridge | undefined;
+  connectorHealth: (() => Promise<Record<string, ConnectorHealth>>) | undefined;
+  logger: Logger;
+}
+
+const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+export function registerAdmin(app: FastifyInstance, deps: AdminDeps): void {
+  const logger = deps.logger.child({ room: 'admin' });
+  if (!deps.token) {
+    logger.info({ event: 'admin_off' }, 'admin API and page are off: set server.admin_token (16+ characters) to serve /admin and /admin/api');
+    return;
+  }
+  if (!deps.bridge) {
+    logger.info({ event: 'admin_off' }, 'admin API and page are off: this app has no bridge to act through');
+    return;
+  }
+  const runs = new ReplayRuns({ store: deps.store, replayer: deps.bridge.replayer, logger });
+  const services: AdminServices = {
+    store: deps.store,
+    bridge: deps.bridge,
+    connectorHealth: deps.connectorHealth ?? (async () => ({})),
+    runs,
+    logger,
+  };
+  const document = buildOpenApiDocument(ADMIN_ROUTES, VERSION);
+  app.addHook('onClose', () => runs.close());
+
+  registerAdminPage(app);
+  app.get(OPENAPI_PATH, async () => document);
+  void app.register(async (scope) => {
+    scope.addHook('onRequest', requireAdminToken(deps.token as string));
+    for (const route of ADMIN_ROUTES) {
+      scope.route({
+        method: route.method,
+        url: API_PREFIX + route.path,
+        handler: async (request, reply) => {
+          const input = {
+            params: route.params ? parseInput(route.params, request.params, 'params') : undefined,
+            query: route.query ? parseInput(route.query, request.query ?? {}, 'query') : undefined,
+            body: route.body ? parseInput(route.body, request.body, 'body') : undefined,
+          };
+          const answer = await route.handle(input, services);
+          return reply.status(route.status ?? 200).send(answer);
+        },
+      });
+    }
+  });
+  logger.info({ event: 'admin_on', page: '/admin', api: API_PREFIX, openapi: OPENAPI_PATH }, 'admin API and page are on');
+}

@@ -1,0 +1,83 @@
+/**
+ * The job queue seen by an operator: jobs by status (dead ones, typically)
+ * and a retry of a dead job from a fresh attempt count. The runner is woken
+ * so the job runs now rather than at its next look at the table.
+ */
+import { z } from 'zod';
+import { listJobs, type JobSummary } from '../../store/job-queries.ts';
+import { JOB_STATUSES } from '../../store/statuses.ts';
+import { DEFAULT_LIMIT, IdParams, iso, IsoTime, JobQueued, pageOf, pageParams, statusList, textFilter, toPage } from './fields.ts';
+import { component, route } from './route-table.ts';
+
+export const JobQuery = z.strictObject({
+  status: statusList(JOB_STATUSES).optional(),
+  kind: textFilter('The job kind, e.g. connector.deliver or platform.post_messages.'),
+  ...pageParams,
+});
+
+const JobView = component(
+  'Job',
+  z.object({
+    id: z.number().int(),
+    kind: z.string(),
+    status: z.enum(JOB_STATUSES),
+    attempts: z.number().int(),
+    max_attempts: z.number().int(),
+    last_error: z.string().nullable(),
+    payload: z.unknown().meta({ description: 'What the job acts on (connector, delivery or message ids).' }),
+    run_at: IsoTime,
+    created_at: IsoTime,
+    updated_at: IsoTime,
+    finished_at: IsoTime.nullable(),
+  }),
+);
+
+const JobPage = component('JobPage', pageOf(JobView));
+
+const jobView = (j: JobSummary): z.infer<typeof JobView> => ({
+  id: j.id,
+  kind: j.kind,
+  status: j.status,
+  attempts: j.attempts,
+  max_attempts: j.maxAttempts,
+  last_error: j.lastError,
+  payload: j.payload,
+  run_at: iso(j.runAt) as string,
+  created_at: iso(j.createdAt) as string,
+  updated_at: iso(j.updatedAt) as string,
+  finished_at: iso(j.finishedAt),
+});
+
+export const jobRoutes = [
+  route({
+    method: 'GET',
+    path: '/jobs',
+    operationId: 'listJobs',
+    tag: 'jobs',
+    summary: 'List jobs, newest first (status=dead for the dead-letter list)',
+    query: JobQuery,
+    response: JobPage,
+    handle({ query }, { store }) {
+      const { limit = DEFAULT_LIMIT, ...filter } = query;
+      const rows = listJobs(store, { ...filter, limit });
+      return toPage(rows, limit, (before) => listJobs(store, { ...filter, before, limit: 1 }).length > 0, jobView);
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/jobs/:id/retry',
+    operationId: 'retryJob',
+    tag: 'jobs',
+    summary: 'Run a dead job again from a fresh attempt count',
+    description: '409 TG_JOB_NOT_DEAD unless the job is dead.',
+    params: IdParams,
+    status: 202,
+    response: JobQueued,
+    errors: [404, 409],
+    handle({ params }, { bridge }) {
+      const job = bridge.queue.retryDead(params.id);
+      bridge.runner.notify(job.kind);
+      return { job_id: job.id };
+    },
+  }),
+];

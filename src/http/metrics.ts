@@ -1,0 +1,95 @@
+/**
+ * `GET /metrics`: Prometheus text from prom-client, on a registry of our own.
+ * Counters and histograms are fed by the observation hooks of the receiver,
+ * the job runner and the platform client; gauges of jobs by status and of
+ * connector health are read when scraped.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { ConnectorHealth } from '../connector/api.ts';
+import type { JobOutcome } from '../jobs/runner.ts';
+import type { PlatformAttemptInfo } from '../platform/http-client.ts';
+import type { Store } from '../store/database.ts';
+
+export class GatewayMetrics {
+  readonly registry = new Registry();
+  readonly #webhooks: Counter<'connector' | 'result'>;
+  readonly #jobRuns: Histogram<'kind' | 'outcome'>;
+  readonly #platform: Histogram<'method' | 'status'>;
+  readonly #platformErrors: Counter<'code'>;
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'threadgate_' });
+    this.#webhooks = new Counter({
+      name: 'threadgate_webhooks_received_total',
+      help: 'Webhooks received from the platform, by connector and result (accepted, duplicate, rejected).',
+      labelNames: ['connector', 'result'],
+      registers: [this.registry],
+    });
+    this.#jobRuns = new Histogram({
+      name: 'threadgate_job_run_seconds',
+      help: 'How long each run of a job took, by kind and outcome (done, queued for a retry, dead, released on stop).',
+      labelNames: ['kind', 'outcome'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [this.registry],
+    });
+    this.#platform = new Histogram({
+      name: 'threadgate_platform_request_seconds',
+      help: 'Requests to the platform API by method and HTTP status ("none" when no answer came).',
+      labelNames: ['method', 'status'],
+      buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [this.registry],
+    });
+    this.#platformErrors = new Counter({
+      name: 'threadgate_platform_request_errors_total',
+      help: 'Failed platform requests by error code (TG_PLATFORM_*).',
+      labelNames: ['code'],
+      registers: [this.registry],
+    });
+  }
+
+  readonly webhook = (connector: string, result: 'accepted' | 'duplicate' | 'rejected'): void => {
+    this.#webhooks.inc({ connector, result });
+  };
+
+  readonly jobFinished = (kind: string, outcome: JobOutcome, seconds: number): void => {
+    this.#jobRuns.observe({ kind, outcome }, seconds);
+  };
+
+  readonly platformAttempt = (a: PlatformAttemptInfo): void => {
+    this.#platform.observe({ method: a.method, status: a.status === undefined ? 'none' : String(a.status) }, a.durationMs / 1000);
+    if (a.error !== undefined) this.#platformErrors.inc({ code: a.error });
+  };
+
+  /** Gauges read at scrape time from the store and the connectors. */
+  addScrapeGauges(store: Store, connectorHealth: () => Promise<Record<string, ConnectorHealth>>): void {
+    new Gauge({
+      name: 'threadgate_jobs',
+      help: 'Jobs in the queue by kind and status.',
+      labelNames: ['kind', 'status'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        const rows = store.sqlite.prepare(`select kind, status, count(*) as n from jobs group by kind, status`).all() as { kind: string; status: string; n: number }[];
+        for (const r of rows) this.set({ kind: r.kind, status: r.status }, r.n);
+      },
+    });
+    new Gauge({
+      name: 'threadgate_connector_up',
+      help: 'Whether each connector reports itself healthy (1) or not (0).',
+      labelNames: ['connector'],
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        for (const [connector, health] of Object.entries(await connectorHealth())) this.set({ connector }, health.ok ? 1 : 0);
+      },
+    });
+  }
+}
+
+export function registerMetricsRoute(app: FastifyInstance, metrics: GatewayMetrics): void {
+  app.get('/metrics', async (_request, reply) => {
+    const text = await metrics.registry.metrics();
+    return reply.header('content-type', metrics.registry.contentType).send(text);
+  });
+}

@@ -1,0 +1,56 @@
+/**
+ * Reading the job table for operators: jobs by status and kind, newest
+ * first, with the same id cursor (`before`) as the delivery log.
+ */
+import type { Store } from './database.ts';
+import type { JobStatus } from './statuses.ts';
+
+export interface JobFilter {
+  status?: JobStatus[];
+  kind?: string;
+  /** Only ids below this (the cursor of the next page). */
+  before?: number;
+  limit?: number;
+}
+
+export interface JobSummary {
+  id: number;
+  kind: string;
+  /** The parsed JSON payload (which connector, delivery or messages the job acts on). */
+  payload: unknown;
+  status: JobStatus;
+  attempts: number;
+  maxAttempts: number;
+  lastError: string | null;
+  runAt: number;
+  createdAt: number;
+  updatedAt: number;
+  finishedAt: number | null;
+}
+
+export const MAX_JOB_PAGE = 1_000;
+
+export function listJobs(store: Store, f: JobFilter): JobSummary[] {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  if (f.status && f.status.length > 0) {
+    clauses.push(`status in (${f.status.map(() => '?').join(', ')})`);
+    params.push(...f.status);
+  }
+  if (f.kind !== undefined) {
+    clauses.push('kind = ?');
+    params.push(f.kind);
+  }
+  if (f.before !== undefined) {
+    clauses.push('id < ?');
+    params.push(f.before);
+  }
+  const rows = store.sqlite
+    .prepare(
+      `select id, kind, payload, status, attempts, max_attempts as maxAttempts, last_error as lastError, run_at as runAt,
+         created_at as createdAt, updated_at as updatedAt, finished_at as finishedAt
+       from jobs ${clauses.length ? `where ${clauses.join(' and ')}` : ''} order by id desc limit ?`,
+    )
+    .all(...params, Math.min(f.limit ?? 50, MAX_JOB_PAGE)) as (Omit<JobSummary, 'payload'> & { payload: string })[];
+  return rows.map((r) => ({ ...r, payload: JSON.parse(r.payload) as unknown }));
+}

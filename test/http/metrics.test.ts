@@ -1,0 +1,40 @@
+/**
+ * /metrics in Prometheus text: webhooks by result, job runs by kind and
+ * outcome, platform requests by status, jobs by status and connector health
+ * read at scrape time.
+ */
+import { describe, expect, it } from 'vitest';
+import { signedHeaders } from '../../src/platform/signature.ts';
+import { until } from '../sandbox/support.ts';
+import { messageCreatedEnvelope } from '../support/events.ts';
+import { RECORDER_MODULE, startTestGateway } from '../support/gateway.ts';
+
+function value(text: string, series: string): number | undefined {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+describe('GET /metrics', () => {
+  it('counts what flowed through the gateway', async () => {
+    const tg = await startTestGateway({ connectors: [{ name: 'desk', type: 'recorder', module: RECORDER_MODULE }] });
+    await tg.call('POST', '/connectors/desk/submit', { threadKey: 'T', messageId: 'm1', senderId: 'a@b.c', body: 'hi' });
+    await until(() => tg.gateway.bridge.threads.byKey('desk', 'T')?.chatId != null, 5_000, 'a chat');
+    await tg.sandbox.call('POST', `/_sandbox/chats/${tg.gateway.bridge.threads.byKey('desk', 'T')!.chatId}/agent_messages`, { text: 'ok' });
+    await until(() => tg.gateway.bridge.deliveries.countByStatus('desk').delivered === 1, 5_000, 'a delivery');
+    const raw = JSON.stringify(messageCreatedEnvelope({ threadId: 'desk:T' }));
+    await tg.call('POST', '/webhooks/desk', raw, signedHeaders('0'.repeat(64), raw));
+
+    const res = await tg.call('GET', '/metrics');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toContain('text/plain');
+    const text = res.text;
+    expect(value(text, 'threadgate_webhooks_received_total{connector="desk",result="accepted"}')).toBe(1);
+    expect(value(text, 'threadgate_webhooks_received_total{connector="desk",result="rejected"}')).toBe(1);
+    expect(value(text, 'threadgate_job_run_seconds_count{kind="connector.deliver",outcome="done"}')).toBe(1);
+    expect(value(text, 'threadgate_job_run_seconds_count{kind="platform.post_messages",outcome="done"}')).toBe(1);
+    expect(value(text, 'threadgate_platform_request_seconds_count{method="POST",status="201"}')).toBeGreaterThanOrEqual(2); // registration and the message
+    expect(value(text, 'threadgate_jobs{kind="connector.deliver",status="done"}')).toBe(1);
+    expect(value(text, 'threadgate_connector_up{connector="desk"}')).toBe(1);
+    expect(text).toContain('threadgate_process_resident_memory_bytes');
+  });
+});
