@@ -32,7 +32,7 @@ export interface BridgeOptions {
   connectors: { has(name: string): boolean; instanceOf(name: string): ConnectorInstance | undefined };
   targetOf(connector: string): RegistrationTarget;
   signature: { payload: SignaturePayload; toleranceSeconds: number };
-  jobs: { maxAttempts: number; concurrency: number; leaseMs?: number; pollMs?: number };
+  jobs: { maxAttempts: number; platformMaxAttempts?: number; concurrency: number; leaseMs?: number; pollMs?: number };
   /** Bodies of delivered webhooks kept up to this size (default 256 KiB). */
   maxStoredBodyBytes?: number;
   /** Observation hooks (metrics). */
@@ -83,7 +83,7 @@ export class Bridge {
       threads: this.threads,
       inbound: this.inboundRepo,
       notify,
-      maxAttempts: o.jobs.maxAttempts,
+      maxAttempts: o.jobs.platformMaxAttempts ?? o.jobs.maxAttempts,
     });
     this.intake = new WebhookIntake({
       store: o.store,
@@ -122,6 +122,7 @@ export class Bridge {
       deliveries: this.deliveries,
       inbound: this.inboundRepo,
       maxAttempts: o.jobs.maxAttempts,
+      platformMaxAttempts: o.jobs.platformMaxAttempts ?? o.jobs.maxAttempts,
       notify,
     });
     const kind = { concurrency: o.jobs.concurrency, ...(o.jobs.leaseMs ? { leaseMs: o.jobs.leaseMs } : {}) };

@@ -11,7 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { PlatformHttpError } from '../platform/errors.ts';
+import { PlatformHttpError, PlatformRequestInvalidError } from '../platform/errors.ts';
 import type { ChannelConfiguration, ChannelConfigurationPatch } from '../platform/schemas/unified-messaging.ts';
 import type { UnifiedMessagingClient } from '../platform/unified-messaging-client.ts';
 import type { RegistrationRow, RegistrationsRepo } from '../store/registrations-repo.ts';
@@ -34,6 +34,8 @@ export function newWebhookSecret(): string {
 }
 
 const isNotFound = (err: unknown) => err instanceof PlatformHttpError && err.status === 404;
+const definitelyRefused = (err: unknown) =>
+  err instanceof PlatformRequestInvalidError || (err instanceof PlatformHttpError && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429);
 
 export class Registrar {
   readonly #client: UnifiedMessagingClient;
@@ -98,8 +100,10 @@ export class Registrar {
       try {
         await this.#client.patchConfiguration(before.configId, { webhook_secret_key: secret });
       } catch (err) {
-        this.#repo.save({ ...before }, this.#now());
-        this.#repo.restorePrevious(connector, before.previousSecret, before.previousSecretExpiresAt);
+        // Only a definite refusal proves the platform kept the old secret. After a timeout or a 5xx
+        // it may sign with the new one already: keep both accepted (the old one for the grace period).
+        if (definitelyRefused(err)) this.#repo.restore(before, this.#now());
+        else this.#logger.error({ connector, grace_ms: graceMs }, 'rotation not confirmed by the platform: both secrets stay accepted; run the rotation again');
         throw err;
       }
       this.#logger.info({ connector, config_id: before.configId, grace_ms: graceMs }, 'webhook secret rotated');

@@ -21,6 +21,8 @@ export interface ReplayDeps {
   deliveries: DeliveriesRepo;
   inbound: InboundRepo;
   maxAttempts: number;
+  /** For inbound retries (platform POSTs); default maxAttempts. */
+  platformMaxAttempts?: number;
   notify?: (kind: string) => void;
   now?: () => number;
 }
@@ -45,8 +47,14 @@ export class Replayer {
       if (!delivery) throw new RecordNotFoundError(`no delivery ${id}`);
       if (delivery.status === 'rejected') throw new NotReplayableError(`delivery ${id} was rejected (${delivery.verification}): there is no verified event to send`);
       if (delivery.bodyTruncated) throw new NotReplayableError(`delivery ${id} keeps only the start of its body (store.max_stored_body_bytes)`);
+      // A delivery whose job is still queued or running would be sent twice.
+      const current = delivery.jobId === null ? undefined : this.#d.queue.get(delivery.jobId);
+      if (current && (current.status === 'queued' || current.status === 'running')) {
+        throw new NotReplayableError(`delivery ${id} is still being delivered (job ${current.id} is ${current.status}, attempt ${current.attempts} of ${current.maxAttempts})`);
+      }
       const payload: DeliverJobPayload = { connector: delivery.connector, delivery: id, replay: true };
       const job = this.#d.queue.enqueue({ kind: DELIVER_JOB, payload, maxAttempts: this.#d.maxAttempts });
+      this.#d.deliveries.setJob(id, job);
       this.#d.deliveries.recordOutcome(id, 'accepted', null, null, (this.#d.now ?? Date.now)());
       return job;
     });
@@ -87,7 +95,7 @@ export class Replayer {
       this.#d.inbound.revive(id);
       const payload: ThreadJobPayload = { connector: message.connector, thread: message.thread, messages: [id] };
       const kind = message.kind === 'close' ? CLOSE_SESSION_JOB : POST_MESSAGES_JOB;
-      const job = this.#d.queue.enqueue({ kind, payload, maxAttempts: this.#d.maxAttempts });
+      const job = this.#d.queue.enqueue({ kind, payload, maxAttempts: this.#d.platformMaxAttempts ?? this.#d.maxAttempts });
       this.#d.inbound.setJob(id, job);
       return job;
     });

@@ -45,7 +45,12 @@ interface Run {
   /** The job's last try: a failure now dead-letters the items too. */
   final: boolean;
   signal: AbortSignal;
+  /** Items the platform refused in this run (dead-lettered; the rest of the thread goes on). */
+  refused: string[];
 }
+
+/** A batch of several items was refused: the flush retries them one at a time. */
+class BatchRefused extends Error {}
 
 export interface ThreadSyncDeps {
   store: Store;
@@ -78,19 +83,40 @@ export class ThreadSync {
   readonly handle = async (payload: ThreadJobPayload, ctx: JobContext<ThreadJobPayload>): Promise<void> => {
     const thread = this.#d.threads.byId(payload.thread);
     if (!thread) throw new PermanentJobError(`thread ${payload.thread} does not exist`);
-    // A job at its first attempt whose items are dead was retried by an operator: send them again.
-    if (ctx.job.attempts === 1) for (const id of payload.messages ?? []) this.#d.inbound.revive(id);
-    const run: Run = { jobId: ctx.job.id, attempt: ctx.job.attempts, final: ctx.job.attempts >= ctx.job.maxAttempts, signal: ctx.signal };
-    await this.#mutex.run(String(thread.id), () => this.#flush(thread, run));
+    const run: Run = { jobId: ctx.job.id, attempt: ctx.job.attempts, final: ctx.job.attempts >= ctx.job.maxAttempts, signal: ctx.signal, refused: [] };
+    await this.#mutex.run(String(thread.id), async () => {
+      // A job at its first attempt whose items are dead was retried by an operator: send them again.
+      if (ctx.job.attempts === 1) for (const id of payload.messages ?? []) this.#d.inbound.revive(id);
+      try {
+        await this.#flush(thread, run);
+      } catch (err) {
+        // The last try failed before reaching the items (no registration, no answer at all):
+        // dead-letter what only this job was going to send, so `inbound retry` can act on it.
+        if (run.final && !ctx.signal.aborted) {
+          const message = err instanceof Error ? err.message.slice(0, 2_000) : String(err);
+          this.#d.inbound.markStrandedDead(thread.id, ctx.job.id, message);
+        }
+        throw err;
+      }
+    });
+    if (run.refused.length > 0) {
+      throw new PermanentJobError(`the platform refused ${run.refused.length} item(s) of thread ${thread.threadId}: ${run.refused[0]}`);
+    }
   };
 
   async #flush(thread: ThreadRow, run: Run): Promise<void> {
+    let batchSize = BATCH;
     for (let round = 0; round < MAX_ROUNDS; round++) {
-      const pending = this.#d.inbound.pending(thread.id, BATCH);
+      const pending = this.#d.inbound.pending(thread.id, batchSize);
       const first = pending[0];
       if (first === undefined) return;
-      if (first.kind === 'close') await this.#close(thread, first, run);
-      else await this.#post(thread, leadingBatch(pending), run);
+      try {
+        if (first.kind === 'close') await this.#close(thread, first, run);
+        else await this.#post(thread, leadingBatch(pending), run);
+      } catch (err) {
+        if (!(err instanceof BatchRefused)) throw err;
+        batchSize = 1; // one of them is refused: send them one by one so only that one dies
+      }
     }
     if (this.#d.inbound.pending(thread.id, 1).length > 0) {
       throw new ThreadBacklogError(`thread ${thread.threadId} still has pending items after ${MAX_ROUNDS} rounds`);
@@ -196,12 +222,16 @@ export class ThreadSync {
       this.#record(items, run, started, 'failed', status, message, null);
       throw err;
     }
+    if (permanent && items.length > 1) {
+      this.#record(items, run, started, 'failed', status, message, null);
+      throw new BatchRefused(message);
+    }
     this.#d.store.transaction(() => {
       for (const m of items) this.#d.inbound.markDead(m.id, message);
       this.#record(items, run, started, 'dead', status, message, null);
     });
     if (!permanent) throw err; // out of attempts: the queue dead-letters the job with this error
-    throw new PermanentJobError(message, { cause: err });
+    run.refused.push(message); // this one is dead; the flush goes on with the items behind it
   }
 }
 

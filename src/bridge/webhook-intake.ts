@@ -94,7 +94,8 @@ export class WebhookIntake {
     const message = err instanceof Error ? err.message : String(err);
     this.#d.logger.info({ connector, code: problem }, `webhook refused: ${message}`);
     this.#d.onResult?.(this.#d.isConnector(connector) ? connector : '(unknown)', 'rejected');
-    if (!this.#budget.take(connector)) return;
+    // Names from the URL are the caller's choice: every unknown one shares one budget.
+    if (!this.#budget.take(this.#d.isConnector(connector) ? connector : '(unknown)')) return;
     this.#d.store.transaction(() =>
       this.#d.deliveries.insert(
         {

@@ -133,6 +133,7 @@ export async function startGateway(
       observe: { jobFinished: metrics.jobFinished, webhook: metrics.webhook },
       jobs: {
         maxAttempts: settings.jobs.max_attempts,
+        platformMaxAttempts: settings.jobs.platform_max_attempts,
         concurrency: settings.jobs.concurrency,
         leaseMs: settings.jobs.lease_seconds * 1000,
         ...(overrides.jobPollMs ? { pollMs: overrides.jobPollMs } : {}),

@@ -52,7 +52,7 @@ export async function inboundCommand(argv: string[]): Promise<number> {
       }
       return 0;
     }
-    const replayer = new Replayer({ store, queue: new JobQueue(store), deliveries: new DeliveriesRepo(store), inbound: new InboundRepo(store), maxAttempts: loaded.settings.jobs.max_attempts });
+    const replayer = new Replayer({ store, queue: new JobQueue(store), deliveries: new DeliveriesRepo(store), inbound: new InboundRepo(store), maxAttempts: loaded.settings.jobs.max_attempts, platformMaxAttempts: loaded.settings.jobs.platform_max_attempts });
     let failed = 0;
     for (const id of ids) {
       try {

@@ -45,7 +45,7 @@ export async function replayCommand(argv: string[]): Promise<number> {
       queue: new JobQueue(store),
       deliveries: new DeliveriesRepo(store),
       inbound: new InboundRepo(store),
-      maxAttempts: loaded.settings.jobs.max_attempts,
+      maxAttempts: loaded.settings.jobs.max_attempts, platformMaxAttempts: loaded.settings.jobs.platform_max_attempts,
     });
     if (filter) {
       const tty = process.stderr.isTTY === true;

@@ -52,8 +52,14 @@ export const SandboxSettings = z.strictObject({
 });
 
 export const JobSettings = z.strictObject({
-  /** Tries of every job (platform POSTs, connector deliveries) before it is dead-lettered. */
+  /** Tries of a connector delivery (mail, note, webhook out) before it is dead-lettered. */
   max_attempts: z.number().int().min(1).max(100).default(8),
+  /**
+   * Tries of a platform POST (messages, close_session) before its items are
+   * dead-lettered; 25 with the backoff (1 s doubling, capped at 15 min) is
+   * about three hours of a platform outage that only delays messages.
+   */
+  platform_max_attempts: z.number().int().min(1).max(200).default(25),
   /** Jobs of one kind running at once. */
   concurrency: z.number().int().min(1).max(64).default(4),
   /**

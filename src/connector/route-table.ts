@@ -58,7 +58,7 @@ function matchSegments(pattern: string[], given: string[]): Record<string, strin
   const params: Record<string, string> = {};
   for (const [i, p] of pattern.entries()) {
     const g = given[i] as string;
-    if (p.startsWith(':')) params[p.slice(1)] = decodeURIComponent(g);
+    if (p.startsWith(':')) params[p.slice(1)] = g; // Fastify decoded the path already
     else if (p !== g) return undefined;
   }
   return params;

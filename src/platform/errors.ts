@@ -65,8 +65,8 @@ export class PlatformHttpError extends ThreadgateError {
   /** The body's `detail`, else a short summary of its field errors. */
   readonly detail: string;
   readonly fieldErrors: Readonly<Record<string, string[]>>;
-  /** Parsed JSON, or text clipped to a few KiB. */
-  readonly body: unknown;
+  /** Parsed JSON, or text clipped to a few KiB (not enumerable: never logged). */
+  declare readonly body: unknown;
   /** The server's Retry-After in ms, uncapped; undefined when not sent. */
   readonly retryAfterMs: number | undefined;
 
@@ -83,7 +83,7 @@ export class PlatformHttpError extends ThreadgateError {
     this.status = init.status;
     this.detail = init.detail;
     this.fieldErrors = init.fieldErrors;
-    this.body = init.body;
+    hideBody(this, init.body);
     this.retryAfterMs = init.retryAfterMs;
   }
 }
@@ -159,8 +159,8 @@ export class PlatformResponseError extends ThreadgateError {
   readonly attempts: number;
   readonly status: number;
   readonly issues: readonly FieldIssue[];
-  /** Parsed JSON, or text clipped to a few KiB. */
-  readonly body: unknown;
+  /** Parsed JSON, or text clipped to a few KiB (not enumerable: never logged). */
+  declare readonly body: unknown;
 
   constructor(call: PlatformCall, status: number, issues: FieldIssue[], body: unknown) {
     super(`${callLabel(call)} → ${status}: unexpected response body (${listIssues(issues)})`);
@@ -169,7 +169,7 @@ export class PlatformResponseError extends ThreadgateError {
     this.attempts = call.attempts;
     this.status = status;
     this.issues = issues;
-    this.body = body;
+    hideBody(this, body);
   }
 }
 
@@ -204,6 +204,15 @@ export function isRetryable(err: unknown): boolean {
   if (err instanceof PlatformTimeoutError) return true;
   if (err instanceof PlatformNetworkError) return err.transient;
   return false;
+}
+
+/**
+ * The answer's body stays readable on the error but is not enumerable, so a
+ * logger serialising the error never prints it: a configuration answer may
+ * carry a `webhook_secret_key`.
+ */
+function hideBody(error: object, body: unknown): void {
+  Object.defineProperty(error, 'body', { value: body, enumerable: false, writable: false, configurable: false });
 }
 
 function errorCode(err: unknown): string | undefined {

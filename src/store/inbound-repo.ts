@@ -77,7 +77,7 @@ const COLUMNS = `id, connector, external_id, kind, thread, sender_id, sender_nam
   skip_waiting_state, close_session, status, chat_id, platform_message_id, last_error, received_at`;
 
 export class InboundRepo {
-  readonly #sql: Record<'find' | 'insert' | 'setJob' | 'pending' | 'posted' | 'dead' | 'revive' | 'byId', Statement>;
+  readonly #sql: Record<'find' | 'insert' | 'setJob' | 'pending' | 'posted' | 'dead' | 'revive' | 'byId' | 'stranded', Statement>;
 
   constructor(store: Store) {
     const db = store.sqlite;
@@ -99,6 +99,11 @@ export class InboundRepo {
       dead: db.prepare(`update inbound_messages set status = 'dead', last_error = ? where id = ? and status = 'pending'`),
       revive: db.prepare(`update inbound_messages set status = 'pending' where id = ? and status = 'dead'`),
       byId: db.prepare(`select ${COLUMNS} from inbound_messages where id = ?`),
+      stranded: db.prepare(
+        `update inbound_messages set status = 'dead', last_error = ?
+         where thread = ? and status = 'pending'
+           and (job_id = ? or job_id is null or job_id in (select id from jobs where status in ('done', 'dead')))`,
+      ),
     };
   }
 
@@ -145,6 +150,14 @@ export class InboundRepo {
 
   markDead(id: number, error: string): void {
     this.#sql.dead.run(error, id);
+  }
+
+  /**
+   * After a thread job's last try failed: its pending items that no other live job will send
+   * (queued by this job, or by one that already finished) become dead with the error.
+   */
+  markStrandedDead(threadRowId: number, jobId: number, error: string): number {
+    return this.#sql.stranded.run(error, threadRowId, jobId).changes;
   }
 
   /** A dead message back to pending (its job was retried by an operator). */

@@ -37,17 +37,17 @@ export function applyMigrations(sqlite: Database.Database, folder: string = MIGR
   try {
     const migrations = readMigrationFiles({ migrationsFolder: folder });
     sqlite.exec(`create table if not exists "${MIGRATIONS_TABLE}" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)`);
-    const last = sqlite.prepare(`select created_at from "${MIGRATIONS_TABLE}" order by created_at desc limit 1`).get() as
-      | { created_at: number | string }
-      | undefined;
     const record = sqlite.prepare(`insert into "${MIGRATIONS_TABLE}" ("hash", "created_at") values (?, ?)`);
+    const latest = sqlite.prepare(`select created_at from "${MIGRATIONS_TABLE}" order by created_at desc limit 1`);
+    // IMMEDIATE: a second process (`migrate` beside `serve`) waits for the first and then sees its records.
     sqlite.transaction(() => {
+      const last = latest.get() as { created_at: number | string } | undefined;
       for (const migration of migrations) {
         if (last !== undefined && Number(last.created_at) >= migration.folderMillis) continue;
         for (const statement of migration.sql) if (statement.trim() !== '') sqlite.exec(statement);
         record.run(migration.hash, migration.folderMillis);
       }
-    })();
+    }).immediate();
   } catch (err) {
     throw new StoreMigrationError(`migrating the store failed: ${(err as Error).message}`, { cause: err });
   }

@@ -58,7 +58,8 @@ export class RegistrationsRepo {
          where connector = ?`,
       ),
       restore: db.prepare(
-        `update channel_registrations set previous_secret = ?, previous_secret_expires_at = ? where connector = ?`,
+        `update channel_registrations set secret = ?, previous_secret = ?, previous_secret_expires_at = ?, updated_at = ?
+         where connector = ?`,
       ),
     };
   }
@@ -78,9 +79,9 @@ export class RegistrationsRepo {
     this.#sql.rotate.run(previousExpiresAt, newSecret, now, connector);
   }
 
-  /** Puts back the previous secret a failed rotation replaced. */
-  restorePrevious(connector: string, previousSecret: string | null, expiresAt: number | null): void {
-    this.#sql.restore.run(previousSecret, expiresAt, connector);
+  /** Puts back the secrets a refused rotation replaced, in one statement. */
+  restore(before: RegistrationRow, now: number): void {
+    this.#sql.restore.run(before.secret, before.previousSecret, before.previousSecretExpiresAt, now, before.connector);
   }
 
   /** Secrets a webhook may be signed with now, current first. */

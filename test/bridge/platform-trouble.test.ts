@@ -75,6 +75,35 @@ describe('refusals and lost configurations', () => {
     await until(async () => (await chatMessages(tg, 'T-refused')).includes('a proper one'), 5_000, 'the next message');
   });
 
+  it('one refused message in a batch dies alone: the others of the batch are posted, in order', async () => {
+    const sandbox = await startTestSandbox();
+    const proxy = await startOutageProxy(sandbox.url);
+    const tg = await startTestGateway({ connectors: [desk], sandbox, platformUrl: proxy.url });
+    proxy.mode = '503'; // hold them back so the three go in one batch
+    await submit(tg, 'T-batch', 'b-1', 'first');
+    await submit(tg, 'T-batch', 'b-2', 'from a ghost', { senderType: 'user', senderId: '00000000-0000-4000-8000-000000000000' });
+    await submit(tg, 'T-batch', 'b-3', 'third');
+    await until(() => proxy.refused > 0, 3_000, 'a refused POST');
+    proxy.mode = 'up';
+    await until(() => inboundStatus(tg).every((m) => m.status !== 'pending'), 15_000, 'every message settled');
+    expect(inboundStatus(tg).map((m) => [m.external_id, m.status])).toEqual([['b-1', 'posted'], ['b-2', 'dead'], ['b-3', 'posted']]);
+    expect(await chatMessages(tg, 'T-batch')).toEqual(['first', 'third']);
+  });
+
+  it('a job that runs out of tries before the platform ever answered dead-letters its message, so an operator can retry it', async () => {
+    const sandbox = await startTestSandbox();
+    const proxy = await startOutageProxy(sandbox.url);
+    proxy.mode = 'reset';
+    const tg = await startTestGateway({ connectors: [desk], sandbox, platformUrl: proxy.url, settings: { jobs: { platform_max_attempts: 2 } } });
+    await submit(tg, 'T-never', 'n-1', 'nobody home');
+    await until(() => inboundStatus(tg)[0]?.status === 'dead', 15_000, 'a dead message');
+    expect(inboundStatus(tg)[0]!.last_error).toContain('no channel configuration yet');
+    proxy.mode = 'up';
+    await until(() => tg.gateway.bridge.registrations.get('desk') !== undefined, 15_000, 'the registration');
+    tg.gateway.bridge.replayer.retryInbound(tg.gateway.bridge.inboundRepo.byId(1)!.id);
+    await until(() => inboundStatus(tg)[0]?.status === 'posted', 10_000, 'the retried message posted');
+  });
+
   it('a configuration deleted on the platform is registered again on the next 404, and the message goes through', async () => {
     const tg = await startTestGateway({ connectors: [desk] });
     const first = tg.gateway.bridge.registrations.get('desk')!;

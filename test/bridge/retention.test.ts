@@ -38,8 +38,16 @@ describe('pruning', () => {
     clock = Date.now();
     const fresh = delivery('delivered');
 
+    // An old finished job goes; the two old queued platform jobs stay however old.
+    const doneJob = queue.enqueue({ kind: 'k', payload: {} });
+    const [claimed] = queue.claim('k', 'w', 60_000, 1);
+    queue.complete(claimed!.id, 'w');
+    store.sqlite.prepare(`update jobs set updated_at = ? where id = ?`).run(Date.now() - 40 * DAY, doneJob);
+
     const counts = pruneOlderThan(store, Date.now() - 30 * DAY);
-    expect(counts).toMatchObject({ deliveries: 2, inbound: 1 });
+    expect(counts).toMatchObject({ deliveries: 2, inbound: 1, jobs: 1 });
+    expect(queue.get(doneJob)).toBeUndefined();
+    expect(queue.countByStatus()).toMatchObject({ queued: 2, done: 0 });
     expect([oldDelivered, oldFailed, oldRejected, fresh].map((id) => deliveries.byId(id)?.status ?? 'gone')).toEqual(['gone', 'failed', 'gone', 'delivered']);
     const rows = store.sqlite.prepare(`select external_id as id, status, body from inbound_messages order by rowid`).all();
     expect(rows).toEqual([

@@ -110,6 +110,11 @@ describe('outbound: platform → connector', () => {
     const chatId = await chatOf(tg, 'T-retry', 'flaky');
     await tg.sandbox.call('POST', `/_sandbox/chats/${chatId}/agent_messages`, { text: 'retry me' });
     await until(() => tg.gateway.bridge.deliveries.countByStatus('flaky').delivered === 1, 10_000, 'delivered after a retry');
+    const id = (tg.gateway.store.sqlite.prepare(`select id from deliveries where connector = 'flaky'`).get() as { id: number }).id;
+    expect(tg.gateway.bridge.attempts.ofDelivery(id).map((a) => [a.attempt, a.outcome, a.error])).toEqual([
+      [1, 'failed', 'Error: planned failure 1'],
+      [2, 'delivered', null],
+    ]);
   });
 
   it('a permanent failure dead-letters the delivery with the error kept', async () => {

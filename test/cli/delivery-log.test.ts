@@ -118,7 +118,7 @@ describe('threadgate inbound', () => {
       connectors: [{ name: 'desk', type: 'recorder', module: RECORDER_MODULE }],
       sandbox,
       platformUrl: proxy.url,
-      settings: { jobs: { max_attempts: 1 } },
+      settings: { jobs: { platform_max_attempts: 1 } },
     });
     const cli = (...args: string[]) => runCliAsync([...args, '--config', join(tg.dir, 'threadgate.yaml')]);
     proxy.mode = '503';

@@ -239,7 +239,7 @@ describe('admin API: acting', () => {
       connectors: [{ name: 'desk', type: 'recorder', module: RECORDER_MODULE }],
       sandbox,
       platformUrl: proxy.url,
-      settings: { jobs: { max_attempts: 1 }, server: { admin_token: ADMIN_AUTH.authorization.slice(7) } },
+      settings: { jobs: { max_attempts: 1, platform_max_attempts: 1 }, server: { admin_token: ADMIN_AUTH.authorization.slice(7) } },
     });
     const admin = (method: string, path: string) => tg.call(method, `/admin/api${path}`, undefined, ADMIN_AUTH);
     proxy.mode = '503';
