@@ -8,9 +8,10 @@
 import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Bridge } from '../bridge/bridge.ts';
+import { createConnectorContext } from '../bridge/connector-context.ts';
 import { startRetention } from '../bridge/retention.ts';
 import type { RegistrationTarget } from '../bridge/registrar.ts';
-import { ConfigInvalidError } from '../config/errors.ts';
+import { ConfigInvalidError, formatPath } from '../config/errors.ts';
 import type { LoadedSettings } from '../config/load.ts';
 import type { ConnectorEntry } from '../config/schema.ts';
 import { loadConnectors } from '../connector/registry.ts';
@@ -62,7 +63,9 @@ export async function startGateway(
   const embedded = settings.platform.url === undefined;
   const entries: ConnectorEntry[] = embedded && settings.connectors.length === 0 ? [DEMO_CONNECTOR] : [...settings.connectors];
   const connectorsLoaded = await loadConnectors(entries, baseDir);
-  if (connectorsLoaded.problems.length > 0) throw new ConfigInvalidError(loaded.file ?? 'settings', connectorsLoaded.problems);
+  if (connectorsLoaded.problems.length > 0) {
+    throw new ConfigInvalidError(loaded.file ?? 'settings', connectorsLoaded.problems.map((p) => ({ path: formatPath(p.path), message: p.message })));
+  }
 
   const store = openStore({
     path: resolve(baseDir, settings.store.path),
@@ -139,14 +142,8 @@ export async function startGateway(
         ...(overrides.jobPollMs ? { pollMs: overrides.jobPollMs } : {}),
       },
     });
-    await runtime.createAll(entries, connectorsLoaded, {
-      store,
-      inbound: bridge.inbound,
-      threads: bridge.threads,
-      state: bridge.state,
-      skipped: bridge.skipped,
-      logger,
-    });
+    const contextDeps = { store, inbound: bridge.inbound, threads: bridge.threads, state: bridge.state, skipped: bridge.skipped, logger };
+    await runtime.createAll(entries, connectorsLoaded, (name, routes) => createConnectorContext(name, contextDeps, routes));
 
     app = buildApp({
       settings,

@@ -9,9 +9,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { ConfigProblem } from '../config/errors.ts';
-import { formatPath } from '../config/errors.ts';
-import type { ConnectorEntry } from '../config/schema.ts';
 import type { ConnectorDefinition } from './api.ts';
 import { ConnectorLoadError } from './errors.ts';
 
@@ -28,11 +25,25 @@ export function bundledTypes(): string[] {
     .sort();
 }
 
+/** A settings entry as the registry reads it: its name, type, optional module and its own keys. */
+export interface ConnectorEntryLike {
+  name: string;
+  type: string;
+  module?: string | undefined;
+  [key: string]: unknown;
+}
+
+/** A problem with an entry, its path from the settings root (`['connectors', 1, 'imap', 'port']`). */
+export interface EntryProblem {
+  path: PropertyKey[];
+  message: string;
+}
+
 export interface LoadedConnectors {
   definitions: Map<string, ConnectorDefinition>;
   /** Each entry's own keys after its connector's schema, by connector name. */
   configs: Map<string, unknown>;
-  problems: ConfigProblem[];
+  problems: EntryProblem[];
 }
 
 async function importDefinition(file: string): Promise<ConnectorDefinition> {
@@ -50,14 +61,14 @@ async function importDefinition(file: string): Promise<ConnectorDefinition> {
 }
 
 /** Loads the definition of every entry and checks its keys; problems are collected, not thrown. */
-export async function loadConnectors(entries: readonly ConnectorEntry[], baseDir: string): Promise<LoadedConnectors> {
+export async function loadConnectors(entries: readonly ConnectorEntryLike[], baseDir: string): Promise<LoadedConnectors> {
   const definitions = new Map<string, ConnectorDefinition>();
   const configs = new Map<string, unknown>();
-  const problems: ConfigProblem[] = [];
+  const problems: EntryProblem[] = [];
   const byFile = new Map<string, ConnectorDefinition>();
 
   for (const [i, entry] of entries.entries()) {
-    const at = (...path: PropertyKey[]) => formatPath(['connectors', i, ...path]);
+    const at = (...path: PropertyKey[]): PropertyKey[] => ['connectors', i, ...path];
     let file: string;
     if (entry.module !== undefined) {
       file = isAbsolute(entry.module) ? entry.module : resolve(baseDir, entry.module);

@@ -6,15 +6,22 @@
  * no `deliver` is in flight when a connector releases its resources.
  */
 import type { Logger } from 'pino';
-import type { ConnectorEntry } from '../config/schema.ts';
-import type { ConnectorHealth, ConnectorInstance } from './api.ts';
-import { createConnectorContext, type ContextDeps } from './context.ts';
+import type { ConnectorContext, ConnectorHealth, ConnectorInstance, ConnectorRoutes } from './api.ts';
 import { ConnectorStartError } from './errors.ts';
 import type { LoadedConnectors } from './registry.ts';
 import { ConnectorRouteTable } from './route-table.ts';
 
+/** What the runtime needs of a settings entry. */
+export interface ConnectorEntryRef {
+  name: string;
+  type: string;
+}
+
+/** Makes the context of one connector (the bridge provides it). */
+export type ContextFactory = (name: string, routes: ConnectorRoutes) => ConnectorContext;
+
 interface Running {
-  entry: ConnectorEntry;
+  entry: ConnectorEntryRef;
   instance: ConnectorInstance;
 }
 
@@ -40,11 +47,11 @@ export class ConnectorRuntime {
     return this.#running.get(name)?.instance;
   }
 
-  async createAll(entries: readonly ConnectorEntry[], loaded: LoadedConnectors, deps: ContextDeps): Promise<void> {
+  async createAll(entries: readonly ConnectorEntryRef[], loaded: LoadedConnectors, contextFor: ContextFactory): Promise<void> {
     for (const entry of entries) {
       const definition = loaded.definitions.get(entry.type);
       if (!definition) throw new ConnectorStartError(`connector ${entry.name}: no definition for type ${entry.type}`);
-      const ctx = createConnectorContext(entry.name, deps, this.routes.forConnector(entry.name));
+      const ctx = contextFor(entry.name, this.routes.forConnector(entry.name));
       try {
         const instance = await definition.create(loaded.configs.get(entry.name), ctx);
         this.#running.set(entry.name, { entry, instance });

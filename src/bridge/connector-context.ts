@@ -1,17 +1,18 @@
 /**
- * Builds the `ConnectorContext` one connector gets: exactly submit, close,
+ * Builds the `ConnectorContext` one connector gets (the bridge's side of the
+ * plugin contract in src/connector/api.ts): exactly submit, close,
  * threads, state, routes and a child logger, each bound to the connector's
  * name so it can only reach its own threads, state and URL space.
  */
 import type { Logger } from 'pino';
-import type { InboundBridge } from '../bridge/inbound.ts';
-import { toThreadView } from '../bridge/outbound-dispatch.ts';
-import { deriveThreadId } from '../bridge/thread-id.ts';
+import type { ConnectorContext, ConnectorRoutes, SkipRecord, SubmitMessage, Thread } from '../connector/api.ts';
 import type { Store } from '../store/database.ts';
 import type { SkippedRepo } from '../store/skipped-repo.ts';
 import type { ConnectorStateRepo } from '../store/state-repo.ts';
 import type { ThreadRow, ThreadsRepo } from '../store/threads-repo.ts';
-import type { ConnectorContext, ConnectorRoutes, SkipRecord, SubmitMessage, Thread } from './api.ts';
+import type { InboundBridge } from './inbound.ts';
+import { toThreadView } from './outbound-dispatch.ts';
+import { deriveThreadId } from './thread-id.ts';
 
 export interface ContextDeps {
   store: Store;
