@@ -4,7 +4,7 @@
  * --limit. Every bad value is a usage error naming the option.
  */
 import { DELIVERY_STATUSES, INBOUND_STATUSES } from '../store/statuses.ts';
-import { parseDuration } from './duration.ts';
+import { timeFrom } from '../time-spans.ts';
 import { UsageError } from './errors.ts';
 
 export const filterOptions = {
@@ -30,9 +30,8 @@ export interface FilterValues {
 
 /** `2h` → that long ago; an ISO time → that instant. */
 export function parseTime(value: string, name: string, now = Date.now()): number {
-  if (/^\d+(\.\d+)?(ms|s|m|h|d)$/.test(value)) return now - parseDuration(value, name);
-  const ms = Date.parse(value);
-  if (Number.isNaN(ms)) throw new UsageError(`${name} must be a duration ago (2h, 30m, 7d) or an ISO time, got "${value}"`);
+  const ms = timeFrom(value, now);
+  if (ms === undefined) throw new UsageError(`${name} must be a duration ago (2h, 30m, 7d) or an ISO time, got "${value}"`);
   return ms;
 }
 

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { component } from './route-table.ts';
+import { timeFrom } from '../../time-spans.ts';
 
 export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 1_000;
@@ -48,22 +49,12 @@ export function statusList<S extends string>(allowed: readonly S[]) {
     });
 }
 
-const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** `2h`, `30m`, `7d` → that long ago; an ISO time → that instant (Unix ms), as the CLI's --since. */
-export function parseTime(value: string, now = Date.now()): number | undefined {
-  const duration = DURATION.exec(value.trim());
-  if (duration) return now - Math.round(Number(duration[1]) * (UNIT_MS[duration[2] as string] as number));
-  const ms = Date.parse(value);
-  return Number.isNaN(ms) ? undefined : ms;
-}
 
 export function timeParam(description: string) {
   return z
     .string()
     .transform((value, ctx) => {
-      const ms = parseTime(value);
+      const ms = timeFrom(value);
       if (ms !== undefined) return ms;
       ctx.issues.push({ code: 'custom', input: value, message: `must be a duration ago (2h, 30m, 7d) or an ISO time, got "${value}"` });
       return z.NEVER;
