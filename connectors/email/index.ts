@@ -24,10 +24,21 @@ export default defineConnector({
     const intake = new MailIntake(ctx, config.address);
     const sender = new SmtpSender(config, ctx);
     let suggestions = 0;
-    const watcher = new MailboxWatcher(config, ctx.state, ctx.logger, async (raw, uid) => {
-      const outcome = await intake.take(raw);
-      ctx.logger.debug({ uid, outcome }, 'mail handled');
-    });
+    const watcher = new MailboxWatcher(
+      config,
+      ctx.state,
+      ctx.logger,
+      async (raw, uid) => {
+        const outcome = await intake.take(raw);
+        ctx.logger.debug({ uid, outcome }, 'mail handled');
+      },
+      {
+        onGiveUp: async (raw, uid, error) => {
+          const outcome = await intake.recordUnhandled(raw, error);
+          ctx.logger.warn({ uid, outcome }, 'mail given up after repeated failures');
+        },
+      },
+    );
     let running: Promise<void> | undefined;
 
     return {

@@ -3,8 +3,31 @@
  * never be posted (with the reason), find its thread, submit it, and remember
  * what replies need (customer, subject, Message-ID chain). Idempotent: the
  * same mail read twice is a duplicate submit and changes nothing else.
+ *
+ * No mail may stall the mailbox, whatever its size or headers. So before
+ * `submit` (which refuses ids over 2,000 characters and bodies over
+ * 1,000,000 with `TG_SUBMIT_INVALID`):
+ *
+ *   body       > 100,000 characters   → its first 100,000, then the line
+ *                                         `[… message cut: N characters in all]`
+ *                                         (N: the whole body's length)
+ *   fullText   > 1,000,000 characters → cut the same way, marker included in the 1,000,000
+ *   Message-ID > 2,000 characters     → `<sha256-hex@threadgate.invalid>` of the id; the same
+ *                                         mapping for In-Reply-To / References ids, so a reply
+ *                                         to such a mail still finds its thread, and the
+ *                                         stored chain (replies' In-Reply-To) stays sendable
+ *   sender     > 2,000 characters     → lower-cased, cut to 1,935 characters, `~`, sha256-hex
+ *                                         of the whole address (distinct senders stay distinct);
+ *                                         replies still go to the whole address
+ *
+ * and whatever `submit` still refuses with `TG_SUBMIT_INVALID` is recorded
+ * with `ctx.skip` as `TG_EMAIL_UNSUBMITTABLE` (the error's message as the
+ * reason), so the watcher's cursor moves on. `recordUnhandled` records a mail
+ * the watcher gave up on (see mailbox-watcher.ts) as `TG_EMAIL_UNHANDLED`.
  */
+import { createHash } from 'node:crypto';
 import type { ConnectorContext } from '../../src/connector/api.ts';
+import { DERIVED_ID_DOMAIN } from './message-ids.ts';
 import { parseMail, type ParsedMail } from './parse-mail.ts';
 import { replyToken, tokenReference } from './reply-token.ts';
 import { readThreadInfo, withReferences, writeThreadInfo } from './thread-info.ts';
@@ -13,9 +36,65 @@ import { resolveThread } from './threading.ts';
 /** Every mail the gateway sends carries this header naming the connector. */
 export const OWN_HEADER = 'X-Threadgate-Connector';
 
+/** The longest body posted to the chat; the rest is in `fullText`. */
+export const MAX_BODY_CHARS = 100_000;
+/** The longest full text stored (the bridge's own limit for a body). */
+export const MAX_FULL_TEXT_CHARS = 1_000_000;
+/** The bridge's limit for thread keys, message ids and sender ids. */
+export const MAX_ID_CHARS = 2_000;
+
+export const UNSUBMITTABLE = 'TG_EMAIL_UNSUBMITTABLE';
+export const UNHANDLED = 'TG_EMAIL_UNHANDLED';
+
 export type IntakeOutcome =
   | { kind: 'submitted'; threadKey: string; duplicate: boolean; via: string }
   | { kind: 'skipped'; code: string; reason: string };
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** A Message-ID the bridge can store: itself, or a stable hash of it when too long. */
+export function fitMessageId(id: string): string {
+  return id.length <= MAX_ID_CHARS ? id : `<${sha256(id)}@${DERIVED_ID_DOMAIN}>`;
+}
+
+/** A sender id the bridge can store: the lower-cased address, or its cut plus a hash of the whole when too long. */
+export function fitAddress(address: string): string {
+  const lower = address.toLowerCase();
+  if (lower.length <= MAX_ID_CHARS) return lower;
+  const hash = sha256(lower);
+  return `${cutAt(lower, MAX_ID_CHARS - hash.length - 1)}~${hash}`;
+}
+
+export const cutMarker = (total: number): string => `[… message cut: ${total} characters in all]`;
+
+/** The body to post: at most MAX_BODY_CHARS of the text, then the marker line. */
+export function fitBody(text: string): string {
+  return text.length <= MAX_BODY_CHARS ? text : `${cutAt(text, MAX_BODY_CHARS)}\n${cutMarker(text.length)}`;
+}
+
+/** The full text to store: at most MAX_FULL_TEXT_CHARS in all, marker line included. */
+export function fitFullText(text: string): string {
+  if (text.length <= MAX_FULL_TEXT_CHARS) return text;
+  const marker = `\n${cutMarker(text.length)}`;
+  return `${cutAt(text, MAX_FULL_TEXT_CHARS - marker.length)}${marker}`;
+}
+
+/** The first `length` UTF-16 units, one fewer when that would split a surrogate pair. */
+function cutAt(text: string, length: number): string {
+  const last = text.charCodeAt(length - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? length - 1 : length);
+}
+
+const isSubmitInvalid = (err: unknown) => (err as { code?: unknown } | null)?.code === 'TG_SUBMIT_INVALID';
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** What the intake reads of a parsed mail, with every id fitted to the bridge's limits. */
+interface Fitted {
+  mail: ParsedMail;
+  messageId: string;
+  /** The sender id (fitted); undefined when the mail has no From address. */
+  senderId: string | undefined;
+}
 
 export class MailIntake {
   readonly #ctx: ConnectorContext;
@@ -28,51 +107,71 @@ export class MailIntake {
 
   async take(raw: Buffer): Promise<IntakeOutcome> {
     const mail = await parseMail(raw, { ownHeaderName: OWN_HEADER });
+    const fitted = fit(mail);
     const sender = mail.from?.address;
-    if (mail.skip) return this.#skip(mail, mail.skip.code, mail.skip.reason);
-    if (sender === undefined) return this.#skip(mail, 'TG_EMAIL_NO_SENDER', 'no From address');
-    if (sender === this.#address) return this.#skip(mail, 'TG_EMAIL_OWN', 'sent from the support address itself');
+    if (mail.skip) return this.#skip(fitted, mail.skip.code, mail.skip.reason);
+    if (sender === undefined || fitted.senderId === undefined) return this.#skip(fitted, 'TG_EMAIL_NO_SENDER', 'no From address');
+    if (sender === this.#address) return this.#skip(fitted, 'TG_EMAIL_OWN', 'sent from the support address itself');
+    const { messageId, senderId } = fitted;
 
     const recipients = [...mail.to, ...mail.cc, ...(mail.deliveredTo ? [mail.deliveredTo] : [])].map((a) => a.address);
     const match = await resolveThread(
-      { messageId: mail.messageId, inReplyTo: mail.inReplyTo, references: mail.references, recipients },
+      { messageId, inReplyTo: mail.inReplyTo.map(fitMessageId), references: mail.references.map(fitMessageId), recipients },
       this.#ctx.threads,
       this.#address,
     );
     const known = await readThreadInfo(this.#ctx.state, match.key);
     const subject = known?.subject ?? mail.subject;
     const first = known === undefined;
-    const result = await this.#ctx.submit({
-      threadKey: match.key,
-      messageId: mail.messageId,
-      senderId: sender,
-      ...(mail.from?.name ? { senderName: mail.from.name } : {}),
-      body: first && mail.subject !== '' ? `${mail.subject}\n\n${mail.body}` : mail.body,
-      fullText: mail.fullText,
-      variables: { email: sender, name: mail.from?.name ?? null, subject: mail.subject },
-      references: [mail.messageId, tokenReference(replyToken(match.key))],
-    });
+    let result;
+    try {
+      result = await this.#ctx.submit({
+        threadKey: match.key,
+        messageId,
+        senderId,
+        ...(mail.from?.name ? { senderName: mail.from.name } : {}),
+        body: fitBody(first && mail.subject !== '' ? `${mail.subject}\n\n${mail.body}` : mail.body),
+        fullText: fitFullText(mail.fullText),
+        variables: { email: senderId, name: mail.from?.name ?? null, subject: mail.subject },
+        references: [messageId, tokenReference(replyToken(match.key))],
+      });
+    } catch (err) {
+      // Refused for what it is, not for the state of the store: it would be refused forever.
+      if (isSubmitInvalid(err)) return this.#skip(fitted, UNSUBMITTABLE, messageOf(err));
+      throw err;
+    }
     // A mail read again (a rescan) must not move the chain backwards; a first read, or one whose state write was lost, sets it.
     if (!result.duplicate || known === undefined) {
       const base = {
         customer: { address: sender, ...(mail.from?.name ? { name: mail.from.name } : {}) },
         subject,
-        lastMessageId: mail.messageId,
+        lastMessageId: messageId,
         references: known?.references ?? [],
       };
-      await writeThreadInfo(this.#ctx.state, match.key, withReferences(base, [mail.messageId]));
+      await writeThreadInfo(this.#ctx.state, match.key, withReferences(base, [messageId]));
     }
     return { kind: 'submitted', threadKey: match.key, duplicate: result.duplicate, via: match.via };
   }
 
-  async #skip(mail: ParsedMail, code: string, reason: string): Promise<IntakeOutcome> {
+  /** Records a mail whose handling kept failing (the watcher gave up on it) as skipped, with the last error. */
+  async recordUnhandled(raw: Buffer, error: unknown): Promise<IntakeOutcome> {
+    const mail = await parseMail(raw, { ownHeaderName: OWN_HEADER });
+    return this.#skip(fit(mail), UNHANDLED, `handling failed repeatedly: ${messageOf(error)}`);
+  }
+
+  async #skip({ mail, messageId, senderId }: Fitted, code: string, reason: string): Promise<IntakeOutcome> {
     await this.#ctx.skip({
-      messageId: mail.messageId,
+      messageId,
       code,
       reason,
-      ...(mail.from?.address ? { senderId: mail.from.address } : {}),
+      ...(senderId ? { senderId } : {}),
       ...(mail.subject ? { summary: mail.subject } : {}),
     });
     return { kind: 'skipped', code, reason };
   }
+}
+
+function fit(mail: ParsedMail): Fitted {
+  const address = mail.from?.address;
+  return { mail, messageId: fitMessageId(mail.messageId), senderId: address ? fitAddress(address) : undefined };
 }

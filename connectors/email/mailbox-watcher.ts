@@ -8,15 +8,32 @@
  * the mail in hand, which the bridge's dedup absorbs. A new UIDVALIDITY
  * rescans the mailbox from the start, without duplicates for the same reason.
  * Any failure closes the connection and reconnects after a capped backoff.
+ *
+ * Memory: catching up first fetches only `(UID, RFC822.SIZE)` of the next
+ * UIDs, then downloads the raw mails in groups whose sizes add up to at most
+ * `maxGroupBytes` (8 MiB; a single bigger mail is a group of its own) and
+ * handles each group, in UID order, before downloading the next. So at most
+ * one group of raw mail (or one big mail) is held at a time.
+ *
+ * A mail the handler keeps failing on must not stall the mailbox. An error
+ * thrown by the handler (not by IMAP: those are connection problems and are
+ * retried forever) ends the session like any failure, and the watcher counts
+ * it, in memory, per UID: on the `maxHandlerFailures`-th (3rd) consecutive
+ * failure of the same UID — across sessions, as each failure reconnects — it
+ * gives the mail up: `onGiveUp(raw, uid, error)` records it (the connector
+ * records it with `ctx.skip`; without a callback it is logged at error
+ * level), the cursor moves past it and it is left where it is in the mailbox
+ * (no `after_import`), for a person to look at. A success of that UID, or a
+ * failure of another one, starts the count again; a restart forgets it (the
+ * mail gets its 3 tries again). Should `onGiveUp` throw, nothing moves and the
+ * UID is tried again on the next session. A handler error while the watcher is
+ * stopping is not counted.
  */
 import { ImapFlow } from 'imapflow';
 import type { ConnectorState, Logger } from '../../src/connector/api.ts';
 import { imapAuth } from './imap-auth.ts';
 import type { EmailConnectorConfig } from './config.ts';
-
-export class UidValidityChangedError extends Error {
-  readonly code = 'TG_EMAIL_UIDVALIDITY_CHANGED';
-}
+import { describeImapError, groupsBySize, MailHandlingError, sleep, UidValidityChangedError } from './watcher-parts.ts';
 
 export interface Cursor {
   uidValidity: string;
@@ -24,8 +41,20 @@ export interface Cursor {
 }
 
 const CURSOR_KEY = 'cursor';
-const FETCH_BATCH = 50;
+/** How many UIDs' sizes are asked for at a time. */
+const SIZE_BATCH = 200;
+export const DEFAULT_MAX_GROUP_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_MAX_HANDLER_FAILURES = 3;
 const AUTO_IDLE_DELAY_MS = 250;
+
+export interface WatcherOptions {
+  /** Most bytes (by RFC822.SIZE) of raw mail downloaded and held at once; one bigger mail is fetched alone. */
+  maxGroupBytes?: number;
+  /** Consecutive handler failures of one UID before it is given up (at least 1). */
+  maxHandlerFailures?: number;
+  /** Records a mail given up on (e.g. with `ctx.skip`); throwing keeps the cursor where it is. */
+  onGiveUp?: (raw: Buffer, uid: number, error: unknown) => Promise<void>;
+}
 
 export interface WatcherStatus {
   connected: boolean;
@@ -41,14 +70,33 @@ export class MailboxWatcher {
   readonly #state: ConnectorState;
   readonly #logger: Logger;
   readonly #handle: (raw: Buffer, uid: number) => Promise<void>;
+  readonly #maxGroupBytes: number;
+  readonly #maxHandlerFailures: number;
+  readonly #onGiveUp: (raw: Buffer, uid: number, error: unknown) => Promise<void>;
+  /** The UID the handler failed on last, and how many times in a row (kept across sessions). */
+  #failing: { uidValidity: string; uid: number; count: number } | undefined;
   readonly status: WatcherStatus = { connected: false, idle: false, lastUid: null, lastError: null, lastErrorAt: null, reconnects: 0 };
   #client: ImapFlow | undefined;
 
-  constructor(config: EmailConnectorConfig, state: ConnectorState, logger: Logger, handle: (raw: Buffer, uid: number) => Promise<void>) {
+  constructor(
+    config: EmailConnectorConfig,
+    state: ConnectorState,
+    logger: Logger,
+    handle: (raw: Buffer, uid: number) => Promise<void>,
+    options: WatcherOptions = {},
+  ) {
     this.#config = config;
     this.#state = state;
     this.#logger = logger;
     this.#handle = handle;
+    this.#maxGroupBytes = options.maxGroupBytes ?? DEFAULT_MAX_GROUP_BYTES;
+    this.#maxHandlerFailures = Math.max(1, options.maxHandlerFailures ?? DEFAULT_MAX_HANDLER_FAILURES);
+    this.#onGiveUp =
+      options.onGiveUp ??
+      (async (_raw, uid, error) => {
+        const message = error instanceof Error ? error.message : String(error);
+        this.#logger.error({ uid, err: { message } }, 'mail given up after repeated failures, not recorded as skipped');
+      });
   }
 
   /** Runs until `signal` aborts; never throws. */
@@ -60,10 +108,12 @@ export class MailboxWatcher {
         failures = 0;
       } catch (err) {
         if (signal.aborted) break;
-        failures += 1;
+        // A session that got as far as the open mailbox worked: the backoff starts again from its first step.
+        failures = this.status.connected ? 1 : failures + 1;
         this.status.lastError = describeImapError(err);
         this.status.lastErrorAt = new Date().toISOString();
-        this.#logger.warn({ err: { message: (err as Error).message, code: (err as { code?: string }).code }, failures }, 'mailbox connection failed');
+        const what = err instanceof MailHandlingError ? 'mail handling failed, reconnecting' : 'mailbox connection failed';
+        this.#logger.warn({ err: { message: (err as Error).message, code: (err as { code?: string }).code }, failures }, what);
       } finally {
         this.status.connected = false;
         this.status.idle = false;
@@ -169,22 +219,55 @@ export class MailboxWatcher {
     for (;;) {
       const found = await client.search({ uid: `${cursor.lastUid + 1}:*` }, { uid: true });
       // `N:*` always names the highest UID, even one below N.
-      const uids = (found || []).filter((uid) => uid > cursor.lastUid).sort((a, b) => a - b).slice(0, FETCH_BATCH);
+      const uids = (found || []).filter((uid) => uid > cursor.lastUid).sort((a, b) => a - b).slice(0, SIZE_BATCH);
       if (uids.length === 0) return;
-      const batch: { uid: number; source: Buffer }[] = [];
-      for await (const msg of client.fetch(uids.join(','), { uid: true, source: true }, { uid: true })) {
-        if (msg.source) batch.push({ uid: msg.uid, source: msg.source });
+      const sized: { uid: number; size: number }[] = [];
+      for await (const msg of client.fetch(uids.join(','), { uid: true, size: true }, { uid: true })) {
+        // No size given: assume the worst, so it is downloaded alone.
+        sized.push({ uid: msg.uid, size: typeof msg.size === 'number' ? msg.size : this.#maxGroupBytes });
       }
-      batch.sort((a, b) => a.uid - b.uid);
-      for (const { uid, source } of batch) {
+      sized.sort((a, b) => a.uid - b.uid);
+      for (const group of groupsBySize(sized, this.#maxGroupBytes)) {
         if (signal.aborted) return;
-        await this.#handle(source, uid);
-        await this.#afterImport(client, uid);
-        cursor.lastUid = uid;
-        this.status.lastUid = uid;
-        await this.#state.set(CURSOR_KEY, cursor);
+        const batch: { uid: number; source: Buffer }[] = [];
+        for await (const msg of client.fetch(group.map((m) => m.uid).join(','), { uid: true, source: true }, { uid: true })) {
+          if (msg.source) batch.push({ uid: msg.uid, source: msg.source });
+        }
+        batch.sort((a, b) => a.uid - b.uid);
+        for (const { uid, source } of batch) {
+          if (signal.aborted) return;
+          const handled = await this.#handleOne(source, uid, cursor.uidValidity, signal);
+          if (handled) await this.#afterImport(client, uid);
+          cursor.lastUid = uid;
+          this.status.lastUid = uid;
+          await this.#state.set(CURSOR_KEY, cursor);
+        }
       }
-      if (batch.length === 0) cursor.lastUid = uids[uids.length - 1] as number; // expunged meanwhile
+      // Every mail still there was handled; what was listed and is gone was expunged meanwhile.
+      const last = uids[uids.length - 1] as number;
+      if (cursor.lastUid < last) cursor.lastUid = last;
+    }
+  }
+
+  /** Runs the handler on one mail: true when handled, false when given up (see the module comment); throws to retry. */
+  async #handleOne(raw: Buffer, uid: number, uidValidity: string, signal: AbortSignal): Promise<boolean> {
+    try {
+      await this.#handle(raw, uid);
+      if (this.#failing?.uid === uid) this.#failing = undefined;
+      return true;
+    } catch (err) {
+      if (signal.aborted) throw err;
+      const before = this.#failing;
+      const count = before && before.uid === uid && before.uidValidity === uidValidity ? before.count + 1 : 1;
+      this.#failing = { uidValidity, uid, count };
+      const message = err instanceof Error ? err.message : String(err);
+      if (count < this.#maxHandlerFailures) {
+        throw new MailHandlingError(`handling UID ${uid} failed (${count} of ${this.#maxHandlerFailures} tries): ${message}`, { cause: err });
+      }
+      this.#logger.warn({ uid, failures: count, err: { message, code: (err as { code?: string } | null)?.code } }, 'giving up on a mail the handler keeps failing on');
+      await this.#onGiveUp(raw, uid, err);
+      this.#failing = undefined;
+      return false;
     }
   }
 
@@ -195,24 +278,6 @@ export class MailboxWatcher {
   }
 }
 
-/** imapflow says only "Command failed" for a refused login; the server's own words are on the error. */
-export function describeImapError(err: unknown): string {
-  const e = err as { message?: string; authenticationFailed?: boolean; response?: string; responseText?: string };
-  const server = e.responseText ?? e.response;
-  if (e.authenticationFailed) return `IMAP authentication failed${server ? `: ${server}` : ''}`;
-  if (e.message === 'Command failed' && server) return `IMAP command failed: ${server}`;
-  return e.message ?? String(err);
-}
+/** Consecutive runs of `sized` whose sizes add up to at most `maxBytes`; at least one mail each. */
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-  });
-}
+export { describeImapError, groupsBySize, MailHandlingError, UidValidityChangedError } from './watcher-parts.ts';
