@@ -257,7 +257,7 @@ describe('a mail the handler keeps failing on', () => {
     });
     onTestFinished(() => spy.mockRestore());
     const tg = await gatewayFor(support);
-    await until(() => inbound(tg).some((m) => m.id === '<fine@customer.test>' && m.status === 'posted'), ARRIVES_MS, 'the mail after it posted');
+    await until(() => inbound(tg).some((m) => m.id === '<fine@customer.test>' && m.status === 'posted') && cursorOf(tg)?.lastUid === 2, ARRIVES_MS, 'the mail after it posted');
     expect(inbound(tg).map((m) => m.id)).toEqual(['<fine@customer.test>']);
     expect(spy.mock.calls.filter(([raw]) => raw.includes('<explode@customer.test>'))).toHaveLength(3);
     expect(cursorOf(tg)?.lastUid).toBe(2);
