@@ -18,6 +18,7 @@ import { loadConnectors } from '../connector/registry.ts';
 import { ConnectorRuntime } from '../connector/runtime.ts';
 import { buildApp } from '../http/app.ts';
 import { GatewayMetrics } from '../http/metrics.ts';
+import { proxyDeps } from './proxy-setup.ts';
 import type { Logger } from '../logger.ts';
 import { PlatformHttpClient } from '../platform/http-client.ts';
 import { createUnifiedMessagingClient } from '../platform/unified-messaging-client.ts';
@@ -145,6 +146,7 @@ export async function startGateway(
     const contextDeps = { store, inbound: bridge.inbound, threads: bridge.threads, state: bridge.state, skipped: bridge.skipped, logger };
     await runtime.createAll(entries, connectorsLoaded, (name, routes) => createConnectorContext(name, contextDeps, routes));
 
+    const proxyOn = settings.proxy.clients.length > 0 || settings.proxy.forward_caller_authorization;
     app = buildApp({
       settings,
       store,
@@ -154,7 +156,9 @@ export async function startGateway(
       connectorHealth: () => runtime.health(),
       admin: bridge,
       metrics,
+      ...(proxyOn ? { proxy: proxyDeps(settings, platform, logger, metrics) } : {}),
     });
+    if (!proxyOn) logger.info('proxy of the platform API is off: set proxy.clients (or proxy.forward_caller_authorization)');
     metrics.addScrapeGauges(store, () => runtime.health());
     const host = overrides.host ?? settings.server.host;
     const address = await app.listen({ host, port: overrides.port ?? settings.server.port });

@@ -13,6 +13,8 @@ export const PlatformSettings = z.strictObject({
   /** The platform's API address. Absent: the embedded sandbox is started and used. */
   url: httpUrl.optional(),
   builder_url: httpUrl.optional(),
+  /** Where sign-in lives (`/authorize`, `/callback`, `/token`); default: platform.url. */
+  auth_url: httpUrl.optional(),
   organization_id: z.uuid().optional(),
   token: z.string().min(1).optional(),
   token_type: z.enum(['Token', 'Bearer']).default('Token'),
@@ -69,6 +71,35 @@ export const JobSettings = z.strictObject({
   lease_seconds: z.number().int().min(1).max(3_600).default(30),
 });
 
+const HEX_SHA256 = /^[0-9a-f]{64}$/;
+
+export const ProxyClient = z.strictObject({
+  name: z.string().regex(CONNECTOR_NAME, { error: 'expected lower-case letters, digits and dashes' }),
+  /** Hex SHA-256 of the key the caller presents as `Authorization: Bearer <key>`; the key itself is never stored. */
+  key_sha256: z.string().regex(HEX_SHA256, { error: 'expected 64 lower-case hex characters (sha256 of the key)' }),
+  /** What the caller may do: methods and documented path patterns (`/api/v5/orgs/<organization_id>/*`). */
+  allow: z
+    .array(
+      z.strictObject({
+        methods: z.array(z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', '*'])).min(1).default(['*']),
+        paths: z.array(z.string().startsWith('/', { error: 'a path pattern starts with /' })).min(1),
+      }),
+    )
+    .min(1),
+  /** Requests a minute; past it, 429 with Retry-After. */
+  rate_per_minute: z.number().int().min(1).max(1_000_000).default(600),
+});
+export type ProxyClient = z.infer<typeof ProxyClient>;
+
+export const ProxySettings = z.strictObject({
+  clients: z.array(ProxyClient).default([]),
+  /** Forward paths the documents do not list (default: 404). */
+  passthrough_unknown: z.boolean().default(false),
+  /** Pass the caller's own Authorization to the platform instead of a gateway key check and the platform token. */
+  forward_caller_authorization: z.boolean().default(false),
+  timeout_ms: z.number().int().min(100).max(600_000).default(30_000),
+});
+
 export const LogSettings = z.strictObject({
   level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -95,6 +126,7 @@ export const Settings = z
     sandbox: SandboxSettings.prefault({}),
     log: LogSettings.prefault({}),
     jobs: JobSettings.prefault({}),
+    proxy: ProxySettings.prefault({}),
     connectors: z.array(ConnectorEntry).default([]),
   })
   .superRefine((settings, ctx) => {

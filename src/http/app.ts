@@ -14,6 +14,7 @@ import { registerConnectorRoutes } from './connector-routes.ts';
 import { installErrorHandlers } from './errors.ts';
 import { registerHealthRoutes } from './health-routes.ts';
 import { registerMetricsRoute, type GatewayMetrics } from './metrics.ts';
+import { registerProxyRoutes, type ProxyDeps } from './proxy/proxy-routes.ts';
 import { registerWebhookRoutes } from './webhook-routes.ts';
 
 export interface AppDeps {
@@ -28,6 +29,8 @@ export interface AppDeps {
   admin?: AdminBridge;
   /** Served at /metrics when given. */
   metrics?: GatewayMetrics;
+  /** The proxy of the platform's documented API; absent: off. */
+  proxy?: ProxyDeps;
 }
 
 export function buildApp(deps: AppDeps): FastifyInstance {
@@ -43,6 +46,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   if (deps.intake) registerWebhookRoutes(app, deps.intake, limit);
   if (deps.connectorRoutes) registerConnectorRoutes(app, deps.connectorRoutes, limit);
   if (deps.metrics) registerMetricsRoute(app, deps.metrics);
+  if (deps.proxy) registerProxyRoutes(app, deps.proxy);
   registerAdmin(app, {
     token: deps.settings.server.admin_token,
     store: deps.store,

@@ -17,6 +17,7 @@ export class GatewayMetrics {
   readonly #jobRuns: Histogram<'kind' | 'outcome'>;
   readonly #platform: Histogram<'method' | 'status'>;
   readonly #platformErrors: Counter<'code'>;
+  readonly #proxied: Histogram<'client' | 'method' | 'template' | 'status'>;
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'threadgate_' });
@@ -40,6 +41,13 @@ export class GatewayMetrics {
       buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [this.registry],
     });
+    this.#proxied = new Histogram({
+      name: 'threadgate_proxy_request_seconds',
+      help: 'Calls through the proxy by client, method, documented path template and status.',
+      labelNames: ['client', 'method', 'template', 'status'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [this.registry],
+    });
     this.#platformErrors = new Counter({
       name: 'threadgate_platform_request_errors_total',
       help: 'Failed platform requests by error code (TG_PLATFORM_*).',
@@ -47,6 +55,10 @@ export class GatewayMetrics {
       registers: [this.registry],
     });
   }
+
+  readonly proxied = (call: { client: string; method: string; template: string; status: number; seconds: number }): void => {
+    this.#proxied.observe({ client: call.client, method: call.method, template: call.template, status: String(call.status) }, call.seconds);
+  };
 
   readonly webhook = (connector: string, result: 'accepted' | 'duplicate' | 'rejected'): void => {
     this.#webhooks.inc({ connector, result });

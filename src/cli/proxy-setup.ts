@@ -1,0 +1,32 @@
+/** The proxy's pieces from the settings: route table from the documented endpoints, callers, upstreams. */
+import type { Settings } from '../config/schema.ts';
+import type { GatewayMetrics } from '../http/metrics.ts';
+import { ProxyCallers } from '../http/proxy/callers.ts';
+import type { ProxyDeps } from '../http/proxy/proxy-routes.ts';
+import { ProxyRouteTable } from '../http/proxy/route-table.ts';
+import type { Logger } from '../logger.ts';
+import { ALL_ENDPOINTS } from '../platform/endpoints/index.ts';
+
+export function proxyDeps(
+  settings: Readonly<Settings>,
+  platform: { url: string; token: string; tokenType: string },
+  logger: Logger,
+  metrics: GatewayMetrics,
+): ProxyDeps {
+  return {
+    table: new ProxyRouteTable(ALL_ENDPOINTS),
+    callers: new ProxyCallers(settings.proxy.clients),
+    upstreams: {
+      api: platform.url,
+      builder: settings.platform.builder_url ?? platform.url,
+      auth: settings.platform.auth_url ?? platform.url,
+    },
+    platformAuthorization: `${platform.tokenType} ${platform.token}`,
+    forwardCallerAuthorization: settings.proxy.forward_caller_authorization,
+    passthroughUnknown: settings.proxy.passthrough_unknown,
+    timeoutMs: settings.proxy.timeout_ms,
+    bodyLimit: settings.server.body_limit_bytes,
+    logger: logger.child({ room: 'proxy' }),
+    onCall: metrics.proxied,
+  };
+}

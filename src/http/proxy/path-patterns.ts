@@ -1,0 +1,29 @@
+/**
+ * Documented path templates (`/api/pub/v1/orgs/<organization_id>/channels/<channel_id>`)
+ * as matchers: literal segments must be equal, `<name>` takes one segment,
+ * and a trailing `*` (allow-lists only) takes the rest.
+ */
+export interface PathPattern {
+  template: string;
+  segments: string[];
+}
+
+export function compilePattern(template: string): PathPattern {
+  return { template, segments: template.split('/').filter((s) => s !== '') };
+}
+
+/** The parameters of `path` under `pattern`, or undefined when it does not match. */
+export function matchPattern(pattern: PathPattern, path: string): Record<string, string> | undefined {
+  const given = path.split('/').filter((s) => s !== '');
+  const params: Record<string, string> = {};
+  const { segments } = pattern;
+  for (let i = 0; i < segments.length; i++) {
+    const want = segments[i] as string;
+    if (want === '*' && i === segments.length - 1) return params;
+    const got = given[i];
+    if (got === undefined) return undefined;
+    if (want.startsWith('<') && want.endsWith('>')) params[want.slice(1, -1)] = got;
+    else if (want !== got) return undefined;
+  }
+  return given.length === segments.length ? params : undefined;
+}

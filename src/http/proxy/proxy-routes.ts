@@ -1,0 +1,135 @@
+/**
+ * The proxy: every documented platform path served at the same path on the
+ * gateway. A caller is admitted by its gateway key (or, in
+ * `forward_caller_authorization` mode, brings its own platform token), a
+ * documented JSON body is checked against its schema before anything leaves
+ * (400 naming the field), and the request is forwarded to the upstream that
+ * serves it with the platform token. Bodies stream through unread otherwise.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import type { Logger } from 'pino';
+import { ThreadgateError } from '../../errors.ts';
+import type { EndpointSpec, Upstream } from '../../platform/endpoints/types.ts';
+import { RequestInvalidError, RouteNotFoundError } from '../errors.ts';
+import type { ProxyCallers } from './callers.ts';
+import { forward } from './forward.ts';
+import type { ProxyRouteTable } from './route-table.ts';
+
+export class ProxyDeniedError extends ThreadgateError {
+  readonly code: string;
+  override readonly statusCode: number;
+
+  constructor(status: number, code: string, message: string) {
+    super(message);
+    this.statusCode = status;
+    this.code = code;
+  }
+}
+
+export interface ProxyDeps {
+  table: ProxyRouteTable;
+  callers: ProxyCallers;
+  upstreams: Record<Upstream, string>;
+  platformAuthorization: string;
+  forwardCallerAuthorization: boolean;
+  passthroughUnknown: boolean;
+  timeoutMs: number;
+  bodyLimit: number;
+  logger: Logger;
+  /** Told about every proxied call (metrics). */
+  onCall?: (call: { client: string; method: string; template: string; status: number; seconds: number }) => void;
+}
+
+/** The path prefixes the documents use; the proxy answers under these only. */
+export const PROXY_PREFIXES = ['/api/*', '/authorize', '/callback', '/token'] as const;
+
+export function registerProxyRoutes(app: FastifyInstance, deps: ProxyDeps): void {
+  void app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    // Bodies stay unread streams here; a checked JSON body is read by the handler within the limit.
+    scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+    for (const url of PROXY_PREFIXES) {
+      scope.route({ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url, handler: (request, reply) => handle(request, reply, deps) });
+    }
+  });
+}
+
+async function handle(request: FastifyRequest, reply: import('fastify').FastifyReply, deps: ProxyDeps): Promise<unknown> {
+  const started = performance.now();
+  const [path = '/', query = ''] = request.url.split('?', 2) as [string, string?];
+  const hit = deps.table.lookup(request.method, path);
+  if (hit === 'method') throw new ProxyDeniedError(405, 'TG_METHOD_NOT_ALLOWED', `${request.method} is not documented for ${path}`);
+  if (hit === undefined && !deps.passthroughUnknown) throw new RouteNotFoundError(`${request.method} ${path} is not a documented platform endpoint`);
+  const endpoint = hit?.endpoint;
+
+  let client = 'caller';
+  let authorization: string | undefined;
+  if (deps.forwardCallerAuthorization) {
+    authorization = request.headers.authorization;
+  } else {
+    const admitted = deps.callers.admit(request.headers.authorization, request.method, path);
+    if (!admitted.ok) {
+      if (admitted.retryAfterSeconds !== undefined) void reply.header('retry-after', String(admitted.retryAfterSeconds));
+      const code = admitted.status === 401 ? 'TG_PROXY_UNAUTHORIZED' : admitted.status === 403 ? 'TG_PROXY_FORBIDDEN' : 'TG_PROXY_RATE_LIMITED';
+      throw new ProxyDeniedError(admitted.status, code, admitted.message);
+    }
+    client = admitted.caller.name;
+    authorization = deps.platformAuthorization;
+  }
+
+  const stream = request.body as Readable | undefined;
+  const body = endpoint?.body && isJson(request) ? await checkedBody(stream, endpoint, deps.bodyLimit) : hasBody(request) ? stream : undefined;
+  const upstream = deps.upstreams[endpoint?.upstream ?? upstreamOf(path)];
+  const answer = await forward({
+    url: `${upstream.replace(/\/+$/, '')}${path}${query ? `?${query}` : ''}`,
+    method: request.method,
+    headers: request.headers,
+    body,
+    authorization,
+    forwardedFor: request.ip,
+    forwardedProto: request.protocol,
+    forwardedHost: request.host,
+    timeoutMs: deps.timeoutMs,
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const template = endpoint?.path ?? '(undocumented)';
+  deps.logger.info({ client, method: request.method, template, status: answer.status, duration_ms: Math.round(seconds * 1000) }, 'proxied');
+  deps.onCall?.({ client, method: request.method, template, status: answer.status, seconds });
+  return reply.status(answer.status).headers(answer.headers).send(answer.body);
+}
+
+function isJson(request: FastifyRequest): boolean {
+  return /^application\/(.+\+)?json\b/i.test(request.headers['content-type'] ?? '');
+}
+
+function hasBody(request: FastifyRequest): boolean {
+  return request.headers['content-length'] !== undefined ? request.headers['content-length'] !== '0' : request.headers['transfer-encoding'] !== undefined;
+}
+
+async function checkedBody(stream: Readable | undefined, endpoint: EndpointSpec, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream ?? []) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw new ProxyDeniedError(413, 'TG_BODY_TOO_LARGE', `the body is over ${limit} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  const raw = Buffer.concat(chunks);
+  let json: unknown;
+  try {
+    json = JSON.parse(raw.toString('utf8'));
+  } catch (err) {
+    throw new RequestInvalidError([{ path: '', message: `malformed JSON: ${(err as Error).message}` }]);
+  }
+  const parsed = endpoint.body!.safeParse(json);
+  if (!parsed.success) throw new RequestInvalidError(parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
+  return raw; // the caller's bytes, unchanged
+}
+
+/** For undocumented paths (passthrough): the upstream the document's prefixes point at. */
+function upstreamOf(path: string): Upstream {
+  if (path === '/authorize' || path === '/callback' || path === '/token') return 'auth';
+  if (/^\/api\/(orgs|v2|interactions|v1\/collections|templates)(\/|$)/.test(path)) return 'builder';
+  return 'api';
+}
