@@ -1,0 +1,165 @@
+/**
+ * The proxy against a recording upstream on port 0: what is forwarded (method,
+ * path, query, body, the injected Authorization, X-Forwarded-*), what is
+ * refused before anything leaves (wrong key, denied path, invalid body, rate
+ * limit, undocumented path), upstream failures as JSON errors, and a large
+ * download that streams through instead of being held.
+ */
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { request } from 'undici';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { startTestGateway, type TestGateway } from '../support/gateway.ts';
+
+const ORG = '6f1c1f1e-8d1a-4a8e-9a57-0d4f1b0c2a10';
+const KEY = 'gw-key-for-the-crm-0123456789';
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+
+interface Recorded {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+type Script = (req: Recorded, res: ServerResponse) => void;
+
+async function upstream(script: Script = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"results":[]}')) {
+  const seen: Recorded[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const rec = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      seen.push(rec);
+      script(rec, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onTestFinished(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
+}
+
+async function proxyGateway(upstreamUrl: string, proxy: Record<string, unknown> = {}): Promise<TestGateway> {
+  return startTestGateway({
+    connectors: [],
+    platformUrl: upstreamUrl,
+    settings: {
+      platform: { url: upstreamUrl, organization_id: ORG, token: 'platform-secret-token' },
+      proxy: {
+        clients: [{ name: 'crm', key_sha256: sha(KEY), allow: [{ methods: ['GET', 'POST'], paths: ['/api/v5/orgs/<organization_id>/unified_messaging', '/api/v5/orgs/<organization_id>/unified_messaging/*'] }] }],
+        ...proxy,
+      },
+    },
+  });
+}
+
+const auth = { authorization: `Bearer ${KEY}` };
+
+describe('the proxy', () => {
+  it('forwards a documented call with the platform token in place of the gateway key', async () => {
+    const up = await upstream();
+    const tg = await proxyGateway(up.url);
+    const res = await tg.call('GET', `/api/v5/orgs/${ORG}/unified_messaging?ordering=-created_at`, undefined, { ...auth, 'x-forwarded-for': '10.1.1.1', connection: 'keep-alive' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ results: [] });
+    const [seen] = up.seen;
+    expect(seen).toMatchObject({ method: 'GET', url: `/api/v5/orgs/${ORG}/unified_messaging?ordering=-created_at` });
+    expect(seen!.headers.authorization).toBe('Token platform-secret-token');
+    expect(seen!.headers['x-forwarded-for']).toBe('10.1.1.1, 127.0.0.1');
+    expect(seen!.headers['x-forwarded-proto']).toBe('http');
+  });
+
+  it('sends a valid body unchanged, and refuses an invalid one locally naming the field', async () => {
+    const up = await upstream((_req, res) => res.writeHead(201, { 'content-type': 'application/json' }).end('{"id":"x"}'));
+    const tg = await proxyGateway(up.url);
+    const good = { name: 'Inbox', messaging_channel: 'email', room_id: ORG, reply_webhook_url: 'https://x.test/hook' };
+    const raw = JSON.stringify(good, null, 1); // odd spacing: forwarded byte for byte
+    const ok = await tg.call('POST', `/api/v5/orgs/${ORG}/unified_messaging`, raw, auth);
+    expect(ok.status).toBe(201);
+    expect(up.seen[0]!.body).toBe(raw);
+
+    const bad = await tg.call('POST', `/api/v5/orgs/${ORG}/unified_messaging`, { ...good, name: 'n'.repeat(256), colour: 'red' }, auth);
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe('TG_REQUEST_INVALID');
+    expect(bad.body.errors.map((e: { path: string }) => e.path)).toContain('name');
+    expect(JSON.stringify(bad.body.errors)).toContain('colour');
+    expect(up.seen).toHaveLength(1);
+  });
+
+  it('refuses a missing or wrong key (401), a path outside the allow-list (403), an undocumented path (404), a wrong method (405)', async () => {
+    const up = await upstream();
+    const tg = await proxyGateway(up.url);
+    const list = `/api/v5/orgs/${ORG}/unified_messaging`;
+    expect((await tg.call('GET', list)).status).toBe(401);
+    const wrong = await tg.call('GET', list, undefined, { authorization: 'Bearer not-the-key' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.code).toBe('TG_PROXY_UNAUTHORIZED');
+    const denied = await tg.call('DELETE', `${list}/abc`, undefined, auth);
+    expect(denied.status).toBe(403);
+    expect(denied.body.code).toBe('TG_PROXY_FORBIDDEN');
+    expect((await tg.call('GET', '/api/v5/nothing/here', undefined, auth)).status).toBe(404);
+    expect((await tg.call('PUT', list, {}, auth)).status).toBe(405);
+    expect(up.seen).toHaveLength(0);
+  });
+
+  it('answers 429 with Retry-After past the client rate', async () => {
+    const up = await upstream();
+    const tg = await proxyGateway(up.url, {
+      clients: [{ name: 'crm', key_sha256: sha(KEY), rate_per_minute: 2, allow: [{ paths: ['/api/*'] }] }],
+    });
+    const list = `/api/v5/orgs/${ORG}/unified_messaging`;
+    expect((await tg.call('GET', list, undefined, auth)).status).toBe(200);
+    expect((await tg.call('GET', list, undefined, auth)).status).toBe(200);
+    const limited = await tg.call('GET', list, undefined, auth);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  });
+
+  it('turns an upstream that does not answer in time into 504 and one that is gone into 502, as JSON', async () => {
+    const slow = await upstream(() => {}); // never answers
+    const tg = await proxyGateway(slow.url, { timeout_ms: 300 });
+    const res = await tg.call('GET', `/api/v5/orgs/${ORG}/unified_messaging`, undefined, auth);
+    expect(res.status).toBe(504);
+    expect(res.body.code).toBe('TG_UPSTREAM_TIMEOUT');
+
+    const gone = await proxyGateway('http://127.0.0.1:9');
+    const res2 = await gone.call('GET', `/api/v5/orgs/${ORG}/unified_messaging`, undefined, auth);
+    expect(res2.status).toBe(502);
+    expect(res2.body.code).toBe('TG_UPSTREAM_UNREACHABLE');
+  });
+
+  it('streams a 10 MB download: the first bytes reach the caller before the upstream has sent the rest', async () => {
+    const MB = 1024 * 1024;
+    let sentAll = false;
+    const up = await upstream((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/csv', 'content-length': String(10 * MB) });
+      let sent = 0;
+      const push = () => {
+        if (sent >= 10 * MB) {
+          sentAll = true;
+          return void res.end();
+        }
+        res.write(Buffer.alloc(MB, 0x61));
+        sent += MB;
+        setTimeout(push, 20);
+      };
+      push();
+    });
+    const tg = await proxyGateway(up.url, { passthrough_unknown: true, clients: [{ name: 'crm', key_sha256: sha(KEY), allow: [{ paths: ['/api/*'] }] }] });
+    const res = await request(`${tg.gateway.url}/api/reporting/export.csv`, { headers: auth });
+    expect(res.statusCode).toBe(200);
+    let received = 0;
+    let firstChunkBeforeEnd: boolean | undefined;
+    for await (const chunk of res.body) {
+      if (firstChunkBeforeEnd === undefined) firstChunkBeforeEnd = !sentAll;
+      received += (chunk as Buffer).length;
+    }
+    expect(firstChunkBeforeEnd).toBe(true);
+    expect(received).toBe(10 * MB);
+  });
+});
