@@ -5,7 +5,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { ProxyClient } from '../../config/schema.ts';
-import { compilePattern, matchPattern, type PathPattern } from './path-patterns.ts';
+import { compilePattern, matchPattern, splitPath, type PathPattern } from './path-patterns.ts';
 
 export interface Caller {
   name: string;
@@ -43,7 +43,8 @@ export class ProxyCallers {
     let found: Caller | undefined;
     for (const caller of this.#callers) if (timingSafeEqual(presented, caller.digest) && !found) found = caller; // every one compared
     if (!found) return { ok: false, status: 401, message: 'unknown gateway key' };
-    const allowed = found.allow.some((a) => (a.methods.includes('*') || a.methods.includes(method)) && a.paths.some((p) => matchPattern(p, path)));
+    const segments = splitPath(path);
+    const allowed = found.allow.some((a) => (a.methods.includes('*') || a.methods.includes(method)) && a.paths.some((p) => matchPattern(p, segments)));
     if (!allowed) return { ok: false, status: 403, message: `client ${found.name} may not ${method} ${path}` };
     const wait = this.#take(found);
     if (wait > 0) return { ok: false, status: 429, message: `client ${found.name} is over ${found.ratePerMinute} requests a minute`, retryAfterSeconds: Math.ceil(wait / 1000) };

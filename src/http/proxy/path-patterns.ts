@@ -12,9 +12,13 @@ export function compilePattern(template: string): PathPattern {
   return { template, segments: template.split('/').filter((s) => s !== '') };
 }
 
-/** The parameters of `path` under `pattern`, or undefined when it does not match. */
-export function matchPattern(pattern: PathPattern, path: string): Record<string, string> | undefined {
-  const given = path.split('/').filter((s) => s !== '');
+export function splitPath(path: string): string[] {
+  return path.split('/').filter((s) => s !== '');
+}
+
+/** The parameters of `path` (or its segments, split once by the caller) under `pattern`, or undefined when it does not match. */
+export function matchPattern(pattern: PathPattern, path: string | readonly string[]): Record<string, string> | undefined {
+  const given = typeof path === 'string' ? splitPath(path) : path;
   const params: Record<string, string> = {};
   const { segments } = pattern;
   for (let i = 0; i < segments.length; i++) {

@@ -4,7 +4,7 @@
  * path; a path that is documented under another method is told apart (405).
  */
 import type { EndpointSpec } from '../../platform/endpoints/types.ts';
-import { compilePattern, matchPattern, type PathPattern } from './path-patterns.ts';
+import { compilePattern, matchPattern, splitPath, type PathPattern } from './path-patterns.ts';
 
 export interface RouteHit {
   endpoint: EndpointSpec;
@@ -28,8 +28,10 @@ export class ProxyRouteTable {
   /** The endpoint for `method path`, `'method'` when only the method is not documented, else undefined. */
   lookup(method: string, path: string): RouteHit | 'method' | undefined {
     let pathKnown = false;
+    const segments = splitPath(path);
     for (const { endpoint, pattern } of this.#routes) {
-      const params = matchPattern(pattern, path);
+      if (pattern.segments.length !== segments.length) continue;
+      const params = matchPattern(pattern, segments);
       if (!params) continue;
       if (endpoint.method === method) return { endpoint, params };
       pathKnown = true;
