@@ -29,6 +29,7 @@ export function pruneOlderThan(store: Store, cutoff: number): PruneCounts {
     );
     const skipped = run(`delete from skipped_inbound where received_at < ?`);
     const jobs = run(`delete from jobs where updated_at < ? and status in ('done', 'dead')`);
+    run(`delete from proxy_message_posts where created_at < ?`);
     return { deliveries, inbound, skipped, jobs };
   });
 }

@@ -156,7 +156,7 @@ export async function startGateway(
       connectorHealth: () => runtime.health(),
       admin: bridge,
       metrics,
-      ...(proxyOn ? { proxy: proxyDeps(settings, platform, logger, metrics) } : {}),
+      ...(proxyOn ? { proxy: proxyDeps(settings, platform, logger, metrics, store) } : {}),
     });
     if (!proxyOn) logger.info('proxy of the platform API is off: set proxy.clients (or proxy.forward_caller_authorization)');
     metrics.addScrapeGauges(store, () => runtime.health());

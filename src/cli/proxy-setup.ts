@@ -6,14 +6,19 @@ import type { ProxyDeps } from '../http/proxy/proxy-routes.ts';
 import { ProxyRouteTable } from '../http/proxy/route-table.ts';
 import type { Logger } from '../logger.ts';
 import { ALL_ENDPOINTS } from '../platform/endpoints/index.ts';
+import { PostOnce } from '../http/proxy/post-once.ts';
+import type { Store } from '../store/database.ts';
+import { ProxyPostsRepo } from '../store/proxy-posts-repo.ts';
 
 export function proxyDeps(
   settings: Readonly<Settings>,
   platform: { url: string; token: string; tokenType: string },
   logger: Logger,
   metrics: GatewayMetrics,
+  store: Store,
 ): ProxyDeps {
   return {
+    posts: new PostOnce(new ProxyPostsRepo(store)),
     table: new ProxyRouteTable(ALL_ENDPOINTS),
     callers: new ProxyCallers(settings.proxy.clients),
     upstreams: {

@@ -250,3 +250,22 @@ export const inboundAttempts = sqliteTable(
   },
   (t) => [index('inbound_attempts_inbound').on(t.inbound)],
 );
+
+/**
+ * Unified-messaging posts made through the proxy, by message_id: a POST whose
+ * message_ids were all seen before is answered with the stored original
+ * instead of posting again.
+ */
+export const proxyMessagePosts = sqliteTable(
+  'proxy_message_posts',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    configId: text('config_id').notNull(),
+    messageId: text('message_id').notNull(),
+    status: integer('status').notNull(),
+    /** The platform's answer (JSON text). */
+    response: text('response').notNull(),
+    createdAt: integer('created_at').notNull().default(now),
+  },
+  (t) => [uniqueIndex('proxy_message_posts_key').on(t.configId, t.messageId), index('proxy_message_posts_created').on(t.createdAt)],
+);

@@ -133,6 +133,31 @@ describe('the proxy', () => {
     expect(res2.body.code).toBe('TG_UPSTREAM_UNREACHABLE');
   });
 
+  it('answers a repeated unified-messaging post from the store instead of posting it twice', async () => {
+    let n = 0;
+    const up = await upstream((_req, res) => {
+      n += 1;
+      res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ chat_id: ORG, mapping_id: ORG, message_ids: [`m-${n}`], messages_created: 1, is_new_session: n === 1 }));
+    });
+    const tg = await proxyGateway(up.url);
+    const path = `/api/v5/orgs/${ORG}/unified_messaging/cfg-1/messages`;
+    const post = (ids: string[]) =>
+      tg.call('POST', path, { messages: ids.map((id) => ({ body: 'hi', thread_id: 't-1', sender_id: 'ann@example.com', message_id: id })) }, auth);
+    const first = await post(['<a@x>']);
+    expect(first.status).toBe(201);
+    const again = await post(['<a@x>']);
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers['x-threadgate-replayed']).toBe('true');
+    expect(up.seen).toHaveLength(1);
+    const mixed = await post(['<a@x>', '<b@x>']); // one new id: posted as it is
+    expect(mixed.headers['x-threadgate-replayed']).toBeUndefined();
+    expect(up.seen).toHaveLength(2);
+    const [x, y] = await Promise.all([post(['<c@x>']), post(['<c@x>'])]); // racing copies: posted once
+    expect([x.status, y.status]).toEqual([201, 201]);
+    expect(up.seen).toHaveLength(3);
+  });
+
   it('streams a 10 MB download: the first bytes reach the caller before the upstream has sent the rest', async () => {
     const MB = 1024 * 1024;
     let sentAll = false;

@@ -14,6 +14,7 @@ import type { EndpointSpec, Upstream } from '../../platform/endpoints/types.ts';
 import { RequestInvalidError, RouteNotFoundError } from '../errors.ts';
 import type { ProxyCallers } from './callers.ts';
 import { forward } from './forward.ts';
+import type { PostOnce } from './post-once.ts';
 import type { ProxyRouteTable } from './route-table.ts';
 
 export class ProxyDeniedError extends ThreadgateError {
@@ -37,6 +38,8 @@ export interface ProxyDeps {
   timeoutMs: number;
   bodyLimit: number;
   logger: Logger;
+  /** Unified-messaging posts answered from the store when all their message_ids were posted before. */
+  posts?: PostOnce;
   /** Told about every proxied call (metrics). */
   onCall?: (call: { client: string; method: string; template: string; status: number; seconds: number }) => void;
 }
@@ -79,19 +82,23 @@ async function handle(request: FastifyRequest, reply: import('fastify').FastifyR
   }
 
   const stream = request.body as Readable | undefined;
-  const body = endpoint?.body && isJson(request) ? await checkedBody(stream, endpoint, deps.bodyLimit) : hasBody(request) ? stream : undefined;
+  const checked = endpoint?.body && isJson(request) ? await checkedBody(stream, endpoint, deps.bodyLimit) : undefined;
+  const body = checked ? checked.raw : hasBody(request) ? stream : undefined;
   const upstream = deps.upstreams[endpoint?.upstream ?? upstreamOf(path)];
-  const answer = await forward({
-    url: `${upstream.replace(/\/+$/, '')}${path}${query ? `?${query}` : ''}`,
-    method: request.method,
-    headers: request.headers,
-    body,
-    authorization,
-    forwardedFor: request.ip,
-    forwardedProto: request.protocol,
-    forwardedHost: request.host,
-    timeoutMs: deps.timeoutMs,
-  });
+  const send = () =>
+    forward({
+      url: `${upstream.replace(/\/+$/, '')}${path}${query ? `?${query}` : ''}`,
+      method: request.method,
+      headers: request.headers,
+      body,
+      authorization,
+      forwardedFor: request.ip,
+      forwardedProto: request.protocol,
+      forwardedHost: request.host,
+      timeoutMs: deps.timeoutMs,
+    });
+  const once = deps.posts && endpoint && hit !== undefined && checked ? deps.posts.applies(endpoint, hit.params, checked.json) : undefined;
+  const answer = once ? await deps.posts!.run(once, send) : await send();
   const seconds = (performance.now() - started) / 1000;
   const template = endpoint?.path ?? '(undocumented)';
   deps.logger.info({ client, method: request.method, template, status: answer.status, duration_ms: Math.round(seconds * 1000) }, 'proxied');
@@ -107,7 +114,7 @@ function hasBody(request: FastifyRequest): boolean {
   return request.headers['content-length'] !== undefined ? request.headers['content-length'] !== '0' : request.headers['transfer-encoding'] !== undefined;
 }
 
-async function checkedBody(stream: Readable | undefined, endpoint: EndpointSpec, limit: number): Promise<Buffer> {
+async function checkedBody(stream: Readable | undefined, endpoint: EndpointSpec, limit: number): Promise<{ raw: Buffer; json: unknown }> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream ?? []) {
@@ -124,7 +131,7 @@ async function checkedBody(stream: Readable | undefined, endpoint: EndpointSpec,
   }
   const parsed = endpoint.body!.safeParse(json);
   if (!parsed.success) throw new RequestInvalidError(parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
-  return raw; // the caller's bytes, unchanged
+  return { raw, json: parsed.data }; // the caller's bytes go on unchanged
 }
 
 /** For undocumented paths (passthrough): the upstream the document's prefixes point at. */

@@ -1,0 +1,66 @@
+/**
+ * Idempotent unified-messaging posts through the proxy: a
+ * `POST …/unified_messaging/<config_id>/messages` whose message_ids were all
+ * posted (successfully) before, within retention, is answered with the stored
+ * original answer — header `x-threadgate-replayed: true` — instead of posting
+ * again. Posts of one configuration go one at a time, so two copies of the
+ * same request racing each other are posted once. A post mixing new and seen
+ * ids is forwarded as it is.
+ */
+import { Readable } from 'node:stream';
+import { KeyedMutex } from '../../bridge/keyed-mutex.ts';
+import type { EndpointSpec } from '../../platform/endpoints/types.ts';
+import type { ProxyPostsRepo } from '../../store/proxy-posts-repo.ts';
+import type { Forwarded } from './forward.ts';
+
+export const IDEMPOTENT_ENDPOINT = 'createUnifiedMessages';
+
+export interface OncePost {
+  configId: string;
+  messageIds: string[];
+}
+
+export class PostOnce {
+  readonly #repo: ProxyPostsRepo;
+  readonly #mutex = new KeyedMutex();
+  readonly #now: () => number;
+
+  constructor(repo: ProxyPostsRepo, now: () => number = Date.now) {
+    this.#repo = repo;
+    this.#now = now;
+  }
+
+  /** The post's key when this request is one (checked body in hand), else undefined. */
+  applies(endpoint: EndpointSpec, params: Record<string, string>, json: unknown): OncePost | undefined {
+    if (endpoint.id !== IDEMPOTENT_ENDPOINT) return undefined;
+    const configId = params.config_id;
+    const messages = (json as { messages?: { message_id?: unknown }[] }).messages ?? [];
+    const messageIds = messages.map((m) => m.message_id).filter((id): id is string => typeof id === 'string');
+    if (configId === undefined || messageIds.length === 0 || messageIds.length !== messages.length) return undefined;
+    return { configId, messageIds };
+  }
+
+  async run(post: OncePost, send: () => Promise<Forwarded>): Promise<Forwarded> {
+    return this.#mutex.run(post.configId, async () => {
+      const stored = this.#repo.allSeen(post.configId, post.messageIds);
+      if (stored) {
+        return {
+          status: stored.status,
+          headers: { 'content-type': 'application/json', 'x-threadgate-replayed': 'true' },
+          body: Readable.from([Buffer.from(stored.response)]),
+        };
+      }
+      const answer = await send();
+      if (answer.status < 200 || answer.status >= 300) return answer;
+      const text = await readAll(answer.body);
+      this.#repo.record(post.configId, post.messageIds, { status: answer.status, response: text }, this.#now());
+      return { ...answer, body: Readable.from([Buffer.from(text)]) };
+    });
+  }
+}
+
+async function readAll(stream: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
