@@ -1,0 +1,345 @@
+/**
+ * The proxy's contract, endpoint by endpoint: every documented endpoint
+ * (ALL_ENDPOINTS) is called through one gateway against three recording
+ * upstreams (api, builder, auth) on port 0, and for each the upstream must see
+ * the same method, path, query and body bytes the caller sent, on the upstream
+ * the endpoint is documented under, with `Authorization: Token <platform
+ * token>` in place of the caller's gateway key and X-Forwarded-For added; the
+ * upstream's status and body must reach the caller unchanged. An invalid body
+ * is refused locally (400 naming the field) for one endpoint of each spec
+ * area, with nothing reaching any upstream.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request, type Dispatcher } from 'undici';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { startGateway, type RunningGateway } from '../../src/cli/gateway.ts';
+import { loadSettings } from '../../src/config/load.ts';
+import { createLogger } from '../../src/logger.ts';
+import { ALL_ENDPOINTS } from '../../src/platform/endpoints/index.ts';
+import type { EndpointSpec, Upstream } from '../../src/platform/endpoints/types.ts';
+import { USER_PREFERENCES_DEFAULTS } from '../../src/platform/schemas/users.ts';
+
+const ORG = '6f1c1f1e-8d1a-4a8e-9a57-0d4f1b0c2a10';
+const KEY = 'gw-key-for-the-contract-0123456789';
+const PLATFORM_TOKEN = 'platform-secret-token';
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+
+// ─── Sample values ──────────────────────────────────────────────────────────
+
+/** A sample for every path parameter name the documents use (unknown names fail the test, see below). */
+const PARAMS: Record<string, string> = {
+  organization_id: ORG,
+  room_id: '7d0c2e4a-8b1f-4c6d-9e2a-3b4c5d6e7f80',
+  chat_id: '9f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a',
+  user_id: '11111111-2222-4333-8444-555555555555',
+  client_id: '66666666-7777-4888-9999-aaaaaaaaaaaa',
+  submission_id: '101',
+  interaction_id: 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d',
+  collection_id: '7',
+  workflow_id: 'c0d1e2f3-a4b5-4c6d-8e7f-9a0b1c2d3e4f',
+  step_index: '2',
+  channel_id: '0b7e6a4c-2d1f-4e3a-8b5c-6d7e8f9a0b1c',
+  dm_channel_id: 'c3d4e5f6-a7b8-4c9d-a0e1-f2a3b4c5d6e7',
+  message_id: '5f0c3c2e-8a1b-4c3d-9e2f-1a2b3c4d5e6f',
+  member_id: '0b1c2d3e-4f5a-4b6c-9d7e-8f9a0b1c2d3e',
+  config_id: 'b7c8d9e0-f1a2-4b3c-8d4e-5f6a7b8c9d0e',
+};
+
+const T = '2025-01-02T03:04:05Z';
+const APP = '66666666-7777-4888-9999-aaaaaaaaaaaa';
+const formQuery = { interactionUuid: PARAMS.interaction_id!, from: '2024-05-01T00:00:00Z', to: '2024-05-02T00:00:00+02:00' };
+const TAG = '2024-04-02T08:00:00.123456Z';
+
+/** Valid queries for the endpoints with a strict query schema (copied from the spec-01/02/03 schema tests). */
+const QUERIES: Record<string, Record<string, string>> = {
+  authorize: { scope: 'openid profile', response_type: 'id_token token', client_id: APP, redirect_uri: 'https://app.example/cb', nonce: 'n1', state: 's' },
+  getAuthCallback: { target: 'opener', origin: 'https://app.example:8443', client_id: APP },
+  listChats: { is_waiting: 'false', has_messages: 'true', created_at_after: T, cursor: 'c' },
+  listOwnedChats: { is_waiting: 'false', cursor: 'c' },
+  listDecryptedChats: { limit: '50' },
+  listOrgUsers: { ordering: '-email', is_deleted: 'true' },
+  listFormSubmissions: { ...formQuery, jsonEq: '{"size":"M"}', orderDesc: 'true' },
+  countFormSubmissions: formQuery,
+  listInteractions: { collection_id: '7', ordering: '-updated_at' },
+  publishInteraction: { tag: TAG },
+  unpublishInteraction: { tag: TAG },
+  listChannelConfigurations: { ordering: 'modified_at', cursor: 'abc' },
+};
+/** Endpoints without a query schema pass any query on unchecked: this one, with an encoded space and comma. */
+const ANY_QUERY = { probe: 'a b', list: 'x,y', n: '1' };
+
+const legacyInteraction = {
+  uid: 42, name: 'Spring form', notes: '', organizationUid: ORG, workspaceUid: 7, creatorUserId: PARAMS.user_id,
+  creatorUserOrganizationUid: ORG, createdDate: '2024-04-01T08:00:00Z', updatedDate: TAG, updatedUserId: PARAMS.user_id,
+  updatedUserOrganizationUid: ORG, themeId: 3, templateName: null, publishedAssetUid: null, publishedDate: null,
+  isPublished: false, interactionUuid: PARAMS.interaction_id, tag: TAG, project: { views: [{ name: 'Start' }] }, jsonVersion: 2,
+  editorCanvasSizeType: 'desktop1', previewCanvasSizeType: 'mobile2', previewUrl: 'https://preview.example.com/42',
+  previewCanvasRotated: true,
+};
+const stepPayload = {
+  filters: [{ property: 'action', values: ['view'] }],
+  interval: { start: '2024-05-01T00:00:00Z', end: '2024-05-02T00:00:00Z' },
+  step_data: [{}, { actions: ['view-1', 'view-2'] }],
+  limit: 100,
+};
+const outerGoal = { filters: [{ property: 'label', values: ['d4e5f6a7-b8c9-4d0e-8f1a-2b3c4d5e6f7a'] }], interval: stepPayload.interval };
+const notShown = { name: 'general', anything: { nested: [1, 2] } };
+const configurationCreate = {
+  name: 'Support mailbox', messaging_channel: 'email', room_id: PARAMS.room_id, reply_webhook_url: 'https://gateway.example.com/webhooks/platform',
+};
+const userReplace = { email: 'ann@example.com', first_name: 'Ann', last_name: 'Lee', is_online_enabled: true, alias: null, title: 'Support' };
+
+/** One valid sample body per endpoint with a `body` schema (samples from the spec-01/02/03 schema tests). */
+const BODIES: Record<string, unknown> = {
+  // Spec 01
+  endOwnedChat: { is_ended: true },
+  replaceOwnedChat: { is_ended: true },
+  createEmptyChat: { messaging_channel: 'email' },
+  updateUser: { alias: null, birthday: '1990-05-01' },
+  replaceUser: userReplace,
+  createOrgUser: { email: 'bob@example.com', first_name: 'Bob', last_name: 'Ray' },
+  updateOrgUser: { title: 'Lead', gender: null },
+  replaceOrgUser: userReplace,
+  createUserClient: { presence_expires_in: 60 },
+  updateUserClient: { presence_expires_in: 60 },
+  replaceUserClient: { presence_expires_in: 120, gcm_token: null },
+  updateUserPreferences: { desktop_volume: 0 },
+  replaceUserPreferences: USER_PREFERENCES_DEFAULTS,
+  // Spec 02
+  exportFormSubmissionsCsv: { ...formQuery, token: 'abc', jsonEq: { size: 'M' }, orderDesc: true },
+  updateInteraction: { ...legacyInteraction, name: 'Renamed' },
+  copyInteraction: { forceUniqueName: true, collection_id: 8 },
+  moveInteraction: { collection_id: 8 },
+  createInteraction: { name: 'New', editorCanvasSizeType: 'mobile1', jsonVersion: 2, templateName: 'blank', workspaceUid: 7, project: { views: [] } },
+  revertInteraction: {},
+  createCollection: { name: 'Campaigns', dataRetentionDays: 30, dataDisposalEnabled: true, sharedWithPartnerOrganizationUid: null },
+  updateCollection: { name: 'Campaigns 2' },
+  getWorkflowStepRows: { ...stepPayload, target: 'triggered_goal', basic: true },
+  downloadWorkflowStepRows: { ...stepPayload, target: 'default', format: 'xlsx' },
+  getWorkflowSourceData: { ...outerGoal, target: 'affected_goal_total' },
+  downloadWorkflowSourceData: { ...outerGoal, format: 'csv' },
+  listEventTypes: { vendor: 'giosg' },
+  listEvents: { cursor: 'abc' },
+  listMessageEvents: { cursor: 'abc', anything: 1 },
+  // Spec 03
+  createChannel: notShown,
+  replaceChannel: notShown,
+  updateChannel: { description: 'Everyone' },
+  createDmChannel: { user_ids: [PARAMS.user_id] },
+  createChannelMessage: { id: PARAMS.message_id, body: { version: 3, chunks: [{ type: 'text', text: 'Hello, wörld ✓' }] }, notify_channel: true },
+  updateChannelMessage: { body: { version: 3, chunks: [{ type: 'text', text: 'Edited' }] } },
+  addChannelMember: { member_id: PARAMS.member_id },
+  updateChannelMember: { is_admin: true },
+  updateMemberNotificationSettings: { mode: 'muted' },
+  createChannelStream: {},
+  createChannelConfiguration: configurationCreate,
+  replaceChannelConfiguration: configurationCreate,
+  updateChannelConfiguration: { max_retry_count: 5 },
+  createUnifiedMessages: { messages: [{ body: 'Hi', thread_id: 't-1', sender_id: 'visitor@example.com', message_id: 'm-1' }] },
+  closeUnifiedSession: { thread_id: 't-1' },
+};
+
+/**
+ * Endpoints left out, each with its reason. Empty: every body schema has a
+ * valid sample above. Keep it short; the test below fails when an endpoint
+ * with a body schema has neither a sample nor an entry here.
+ */
+const SKIPPED: Record<string, string> = {};
+
+/** Invalid bodies, one or more per spec area: refused locally, naming the field. */
+const INVALID: { id: string; body: unknown; field: string }[] = [
+  { id: 'createOrgUser', body: { email: 'not-an-email', first_name: 'Bob', last_name: 'Ray' }, field: 'email' },
+  { id: 'updateUserPreferences', body: { desktop_volume: 101 }, field: 'desktop_volume' },
+  { id: 'createCollection', body: { name: '' }, field: 'name' },
+  { id: 'getWorkflowStepRows', body: { ...stepPayload, limit: 0 }, field: 'limit' },
+  { id: 'createChannelMessage', body: { body: { version: 2, chunks: [{ type: 'text', text: 'x' }] } }, field: 'body.version' },
+  { id: 'createUnifiedMessages', body: { messages: [] }, field: 'messages' },
+];
+
+const MULTIPART_BOUNDARY = '----threadgate-contract-7f3a9c';
+const PNG_BYTES = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff, 0x10, 0x80]);
+const multipartBody = Buffer.concat([
+  Buffer.from(`--${MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="avatar.png"\r\nContent-Type: image/png\r\n\r\n`),
+  PNG_BYTES,
+  Buffer.from(`\r\n--${MULTIPART_BOUNDARY}--\r\n`),
+]);
+
+// ─── Recording upstreams and the gateway ────────────────────────────────────
+
+interface Recorded {
+  upstream: Upstream;
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** What an upstream answers: keyed by the endpoint id the caller names in `x-contract-endpoint` (a plain, forwarded header). */
+function answerFor(upstream: Upstream, id: string, method: string): { status: number; headers: Record<string, string>; body: Buffer } {
+  const endpoint = ALL_ENDPOINTS.find((e) => e.id === id);
+  if (endpoint?.redirects) return { status: 302, headers: { location: 'https://app.example/cb#access_token=at&state=s' }, body: Buffer.alloc(0) };
+  if (method === 'DELETE') return { status: 204, headers: {}, body: Buffer.alloc(0) };
+  if (endpoint?.download) return { status: 200, headers: { 'content-type': 'text/csv' }, body: Buffer.from(`a,b\r\n${id},${upstream}\r\n`) };
+  const status = method === 'POST' ? 201 : 200;
+  return { status, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ answered: id, upstream, n: 1 })) };
+}
+
+const seen: Recorded[] = [];
+const servers: Server[] = [];
+const upstreamUrls = {} as Record<Upstream, string>;
+let gateway: RunningGateway;
+let dir: string;
+
+async function recordingUpstream(name: Upstream): Promise<string> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      seen.push({ upstream: name, method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
+      const answer = answerFor(name, String(req.headers['x-contract-endpoint'] ?? ''), req.method ?? '');
+      res.writeHead(answer.status, answer.headers).end(answer.body);
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+beforeAll(async () => {
+  for (const name of ['api', 'builder', 'auth'] as const) upstreamUrls[name] = await recordingUpstream(name);
+  dir = mkdtempSync(join(tmpdir(), 'threadgate-contract-'));
+  const settings = {
+    platform: { url: upstreamUrls.api, builder_url: upstreamUrls.builder, auth_url: upstreamUrls.auth, organization_id: ORG, token: PLATFORM_TOKEN },
+    store: { path: 'gateway.db' },
+    log: { level: process.env.TEST_LOG_LEVEL ?? 'silent' },
+    connectors: [],
+    proxy: {
+      clients: [{ name: 'contract', key_sha256: sha(KEY), rate_per_minute: 100_000, allow: [{ methods: ['*'], paths: ['/api/*', '/authorize', '/callback', '/token'] }] }],
+    },
+  };
+  const file = join(dir, 'threadgate.yaml');
+  writeFileSync(file, stringify(settings));
+  const loaded = loadSettings({ path: file });
+  gateway = await startGateway(loaded, createLogger(loaded.settings.log.level), { port: 0, jobPollMs: 50 });
+});
+
+afterAll(async () => {
+  await gateway?.close();
+  for (const server of servers) {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+  seen.length = 0;
+});
+
+function concretePath(template: string): string {
+  return template.replace(/<([a-z_]+)>/g, (_m, name: string) => {
+    const value = PARAMS[name];
+    if (value === undefined) throw new Error(`no sample for path parameter <${name}> in ${template}`);
+    return value;
+  });
+}
+
+function queryOf(endpoint: EndpointSpec): string {
+  return new URLSearchParams(QUERIES[endpoint.id] ?? ANY_QUERY).toString();
+}
+
+/** The bytes and content type the caller sends for an endpoint. */
+function requestBodyOf(endpoint: EndpointSpec): { body: Buffer; contentType: string } | undefined {
+  if (endpoint.multipart) return { body: multipartBody, contentType: `multipart/form-data; boundary=${MULTIPART_BOUNDARY}` };
+  if (endpoint.body === undefined) return undefined;
+  // Odd spacing and non-ASCII kept: the upstream must get these exact bytes, not a re-serialisation.
+  return { body: Buffer.from(JSON.stringify(BODIES[endpoint.id], null, 1), 'utf8'), contentType: 'application/json; charset=utf-8' };
+}
+
+async function callGateway(method: string, pathAndQuery: string, id: string, body?: { body: Buffer; contentType: string }) {
+  const res = await request(`${gateway.url}${pathAndQuery}`, {
+    method: method as Dispatcher.HttpMethod,
+    headers: {
+      authorization: `Bearer ${KEY}`,
+      'x-contract-endpoint': id,
+      ...(body ? { 'content-type': body.contentType } : {}),
+    },
+    body: body?.body,
+  });
+  const bytes = Buffer.from(await res.body.arrayBuffer());
+  return { status: res.statusCode, headers: res.headers, body: bytes };
+}
+
+// ─── The tests ──────────────────────────────────────────────────────────────
+
+describe('the proxy contract', () => {
+  const covered = ALL_ENDPOINTS.filter((e) => !(e.id in SKIPPED));
+
+  it('has a valid sample for every body schema and query schema, and no stray samples', () => {
+    expect(ALL_ENDPOINTS).toHaveLength(95);
+    const withBody = ALL_ENDPOINTS.filter((e) => e.body && !(e.id in SKIPPED)).map((e) => e.id);
+    expect(Object.keys(BODIES).sort()).toEqual(withBody.sort());
+    for (const e of covered) {
+      if (e.body) expect(e.body.safeParse(BODIES[e.id]).success, `${e.id} body sample`).toBe(true);
+      if (e.query) {
+        expect(QUERIES[e.id], `${e.id} has a query sample`).toBeDefined();
+        expect(e.query.safeParse(QUERIES[e.id]).success, `${e.id} query sample`).toBe(true);
+      }
+    }
+    expect(Object.keys(SKIPPED).length).toBeLessThanOrEqual(3);
+  });
+
+  it.each(covered.map((e) => [`${e.source.slice(0, 2)} ${e.id}: ${e.method} ${e.path}`, e] as const))('%s', async (_name, endpoint) => {
+    const path = concretePath(endpoint.path);
+    const query = queryOf(endpoint);
+    const sent = requestBodyOf(endpoint);
+    const res = await callGateway(endpoint.method, `${path}?${query}`, endpoint.id, sent);
+
+    // What the upstream saw: one request, on the upstream the endpoint is documented under.
+    expect(seen.map((r) => r.upstream)).toEqual([endpoint.upstream]);
+    const [got] = seen as [Recorded];
+    expect(got.method).toBe(endpoint.method);
+    expect(got.url).toBe(`${path}?${query}`);
+    if (sent) {
+      expect(got.body.equals(sent.body), 'body bytes unchanged').toBe(true);
+      expect(got.headers['content-type']).toBe(sent.contentType);
+      expect(got.headers['content-length']).toBe(String(sent.body.length));
+    } else {
+      expect(got.body.length).toBe(0);
+    }
+    expect(got.headers.authorization).toBe(`Token ${PLATFORM_TOKEN}`);
+    expect(JSON.stringify(got.headers)).not.toContain(KEY);
+    expect(got.body.toString('latin1')).not.toContain(KEY);
+    expect(got.headers['x-forwarded-for']).toMatch(/127\.0\.0\.1/);
+    expect(got.headers['x-contract-endpoint']).toBe(endpoint.id);
+
+    // What the caller got: the upstream's status and body, unchanged.
+    const answer = answerFor(endpoint.upstream, endpoint.id, endpoint.method);
+    expect(res.status).toBe(answer.status);
+    expect(res.body.equals(answer.body), `answer body: ${res.body.toString('utf8')}`).toBe(true);
+    if (answer.headers['content-type']) expect(res.headers['content-type']).toBe(answer.headers['content-type']);
+    if (answer.headers.location) expect(res.headers.location).toBe(answer.headers.location);
+  });
+
+  it('covers every spec area with an invalid-body check', () => {
+    const areas = new Set(INVALID.map((c) => ALL_ENDPOINTS.find((e) => e.id === c.id)?.source.slice(0, 2)));
+    expect([...areas].sort()).toEqual(['01', '02', '03']);
+  });
+
+  it.each(INVALID.map((c) => [c.id, c.field, c] as const))('%s: an invalid body is refused locally with 400 naming %s', async (_id, field, c) => {
+    const endpoint = ALL_ENDPOINTS.find((e) => e.id === c.id)!;
+    const body = { body: Buffer.from(JSON.stringify(c.body)), contentType: 'application/json' };
+    const res = await callGateway(endpoint.method, concretePath(endpoint.path), endpoint.id, body);
+    expect(res.status).toBe(400);
+    const error = JSON.parse(res.body.toString('utf8')) as { code: string; errors: { path: string }[] };
+    expect(error.code).toBe('TG_REQUEST_INVALID');
+    expect(error.errors.map((e) => e.path)).toContain(field);
+    expect(seen).toHaveLength(0);
+  });
+});
