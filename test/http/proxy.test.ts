@@ -89,6 +89,11 @@ describe('the proxy', () => {
     expect(bad.body.errors.map((e: { path: string }) => e.path)).toContain('name');
     expect(JSON.stringify(bad.body.errors)).toContain('colour');
     expect(up.seen).toHaveLength(1);
+
+    const badQuery = await tg.call('GET', `/api/v5/orgs/${ORG}/unified_messaging?ordering=sideways&page_size=500`, undefined, auth);
+    expect(badQuery.status).toBe(400);
+    expect(badQuery.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['query.ordering', 'query.page_size']);
+    expect(up.seen).toHaveLength(1);
   });
 
   it('refuses a missing or wrong key (401), a path outside the allow-list (403), an undocumented path (404), a wrong method (405)', async () => {

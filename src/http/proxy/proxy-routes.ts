@@ -81,6 +81,7 @@ async function handle(request: FastifyRequest, reply: import('fastify').FastifyR
     authorization = deps.platformAuthorization;
   }
 
+  if (endpoint?.query) checkQuery(query, endpoint);
   const stream = request.body as Readable | undefined;
   const checked = endpoint?.body && isJson(request) ? await checkedBody(stream, endpoint, deps.bodyLimit) : undefined;
   const body = checked ? checked.raw : hasBody(request) ? stream : undefined;
@@ -132,6 +133,17 @@ async function checkedBody(stream: Readable | undefined, endpoint: EndpointSpec,
   const parsed = endpoint.body!.safeParse(json);
   if (!parsed.success) throw new RequestInvalidError(parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
   return { raw, json: parsed.data }; // the caller's bytes go on unchanged
+}
+
+/** A documented query is checked as strings (a repeated key as a list); it is forwarded as given. */
+function checkQuery(query: string, endpoint: EndpointSpec): void {
+  const values: Record<string, string | string[]> = {};
+  for (const [key, value] of new URLSearchParams(query)) {
+    const prior = values[key];
+    values[key] = prior === undefined ? value : Array.isArray(prior) ? [...prior, value] : [prior, value];
+  }
+  const parsed = endpoint.query!.safeParse(values);
+  if (!parsed.success) throw new RequestInvalidError(parsed.error.issues.map((i) => ({ path: ['query', ...i.path].join('.'), message: i.message })));
 }
 
 /** For undocumented paths (passthrough): the upstream the document's prefixes point at. */
