@@ -10,6 +10,7 @@ import type { ConnectorRouteTable } from '../connector/route-table.ts';
 import type { Logger } from '../logger.ts';
 import type { Store } from '../store/database.ts';
 import { registerAdmin, type AdminBridge } from './admin/index.ts';
+import { registerApiDocs } from './api-docs/routes.ts';
 import { registerConnectorRoutes } from './connector-routes.ts';
 import { installErrorHandlers } from './errors.ts';
 import { registerHealthRoutes } from './health-routes.ts';
@@ -47,6 +48,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   if (deps.connectorRoutes) registerConnectorRoutes(app, deps.connectorRoutes, limit);
   if (deps.metrics) registerMetricsRoute(app, deps.metrics);
   if (deps.proxy) registerProxyRoutes(app, deps.proxy);
+  registerApiDocs(app);
   registerAdmin(app, {
     token: deps.settings.server.admin_token,
     store: deps.store,

@@ -1,0 +1,100 @@
+/**
+ * `GET /api-docs/openapi.json`: the OpenAPI 3.1 document of the proxied
+ * platform API; `GET /api-docs`: one self-contained page (page.html beside
+ * this file, inline CSS and JS, nothing fetched from elsewhere) listing the
+ * operations by spec section, each with its request and answer schemas.
+ * Always on and without a token: both describe shapes, never data. Built
+ * once, on first registration; the page's Content-Security-Policy allows
+ * exactly its own inline script and style (by their SHA-256).
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { ALL_ENDPOINTS } from '../../platform/endpoints/index.ts';
+import { API_DOCS_JSON_PATH, API_DOCS_PATH, buildApiDocs, type ApiDocsOperation, type JsonSchema } from './openapi.ts';
+
+const PAGE_FILE = new URL('./page.html', import.meta.url);
+const PACKAGE_FILE = new URL('../../../package.json', import.meta.url);
+
+interface Built {
+  json: string;
+  html: string;
+  csp: string;
+}
+
+let built: Built | undefined;
+
+const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+
+const hashesOf = (html: string, tag: 'script' | 'style'): string[] =>
+  [...html.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'g'))].map(
+    (m) => `'sha256-${createHash('sha256').update(m[1] as string, 'utf8').digest('base64')}'`,
+  );
+
+const schemaBlock = (label: string, schema: JsonSchema): string =>
+  `<details><summary>${escapeHtml(label)}</summary><pre>${escapeHtml(JSON.stringify(schema, null, 2))}</pre></details>`;
+
+function renderOperation(op: ApiDocsOperation): string {
+  const search = `${op.method} ${op.path} ${op.id} ${op.summary} ${op.upstream}`.toLowerCase();
+  const blocks = [
+    ...(op.query ? [schemaBlock('Query parameters', op.query)] : []),
+    ...(op.body ? [schemaBlock(`Request body (${op.body.mediaType})`, op.body.schema)] : []),
+    ...(op.response ? [schemaBlock(`Response 200 (${op.response.mediaType})`, op.response.schema)] : []),
+  ];
+  return [
+    `<article class="op" id="${escapeHtml(op.id)}" data-search="${escapeHtml(search)}">`,
+    `<div class="line"><span class="method ${escapeHtml(op.method)}">${escapeHtml(op.method)}</span> <code class="path">${escapeHtml(op.path)}</code> <span class="meta">${escapeHtml(op.id)} · upstream: ${escapeHtml(op.upstream)}</span></div>`,
+    `<p class="summary">${escapeHtml(op.summary)}</p>`,
+    ...(blocks.length > 0 ? blocks : ['<p class="meta">No documented request or answer schema.</p>']),
+    '</article>',
+  ].join('\n');
+}
+
+function renderOperations(operations: readonly ApiDocsOperation[]): string {
+  const groups = new Map<string, ApiDocsOperation[]>();
+  for (const op of operations) {
+    const list = groups.get(op.source) ?? [];
+    list.push(op);
+    groups.set(op.source, list);
+  }
+  return [...groups]
+    .map(([source, ops]) => `<section>\n<h2>${escapeHtml(source)}</h2>\n${ops.map(renderOperation).join('\n')}\n</section>`)
+    .join('\n');
+}
+
+function build(): Built {
+  const version = (JSON.parse(readFileSync(PACKAGE_FILE, 'utf8')) as { version: string }).version;
+  const { document, operations } = buildApiDocs(ALL_ENDPOINTS, version);
+  const template = readFileSync(PAGE_FILE, 'utf8');
+  // The hashes are of the template's own script and style; the rendered list adds neither.
+  const csp = [
+    "default-src 'none'",
+    `script-src ${hashesOf(template, 'script').join(' ')}`,
+    `style-src ${hashesOf(template, 'style').join(' ')}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+  const html = template
+    .replace('<!--VERSION-->', () => escapeHtml(version))
+    .replace('<!--OPERATIONS-->', () => renderOperations(operations));
+  return { json: JSON.stringify(document), html, csp };
+}
+
+export function registerApiDocs(app: FastifyInstance): void {
+  const docs = (built ??= build());
+  const pageHeaders = {
+    'content-type': 'text/html; charset=utf-8',
+    'content-security-policy': docs.csp,
+    'x-frame-options': 'DENY',
+    'x-content-type-options': 'nosniff',
+    'referrer-policy': 'no-referrer',
+  };
+  app.get(API_DOCS_JSON_PATH, async (_request, reply: FastifyReply) =>
+    reply.header('content-type', 'application/json; charset=utf-8').send(docs.json),
+  );
+  const page = async (_request: unknown, reply: FastifyReply) => reply.headers(pageHeaders).send(docs.html);
+  app.get(API_DOCS_PATH, page);
+  app.get(`${API_DOCS_PATH}/`, page);
+}
