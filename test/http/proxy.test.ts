@@ -44,8 +44,9 @@ async function upstream(script: Script = (_req, res) => res.writeHead(200, { 'co
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
 }
 
-async function proxyGateway(upstreamUrl: string, proxy: Record<string, unknown> = {}): Promise<TestGateway> {
+async function proxyGateway(upstreamUrl: string, proxy: Record<string, unknown> = {}, logLines?: string[]): Promise<TestGateway> {
   return startTestGateway({
+    ...(logLines ? { logLines } : {}),
     connectors: [],
     platformUrl: upstreamUrl,
     settings: {
@@ -136,6 +137,28 @@ describe('the proxy', () => {
     const res2 = await gone.call('GET', `/api/v5/orgs/${ORG}/unified_messaging`, undefined, auth);
     expect(res2.status).toBe(502);
     expect(res2.body.code).toBe('TG_UPSTREAM_UNREACHABLE');
+  });
+
+  it("forward_caller_authorization passes the caller's own platform token through, with no gateway key", async () => {
+    const up = await upstream();
+    const tg = await proxyGateway(up.url, { clients: [], forward_caller_authorization: true });
+    const res = await tg.call('GET', `/api/v5/orgs/${ORG}/unified_messaging`, undefined, { authorization: 'Bearer callers-own-access-token' });
+    expect(res.status).toBe(200);
+    expect(up.seen[0]!.headers.authorization).toBe('Bearer callers-own-access-token');
+  });
+
+  it('forwards X-PRIVATE-KEY to the platform but never writes it to the log', async () => {
+    const up = await upstream();
+    const lines: string[] = [];
+    const tg = await proxyGateway(up.url, { clients: [{ name: 'crm', key_sha256: sha(KEY), allow: [{ paths: ['/api/*'] }] }] }, lines);
+    const key = '-----BEGIN RSA PRIVATE KEY-----\\nMIIBOgIBAAJBAKj34GkxFhD90vcNLYLInFEX6Ppy1tPf9Cnzj4p4WGeKLs1Pt8Qu\\n-----END RSA PRIVATE KEY-----';
+    const res = await tg.call('GET', `/api/v5/orgs/${ORG}/rooms/r-1/decrypted-chats`, undefined, { ...auth, 'x-private-key': key });
+    expect(res.status).toBe(200);
+    expect(up.seen[0]!.headers['x-private-key']).toBe(key);
+    const log = lines.join('');
+    expect(log).toContain('"msg":"proxied"'); // the call was logged (trace level), just not the key
+    expect(log).not.toContain('MIIBOgIBAAJBAKj34GkxFhD90vcNLYLInFEX6Ppy1tPf9Cnzj4p4WGeKLs1Pt8Qu');
+    expect(log).not.toContain(KEY);
   });
 
   it('answers a repeated unified-messaging post from the store instead of posting it twice', async () => {

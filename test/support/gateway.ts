@@ -32,6 +32,8 @@ export interface TestGatewayOptions {
   dir?: string;
   /** The platform address the gateway uses, when not the sandbox's own (an outage proxy in front of it). */
   platformUrl?: string;
+  /** Collects every log line (at trace level) here instead of printing them. */
+  logLines?: string[];
 }
 
 export async function startTestGateway(options: TestGatewayOptions): Promise<TestGateway> {
@@ -47,7 +49,9 @@ export async function startTestGateway(options: TestGatewayOptions): Promise<Tes
   const file = join(dir, 'threadgate.yaml');
   writeFileSync(file, stringify(settings));
   const loaded = loadSettings({ path: file });
-  const gateway = await startGateway(loaded, createLogger(loaded.settings.log.level), { port: 0, jobPollMs: 50 });
+  const lines = options.logLines;
+  const logger = lines ? createLogger('trace', { write: (line: string) => void lines.push(line) }) : createLogger(loaded.settings.log.level);
+  const gateway = await startGateway(loaded, logger, { port: 0, jobPollMs: 50 });
   onTestFinished(() => gateway.close());
 
   const call: TestGateway['call'] = async (method, path, body, headers = {}) => {
