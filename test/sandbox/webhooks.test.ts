@@ -11,23 +11,14 @@ import {
 } from '../../src/platform/schemas/unified-messaging.ts';
 import { verifyWebhook, type SignaturePayload } from '../../src/platform/signature.ts';
 import { sleep, startReceiver, startTestSandbox, until, visitorMessage, type ReceivedWebhook, type TestSandbox } from './support.ts';
+import type { WebhookAttempt } from '../../src/sandbox/model.ts';
 
 /** The retry unit used here: retries after ~40, ~80, ~160 ms. */
 const RETRY_BASE_MS = 20;
 /** Long enough for every retry of RETRY_BASE_MS with max_retry_count ≤ 3 to have happened. */
 const AFTER_ALL_RETRIES_MS = 500;
 
-interface Attempt {
-  config_id: string;
-  event_type: string;
-  event_id: string;
-  attempt: number;
-  url: string;
-  status: number | null;
-  error: string | null;
-  started_at: string;
-  duration_ms: number;
-}
+type Attempt = WebhookAttempt;
 
 async function attempts(sb: TestSandbox, configId?: string): Promise<Attempt[]> {
   const query = configId === undefined ? '' : `?config_id=${configId}`;
