@@ -13,18 +13,16 @@ import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { Pool, type Dispatcher } from 'undici';
 import { z } from 'zod';
-import { describeErrorBody, keepBody } from './error-body.ts';
 import {
   PlatformClientOptionsError,
   PlatformHttpError,
-  PlatformNetworkError,
   PlatformResponseError,
   PlatformTimeoutError,
-  isRetryable,
   zodIssues,
   type PlatformCall,
 } from './errors.ts';
-import { DEFAULT_RETRY_POLICY, parseRetryAfter, withRetry, type RetryPolicy, type RetryVerdict } from './retry.ts';
+import { classify, codeOf, httpError, mapTransportError, parseBody, queryString } from './http-outcomes.ts';
+import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from './retry.ts';
 
 export type TokenType = 'Token' | 'Bearer';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -67,9 +65,24 @@ export interface PlatformRequest extends CallOptions {
   method: HttpMethod;
   /** Relative to the base URL, starting with `/`, segments already encoded. */
   path: string;
-  query?: Record<string, string | number | undefined>;
+  query?: Record<string, string | number | readonly string[] | undefined>;
   /** Sent as JSON when defined. */
   body?: unknown;
+  /**
+   * Sent as it is instead of `body`: a multipart upload (undici sets the
+   * content type of a FormData) or a text whose content type `headers` names.
+   */
+  rawBody?: FormData | string;
+  /** Extra headers (e.g. `X-PRIVATE-KEY`); never logged. Authorization cannot be overridden. */
+  headers?: Record<string, string>;
+}
+
+/** A 2xx answer whose body is left unread: a download to stream. */
+export interface PlatformStreamResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Dispatcher.ResponseData['body'];
+  attempts: number;
 }
 
 export interface PlatformResponse {
@@ -102,21 +115,15 @@ const Options = z.strictObject({
   dispatcher: z.custom<Dispatcher>().optional(),
 });
 
-const TRANSIENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ECONNABORTED',
-  'EPIPE',
-  'ETIMEDOUT',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'EHOSTDOWN',
-  'ENETUNREACH',
-  'ENETDOWN',
-  'UND_ERR_SOCKET',
-]);
-const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+type Outgoing = string | Uint8Array | undefined;
+interface OutgoingRequest {
+  method: HttpMethod;
+  path: string;
+  body: Outgoing;
+  headers: Record<string, string>;
+  /** Hand a 2xx body over unread. */
+  stream: boolean;
+}
 
 export class PlatformHttpClient {
   readonly #origin: string;
@@ -165,15 +172,45 @@ export class PlatformHttpClient {
 
   /** Sends with retry; resolves on 2xx, throws a platform error otherwise. */
   async request(req: PlatformRequest): Promise<PlatformResponse> {
+    return this.#send(req, false) as Promise<PlatformResponse>;
+  }
+
+  /**
+   * `request`, but a 2xx body is handed over unread (a CSV, an XLSX, an
+   * image): the caller must consume or destroy it. Retries happen only before
+   * an answer's headers arrived. The timeout then covers each read.
+   */
+  async requestStream(req: PlatformRequest): Promise<PlatformStreamResponse> {
+    return this.#send(req, true) as Promise<PlatformStreamResponse>;
+  }
+
+  async #send(req: PlatformRequest, stream: boolean): Promise<PlatformResponse | PlatformStreamResponse> {
     const fullPath = this.#basePath + req.path + queryString(req.query);
     const policy: RetryPolicy = { ...this.#retry, ...req.retry };
     const timeoutMs = req.timeoutMs ?? this.#timeoutMs;
-    const body = req.body === undefined ? undefined : JSON.stringify(req.body);
-    return withRetry((attempt) => this.#attempt(req.method, fullPath, body, timeoutMs, attempt, req.signal), {
+    const headers = { ...req.headers, ...this.#baseHeaders(req.rawBody === undefined && req.body !== undefined) };
+    let body: Outgoing = typeof req.rawBody === 'string' ? req.rawBody : req.body === undefined ? undefined : JSON.stringify(req.body);
+    if (req.rawBody instanceof FormData) {
+      // undici's request() takes only its own FormData class: encode the multipart body once (uploads are small
+      // images), so every retry sends the same bytes and boundary.
+      const encoded = new Response(req.rawBody);
+      headers['content-type'] = encoded.headers.get('content-type') ?? 'multipart/form-data';
+      body = new Uint8Array(await encoded.arrayBuffer());
+    }
+    return withRetry((attempt) => this.#attempt({ method: req.method, path: fullPath, body, headers, stream }, timeoutMs, attempt, req.signal), {
       policy,
       classify,
       signal: req.signal,
     });
+  }
+
+  #baseHeaders(json: boolean): Record<string, string> {
+    return {
+      authorization: this.#authorization,
+      accept: 'application/json',
+      'user-agent': USER_AGENT,
+      ...(json ? { 'content-type': 'application/json' } : {}),
+    };
   }
 
   /** `request`, then the 2xx body parsed with a (loose) response schema. */
@@ -191,13 +228,12 @@ export class PlatformHttpClient {
   }
 
   async #attempt(
-    method: HttpMethod,
-    path: string,
-    body: string | undefined,
+    out: OutgoingRequest,
     timeoutMs: number,
     attempt: number,
     callerSignal: AbortSignal | undefined,
-  ): Promise<PlatformResponse> {
+  ): Promise<PlatformResponse | PlatformStreamResponse> {
+    const { method, path, body, headers } = out;
     const call: PlatformCall = { method, path, attempts: attempt };
     const deadline = new AbortController();
     let timedOut = false;
@@ -214,18 +250,17 @@ export class PlatformHttpClient {
         origin: this.#origin,
         path,
         method,
-        headers: {
-          authorization: this.#authorization,
-          accept: 'application/json',
-          'user-agent': USER_AGENT,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        },
+        headers,
         body,
         signal,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       });
       status = res.statusCode;
+      if (out.stream && status >= 200 && status < 300) {
+        clearTimeout(timer);
+        return { status, headers: res.headers, body: res.body, attempts: attempt };
+      }
       const text = await res.body.text();
       const parsed = parseBody(text);
       if (status >= 200 && status < 300) return { status, headers: res.headers, body: parsed, attempts: attempt };
@@ -245,67 +280,4 @@ export class PlatformHttpClient {
       this.#onAttempt?.({ method, status, durationMs: elapsed, error: failure });
     }
   }
-}
-
-function classify(err: unknown): RetryVerdict {
-  if (!isRetryable(err)) return { retry: false };
-  return { retry: true, retryAfterMs: err instanceof PlatformHttpError ? err.retryAfterMs : undefined };
-}
-
-function httpError(
-  call: PlatformCall,
-  status: number,
-  headers: IncomingHttpHeaders,
-  text: string,
-  parsed: unknown,
-): PlatformHttpError {
-  const summary = describeErrorBody(status, parsed);
-  if (status >= 300 && status < 400) {
-    const location = typeof headers.location === 'string' ? ` to ${headers.location}` : '';
-    summary.detail = `redirect${location} not followed`;
-  }
-  return new PlatformHttpError({
-    ...call,
-    status,
-    detail: summary.detail,
-    fieldErrors: summary.fieldErrors,
-    body: keepBody(text, parsed),
-    retryAfterMs: parseRetryAfter(headers['retry-after']),
-  });
-}
-
-/** Errors from undici or the socket: a timeout, a network failure, or the caller's abort. */
-function mapTransportError(call: PlatformCall, err: unknown, timeoutMs: number, callerSignal: AbortSignal | undefined): unknown {
-  if (callerSignal?.aborted) return callerSignal.reason;
-  const code = codeOf(err);
-  if (code !== undefined && TIMEOUT_CODES.has(code)) return new PlatformTimeoutError(call, timeoutMs, { cause: err });
-  // Invalid arguments are our bug, not the network's: let them surface as they are.
-  if (code === undefined || code.startsWith('UND_ERR_INVALID') || code.startsWith('ERR_INVALID')) return err;
-  return new PlatformNetworkError(call, err, TRANSIENT_CODES.has(code));
-}
-
-/** The error's code; for an AggregateError (one error per address tried), the first inner code. */
-function codeOf(err: unknown): string | undefined {
-  if (typeof err !== 'object' || err === null) return undefined;
-  const code = (err as { code?: unknown }).code;
-  if (typeof code === 'string') return code;
-  if (err instanceof AggregateError) return err.errors.map(codeOf).find((c) => c !== undefined);
-  return undefined;
-}
-
-function parseBody(text: string): unknown {
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-function queryString(query: PlatformRequest['query']): string {
-  if (query === undefined) return '';
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.append(key, String(value));
-  const text = params.toString();
-  return text === '' ? '' : `?${text}`;
 }

@@ -94,7 +94,7 @@ describe('configurations', () => {
     // Guards against a synchronous throw that a caller's `.catch()` would miss: the call must reject.
     const pending = um.getConfiguration(id);
     const err = await failure(pending);
-    expect(err).toMatchObject({ code: 'TG_PLATFORM_REQUEST_INVALID', issues: [{ path: 'id' }] });
+    expect(err).toMatchObject({ code: 'TG_PLATFORM_REQUEST_INVALID', issues: [{ path: 'params.config_id' }] });
     expect(platform.requests).toHaveLength(0);
   });
 });
@@ -124,7 +124,7 @@ describe('messages and sessions', () => {
     );
     expect(err).toBeInstanceOf(PlatformRequestInvalidError);
     const paths = (err as PlatformRequestInvalidError).issues.map((i) => i.path);
-    expect(paths).toEqual(expect.arrayContaining(['messages.0.body', 'messages.1.thread_id']));
+    expect(paths).toEqual(expect.arrayContaining(['body.messages.0.body', 'body.messages.1.thread_id']));
     expect((err as Error).message).toContain(`POST ${COLLECTION}/${CONFIG_ID}/messages`);
     expect((err as Error).message).toContain('messages.0.body');
     expect(platform.requests).toHaveLength(0);
@@ -277,7 +277,7 @@ describe('listing', () => {
   it('an invalid ordering is refused before anything is sent', async () => {
     const { platform, um } = await setup([pages]);
     const err = await failure(um.listConfigurationsPage({ ordering: 'name' as never }));
-    expect(err).toMatchObject({ code: 'TG_PLATFORM_REQUEST_INVALID', issues: [{ path: 'ordering' }] });
+    expect(err).toMatchObject({ code: 'TG_PLATFORM_REQUEST_INVALID', issues: [{ path: 'query.ordering' }] });
     expect(platform.requests).toHaveLength(0);
   });
 });

@@ -9,6 +9,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
+import { Pool } from 'undici';
 import { ThreadgateError } from '../../errors.ts';
 import type { EndpointSpec, Upstream } from '../../platform/endpoints/types.ts';
 import { RequestInvalidError, RouteNotFoundError } from '../errors.ts';
@@ -44,21 +45,43 @@ export interface ProxyDeps {
   onCall?: (call: { client: string; method: string; template: string; status: number; seconds: number }) => void;
 }
 
+/** Connections kept to each upstream; a proxied call waits for a free one beyond that. */
+const UPSTREAM_CONNECTIONS = 64;
+
 /** The path prefixes the documents use; the proxy answers under these only. */
 export const PROXY_PREFIXES = ['/api/*', '/authorize', '/callback', '/token'] as const;
 
 export function registerProxyRoutes(app: FastifyInstance, deps: ProxyDeps): void {
+  // One keep-alive pool per upstream origin, apart from undici's global agent (which the gateway's own calls and
+  // connectors share), closed with the app.
+  const pools = new Map<string, Pool>();
+  const poolFor = (origin: string) => {
+    let pool = pools.get(origin);
+    if (pool === undefined) {
+      pool = new Pool(origin, { connections: UPSTREAM_CONNECTIONS, keepAliveTimeout: 10_000 });
+      pools.set(origin, pool);
+    }
+    return pool;
+  };
+  app.addHook('onClose', async () => {
+    await Promise.all([...pools.values()].map((p) => p.close()));
+  });
   void app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     // Bodies stay unread streams here; a checked JSON body is read by the handler within the limit.
     scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
     for (const url of PROXY_PREFIXES) {
-      scope.route({ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url, handler: (request, reply) => handle(request, reply, deps) });
+      scope.route({ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url, handler: (request, reply) => handle(request, reply, deps, poolFor) });
     }
   });
 }
 
-async function handle(request: FastifyRequest, reply: import('fastify').FastifyReply, deps: ProxyDeps): Promise<unknown> {
+async function handle(
+  request: FastifyRequest,
+  reply: import('fastify').FastifyReply,
+  deps: ProxyDeps,
+  poolFor: (origin: string) => Pool,
+): Promise<unknown> {
   const started = performance.now();
   const [path = '/', query = ''] = request.url.split('?', 2) as [string, string?];
   const hit = deps.table.lookup(request.method, path);
@@ -86,9 +109,11 @@ async function handle(request: FastifyRequest, reply: import('fastify').FastifyR
   const checked = endpoint?.body && isJson(request) ? await checkedBody(stream, endpoint, deps.bodyLimit) : undefined;
   const body = checked ? checked.raw : hasBody(request) ? stream : undefined;
   const upstream = deps.upstreams[endpoint?.upstream ?? upstreamOf(path)];
+  const url = `${upstream.replace(/\/+$/, '')}${path}${query ? `?${query}` : ''}`;
   const send = () =>
     forward({
-      url: `${upstream.replace(/\/+$/, '')}${path}${query ? `?${query}` : ''}`,
+      url,
+      dispatcher: poolFor(new URL(url).origin),
       method: request.method,
       headers: request.headers,
       body,

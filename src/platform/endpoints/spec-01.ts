@@ -41,7 +41,7 @@ const USERS = '01 Users';
 const CLIENTS = '01 User clients';
 const PREFERENCES = '01 Preferences and avatar';
 
-const SIGN_IN_ENDPOINTS: EndpointSpec[] = [
+const SIGN_IN_ENDPOINTS = [
   {
     id: 'authorize', method: 'GET', path: '/authorize', upstream: 'auth', source: SIGN_IN, redirects: true,
     summary: 'Start sign-in (implicit or code flow, or a silent refresh with prompt=none); answers with a redirect to redirect_uri.',
@@ -58,9 +58,9 @@ const SIGN_IN_ENDPOINTS: EndpointSpec[] = [
     summary: 'Code flow: exchange the code for access_token (and possibly id_token) with the app ID and secret.',
     response: TokenResponse,
   },
-];
+] as const satisfies readonly EndpointSpec[];
 
-const CHAT_ENDPOINTS: EndpointSpec[] = [
+const CHAT_ENDPOINTS = [
   {
     id: 'listChats', method: 'GET', path: '/api/v5/orgs/<organization_id>/rooms/<room_id>/chats', upstream: 'api', source: CHATS,
     summary: 'Chats of a room, paginated, newest first by default.', query: ChatListQuery, response: ChatPage,
@@ -92,9 +92,9 @@ const CHAT_ENDPOINTS: EndpointSpec[] = [
     summary: 'Create an empty chat (type operator); payload beyond messaging_channel and the answer: not shown.',
     body: CreateEmptyChatRequest, response: CreateEmptyChatResponse,
   },
-];
+] as const satisfies readonly EndpointSpec[];
 
-const USER_ENDPOINTS: EndpointSpec[] = [
+const USER_ENDPOINTS = [
   {
     id: 'getMe', method: 'GET', path: '/api/v5/users/me', upstream: 'api', source: USERS,
     summary: 'The authenticated user (organization_id tells the organization).', response: User,
@@ -140,9 +140,9 @@ const USER_ENDPOINTS: EndpointSpec[] = [
     id: 'getOrgUserPreferences', method: 'GET', path: '/api/v5/orgs/<organization_id>/users/<user_id>/preferences',
     upstream: 'api', source: USERS, summary: 'Preferences of a user of the organization.', response: UserPreferences,
   },
-];
+] as const satisfies readonly EndpointSpec[];
 
-const CLIENT_ENDPOINTS: EndpointSpec[] = [
+const CLIENT_ENDPOINTS = [
   {
     id: 'createUserClient', method: 'POST', path: '/api/v5/orgs/<organization_id>/users/<user_id>/clients', upstream: 'api',
     source: CLIENTS, summary: 'Register a user client (presence); keep its id to refresh it.', body: UserClientRequest, response: UserClient,
@@ -165,9 +165,9 @@ const CLIENT_ENDPOINTS: EndpointSpec[] = [
     id: 'deleteUserClient', method: 'DELETE', path: '/api/v5/orgs/<organization_id>/users/<user_id>/clients/<client_id>',
     upstream: 'api', source: CLIENTS, summary: 'Unregister a client; its presence ends immediately; 204.',
   },
-];
+] as const satisfies readonly EndpointSpec[];
 
-const PREFERENCE_ENDPOINTS: EndpointSpec[] = [
+const PREFERENCE_ENDPOINTS = [
   {
     id: 'getUserPreferences', method: 'GET', path: '/api/v5/users/<user_id>/preferences', upstream: 'api', source: PREFERENCES,
     summary: 'Read a user\'s preferences.', response: UserPreferences,
@@ -196,12 +196,15 @@ const PREFERENCE_ENDPOINTS: EndpointSpec[] = [
     id: 'uploadOrgUserAvatar', method: 'POST', path: '/api/v5/orgs/<organization_id>/users/<user_id>/avatar', upstream: 'api',
     source: PREFERENCES, summary: 'Upload the avatar of a user of the organization (multipart).', multipart: true, response: Avatar,
   },
-];
+] as const satisfies readonly EndpointSpec[];
 
-export const SPEC_01_ENDPOINTS: readonly EndpointSpec[] = [
+/** The list with its literal types, for the typed client. */
+export const SPEC_01_TYPED = [
   ...SIGN_IN_ENDPOINTS,
   ...CHAT_ENDPOINTS,
   ...USER_ENDPOINTS,
   ...CLIENT_ENDPOINTS,
   ...PREFERENCE_ENDPOINTS,
-];
+] as const satisfies readonly EndpointSpec[];
+
+export const SPEC_01_ENDPOINTS: readonly EndpointSpec[] = SPEC_01_TYPED;

@@ -49,7 +49,7 @@ const V2_INTERACTIONS = '/api/v2/orgs/<organization_id>/interactions';
 const WORKFLOW = '/api/reporting/workflow/v1/orgs/<organization_id>/workflows/<workflow_id>';
 const OBJECTIVES = '/api/objectives/v1/orgs/<organization_id>';
 
-const formData: EndpointSpec[] = [
+const formData = [
   {
     id: 'listFormSubmissions',
     method: 'GET',
@@ -88,9 +88,9 @@ const formData: EndpointSpec[] = [
     body: FormSubmissionCsvRequest,
     download: true,
   },
-];
+] as const satisfies readonly EndpointSpec[];
 
-const interactions: EndpointSpec[] = [
+const interactions = [
   {
     id: 'listInteractions',
     method: 'GET',
@@ -206,9 +206,9 @@ const interactions: EndpointSpec[] = [
     summary: 'Read the default project template, the base payload of a create.',
     response: DefaultTemplate,
   },
-];
+] as const satisfies readonly EndpointSpec[];
 
-const collections: EndpointSpec[] = [
+const collections = [
   {
     id: 'listCollections',
     method: 'GET',
@@ -255,9 +255,9 @@ const collections: EndpointSpec[] = [
     source: '02 Collections',
     summary: 'Delete a collection; refused while it holds interactions or themes.',
   },
-];
+] as const satisfies readonly EndpointSpec[];
 
-const workflowReporting: EndpointSpec[] = [
+const workflowReporting = [
   {
     id: 'getWorkflowStepRows',
     method: 'POST',
@@ -307,9 +307,9 @@ const workflowReporting: EndpointSpec[] = [
     summary: 'Workflow metadata: type, name, publish state, first and last event dates.',
     response: WorkflowInfo,
   },
-];
+] as const satisfies readonly EndpointSpec[];
 
-const eventListing: EndpointSpec[] = [
+const eventListing = [
   {
     id: 'listEventTypes',
     method: 'POST',
@@ -340,12 +340,15 @@ const eventListing: EndpointSpec[] = [
     body: EventRowsRequest,
     response: EventRowsResponse,
   },
-];
+] as const satisfies readonly EndpointSpec[];
 
-export const SPEC_02_ENDPOINTS: readonly EndpointSpec[] = [
+/** The list with its literal types, for the typed client. */
+export const SPEC_02_TYPED = [
   ...formData,
   ...interactions,
   ...collections,
   ...workflowReporting,
   ...eventListing,
-];
+] as const satisfies readonly EndpointSpec[];
+
+export const SPEC_02_ENDPOINTS: readonly EndpointSpec[] = SPEC_02_TYPED;

@@ -51,8 +51,12 @@ const UNIFIED_MESSAGING = '03 Unified messaging';
 /** An entry of one section: upstream and source are added by {@link section}. */
 type Entry = Omit<EndpointSpec, 'upstream' | 'source'>;
 
-function section(source: string, entries: Entry[]): EndpointSpec[] {
-  return entries.map((e) => ({ ...e, upstream: 'api', source }));
+/** The entries with `upstream: 'api'` and `source` added, their literal types kept (the typed client reads them). */
+function section<const E extends readonly Entry[]>(
+  source: string,
+  entries: E,
+): { readonly [K in keyof E]: E[K] & { readonly upstream: 'api'; readonly source: string } } {
+  return Object.freeze(entries.map((e) => Object.freeze({ ...e, upstream: 'api', source }))) as never;
 }
 
 const channelMessaging = section(CHANNEL_MESSAGING, [
@@ -322,8 +326,11 @@ const unifiedMessaging = section(UNIFIED_MESSAGING, [
   },
 ]);
 
-export const SPEC_03_ENDPOINTS: readonly EndpointSpec[] = Object.freeze([
+/** The list with its literal types, for the typed client. */
+export const SPEC_03_TYPED = Object.freeze([
   ...channelMessaging,
   ...publicStream,
   ...unifiedMessaging,
-]);
+] as const) satisfies readonly EndpointSpec[];
+
+export const SPEC_03_ENDPOINTS: readonly EndpointSpec[] = SPEC_03_TYPED;
