@@ -6,6 +6,7 @@
  * Nothing here exists at run time.
  */
 import type { z } from 'zod';
+import type { PlatformRedirect } from './client.ts';
 import type { PlatformDownload } from './download.ts';
 import type { ENDPOINTS } from './endpoints/index.ts';
 import type { CallOptions } from './http-client.ts';
@@ -57,7 +58,9 @@ export type CallArgs<E> = ParamsPart<E> & QueryPart<E> & BodyPart<E> & CallExtra
 /** The arguments object is optional when none of its parts is required. */
 export type ArgsTuple<E> = {} extends CallArgs<E> ? [args?: CallArgs<E>] : [args: CallArgs<E>];
 
-export type ResultOf<E> = E extends { readonly download: true }
+export type ResultOf<E> = E extends { readonly redirects: true }
+  ? PlatformRedirect
+  : E extends { readonly download: true }
   ? PlatformDownload
   : E extends { readonly response: infer R extends z.ZodType }
     ? z.output<R>

@@ -37,6 +37,15 @@ export type * from './client-types.ts';
 export { PlatformDownload, DownloadConsumedError } from './download.ts';
 export * from './errors.ts';
 
+/** The answer of a sign-in endpoint that redirects (`authorize`): where to, never followed. */
+export interface PlatformRedirect {
+  status: number;
+  /** The Location header, e.g. the redirect_uri with the tokens or the error in its hash or query. */
+  location: string | undefined;
+  /** A body sent with a 2xx (a login page), undefined with a 3xx. */
+  body: unknown;
+}
+
 export type PlatformClientOptions = PlatformConnectOptions | PlatformTransportOptions;
 
 /** The client opens its own connection pools (closed by `close()`). */
@@ -108,6 +117,11 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
     if (endpoint.download) {
       const res = await http.requestStream(request);
       return new PlatformDownload(res.status, res.headers, res.body);
+    }
+    if (endpoint.redirects) {
+      const res = await http.request({ ...request, redirects: true });
+      const location = res.headers.location;
+      return { status: res.status, location: typeof location === 'string' ? location : undefined, body: res.body } satisfies PlatformRedirect;
     }
     if (endpoint.response) return http.requestJson(request, endpoint.response);
     return (await http.request(request)).body;

@@ -75,6 +75,8 @@ export interface PlatformRequest extends CallOptions {
   rawBody?: FormData | string;
   /** Extra headers (e.g. `X-PRIVATE-KEY`); never logged. Authorization cannot be overridden. */
   headers?: Record<string, string>;
+  /** A 3xx is the answer (sign-in redirects), resolved like a 2xx instead of thrown; never followed. */
+  redirects?: boolean;
 }
 
 /** A 2xx answer whose body is left unread: a download to stream. */
@@ -123,6 +125,7 @@ interface OutgoingRequest {
   headers: Record<string, string>;
   /** Hand a 2xx body over unread. */
   stream: boolean;
+  redirects: boolean;
 }
 
 export class PlatformHttpClient {
@@ -197,7 +200,7 @@ export class PlatformHttpClient {
       headers['content-type'] = encoded.headers.get('content-type') ?? 'multipart/form-data';
       body = new Uint8Array(await encoded.arrayBuffer());
     }
-    return withRetry((attempt) => this.#attempt({ method: req.method, path: fullPath, body, headers, stream }, timeoutMs, attempt, req.signal), {
+    return withRetry((attempt) => this.#attempt({ method: req.method, path: fullPath, body, headers, stream, redirects: req.redirects === true }, timeoutMs, attempt, req.signal), {
       policy,
       classify,
       signal: req.signal,
@@ -263,7 +266,8 @@ export class PlatformHttpClient {
       }
       const text = await res.body.text();
       const parsed = parseBody(text);
-      if (status >= 200 && status < 300) return { status, headers: res.headers, body: parsed, attempts: attempt };
+      const accepted = (status >= 200 && status < 300) || (out.redirects && status >= 300 && status < 400);
+      if (accepted) return { status, headers: res.headers, body: parsed, attempts: attempt };
       const error = httpError(call, status, res.headers, text, parsed);
       failure = error.code;
       throw error;
