@@ -6,6 +6,7 @@
  */
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { requireAccess } from './auth.ts';
+import { registerChannelMessaging } from './channel-messaging/index.ts';
 import type { SandboxContext } from './context.ts';
 import { installErrorHandlers } from './http-errors.ts';
 import { resolveOptions, type ResolvedSandboxOptions, type SandboxOptions } from './options.ts';
@@ -14,6 +15,14 @@ import { registerControlAdminRoutes } from './routes/control-admin.ts';
 import { registerControlChatRoutes } from './routes/control-chats.ts';
 import { registerMessageRoutes } from './routes/messages.ts';
 import { registerOwnedChatRoutes } from './routes/owned-chats.ts';
+import { registerEventListing } from './events/index.ts';
+import { registerReporting } from './reporting/index.ts';
+import { registerBuilder } from './builder/index.ts';
+import { registerForms } from './forms/index.ts';
+import { registerSignIn } from './sign-in/index.ts';
+import { registerChatsAndUsers } from './chats-and-users.ts';
+import { requireOrganizationPermissions } from './permissions.ts';
+import { registerOwnedChatListRoute } from './routes/chat-listings.ts';
 import { SETTINGS_SCOPE, SandboxState, seedState, type Seed } from './state.ts';
 import { WebhookDispatcher } from './webhook-dispatcher.ts';
 
@@ -59,12 +68,21 @@ export function buildSandboxApp(options: SandboxOptions = {}): SandboxApp {
   void app.register(
     async (scope) => {
       scope.addHook('onRequest', requireAccess(state));
+      scope.addHook('onRequest', requireOrganizationPermissions(state, { reports: 'private-history' }));
+      registerOwnedChatListRoute(scope, ctx);
       registerOwnedChatRoutes(scope, ctx);
     },
     { prefix: `${ORG_PATH}/owned_chats` },
   );
   void app.register(async (scope) => registerControlChatRoutes(scope, ctx), { prefix: '/_sandbox/chats' });
   void app.register(async (scope) => registerControlAdminRoutes(scope, ctx), { prefix: '/_sandbox' });
+  registerSignIn(app, ctx);
+  registerChatsAndUsers(app, ctx);
+  void app.register(async (scope) => registerReporting(scope, ctx));
+  void app.register(async (scope) => registerEventListing(scope, ctx));
+  void app.register(async (scope) => registerBuilder(scope, ctx));
+  void app.register(async (scope) => registerForms(scope, ctx));
+  registerChannelMessaging(app, ctx);
 
   return { app, state, seed, options: resolved };
 }

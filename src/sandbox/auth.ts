@@ -19,7 +19,8 @@ export function organizationIdOf(request: FastifyRequest): string {
   return (request.params as { organization_id?: string }).organization_id ?? '';
 }
 
-export function authenticate(state: SandboxState, request: FastifyRequest, scope?: string): ApiToken {
+/** The token of the request's credentials, or 401 (paths without an organization use this alone). */
+export function authenticateToken(state: SandboxState, request: FastifyRequest): ApiToken {
   const header = request.headers.authorization;
   if (header === undefined || header === '') {
     throw new SandboxUnauthenticatedError('Authentication credentials were not provided.');
@@ -27,6 +28,12 @@ export function authenticate(state: SandboxState, request: FastifyRequest, scope
   const match = AUTHORIZATION.exec(header);
   const issued = match?.[2] === undefined ? undefined : state.tokens.get(match[2]);
   if (!issued) throw new SandboxUnauthenticatedError('Invalid token.');
+  if (issued.expiresAt !== undefined && issued.expiresAt <= state.now()) throw new SandboxUnauthenticatedError('Token expired.');
+  return issued;
+}
+
+export function authenticate(state: SandboxState, request: FastifyRequest, scope?: string): ApiToken {
+  const issued = authenticateToken(state, request);
 
   const organizationId = organizationIdOf(request);
   if (!state.organizations.has(organizationId)) throw new SandboxNotFoundError('Organization not found.');

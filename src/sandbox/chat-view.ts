@@ -37,7 +37,8 @@ export function chatView(state: SandboxState, chat: ChatRecord): Chat {
   const times = messages.map((m) => m.createdAt);
   const presentUsers = 0; // nobody is ever "present" in the sandbox: no agent UI is connected
   const presentVisitors = 0;
-  const visitorMembers = 1; // every chat of the sandbox has exactly one visitor membership
+  const visitorMembers = chat.visitorId === '' ? 0 : 1; // a visitor chat has exactly one visitor membership
+  const encrypted = chat.encryptedSymmetricKey !== undefined;
 
   return {
     id: chat.id,
@@ -53,7 +54,9 @@ export function chatView(state: SandboxState, chat: ChatRecord): Chat {
     is_private: false,
     is_real_conversation: userMessages > 0 && visitorMessages > 0,
     is_autosuggested: false,
-    is_encrypted: false,
+    is_encrypted: encrypted,
+    // Present only when is_encrypted is true (spec 01).
+    ...(encrypted ? { encrypted_symmetric_key: chat.encryptedSymmetricKey } : {}),
     message_count: messages.length,
     user_message_count: userMessages,
     visitor_message_count: visitorMessages,
@@ -76,7 +79,7 @@ export function chatView(state: SandboxState, chat: ChatRecord): Chat {
     visitor_wait_time: visitorWaitTimeSeconds(messages),
     duration: chat.isEnded ? (times.length > 0 ? (times[times.length - 1]! - times[0]!) / 1000 : 0) : null,
     active_duration: chat.isEnded ? activeDurationSeconds(times) : null,
-    messaging_channel: chat.link?.messagingChannel ?? null,
+    messaging_channel: chat.link?.messagingChannel ?? chat.messagingChannel ?? null,
     // Deprecated fields (spec 01) remain present.
     token: null,
     legacy_conversation_state: null,

@@ -6,6 +6,10 @@
 export interface Organization {
   id: string;
   name: string;
+  /** Private history: chat reads of owned_chats then need the reports permission (spec 01). Default false. */
+  privateHistory?: boolean;
+  /** PEM public key for encrypted chats; absent while the feature is not enabled. */
+  publicKeyPem?: string;
 }
 
 export interface Room {
@@ -23,6 +27,61 @@ export interface User {
   /** Alias shown in chats (`sender_public_name`). */
   publicName: string;
   createdAt: number;
+  /** Spec 01 User fields (users interface); absent on users made before them, read as derived from `name`. */
+  email?: string | null;
+  firstName?: string;
+  lastName?: string;
+  /** The remaining spec 01 User fields; absent means their defaults. */
+  profile?: UserProfile;
+}
+
+/** Spec 01 User fields beyond the names (users interface). */
+export interface UserProfile {
+  alias: string | null;
+  /** 1 male, 2 female, null unknown (docs/decisions.md). */
+  gender: number | null;
+  birthday: string | null;
+  phone: string | null;
+  title: string | null;
+  isManager: boolean;
+  isBot: boolean;
+  isStaff: boolean;
+  isOnlineEnabled: boolean;
+  isCreatedBySso: boolean;
+  updatedAt: number;
+  deletedAt: number | null;
+  avatarId: string | null;
+}
+
+/** What a token may do (spec 01, Authentication 5); absent on a token means everything. */
+export interface TokenPermissions {
+  subscription: boolean;
+  organizationAccess: boolean;
+  reports: boolean;
+  users: boolean;
+}
+
+/** A user client (presence) of spec 01. */
+export interface UserClientRecord {
+  id: string;
+  userId: string;
+  presenceExpiresIn: number;
+  /** When presence was last registered or refreshed. */
+  refreshedAt: number;
+  gcmToken: string | null;
+  subscribedChannels: string[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface AvatarRecord {
+  id: string;
+  userId: string;
+  contentType: string;
+  filename: string;
+  bytes: Buffer;
+  createdAt: number;
+  updatedAt: number;
 }
 
 export interface ApiToken {
@@ -30,6 +89,10 @@ export interface ApiToken {
   organizationId: string;
   userId: string;
   scopes: ReadonlySet<string>;
+  /** Spec 01 permissions; absent means all granted. */
+  permissions?: TokenPermissions;
+  /** Sandbox-clock epoch ms after which the token is refused (implicit-flow access tokens); absent: never expires. */
+  expiresAt?: number;
 }
 
 export interface ChannelConfigurationRecord {
@@ -75,13 +138,14 @@ export interface ChatLink {
   messagingChannel: string;
 }
 
-export type ChatType = 'external' | 'visitor';
+export type ChatType = 'external' | 'visitor' | 'operator';
 
 export interface ChatRecord {
   id: string;
   organizationId: string;
   roomId: string;
   chatType: ChatType;
+  /** '' for a chat without a visitor (operator). */
   visitorId: string;
   link: ChatLink | null;
   createdAt: number;
@@ -92,6 +156,10 @@ export interface ChatRecord {
   endedAt: number | null;
   /** Users who joined by writing, in order of joining. */
   userMemberIds: string[];
+  /** Encrypted chats: the AES key, RSA-encrypted to the organization's public key (base64). */
+  encryptedSymmetricKey?: string;
+  /** messaging_channel of a chat without a unified-messaging link (seeded or created empty). */
+  messagingChannel?: string;
 }
 
 export type MessageType = 'msg' | 'join';
@@ -112,6 +180,8 @@ export interface MessageRecord {
   externalSenderId: string | null;
   selectedReplySuggestionId: string | null;
   createdAt: number;
+  /** Encrypted chats: the text AES-encrypted (base64); `text` is then empty. */
+  encryptedMessage?: string;
 }
 
 export interface ReplySuggestionRecord {

@@ -5,8 +5,10 @@
  * control API can move forward so time-based fields are testable.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { UserPreferencesValues } from './users/preferences.ts';
 import type {
   ApiToken,
+  AvatarRecord,
   ChannelConfigurationRecord,
   ChatRecord,
   MessageRecord,
@@ -15,6 +17,7 @@ import type {
   Room,
   ThreadMapping,
   User,
+  UserClientRecord,
   Visitor,
   WebhookAttempt,
 } from './model.ts';
@@ -31,6 +34,10 @@ export class SandboxState {
   readonly chats = new Map<string, ChatRecord>();
   readonly suggestions = new Map<string, ReplySuggestionRecord>();
   readonly webhookAttempts: WebhookAttempt[] = [];
+  /** Spec 01 users interface: user clients (presence), preferences by user id, avatars. */
+  readonly userClients = new Map<string, UserClientRecord>();
+  readonly preferences = new Map<string, UserPreferencesValues>();
+  readonly avatars = new Map<string, AvatarRecord>();
   private readonly mappingsByThread = new Map<string, ThreadMapping>();
   private readonly messagesByChat = new Map<string, MessageRecord[]>();
   private clockOffsetMs = 0;

@@ -23,6 +23,8 @@ export interface CallOptions {
   authorization?: string | null;
   /** A raw body sent as application/json as is. */
   raw?: string;
+  /** Further request headers. */
+  headers?: Record<string, string>;
 }
 
 export interface TestSandbox extends RunningSandbox {
@@ -82,7 +84,7 @@ export async function startTestSandbox(options: SandboxOptions = {}): Promise<Te
   const um = `/api/v5/orgs/${sandbox.organizationId}/unified_messaging`;
 
   const call: TestSandbox['call'] = async (method, path, body, options = {}) => {
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...options.headers };
     const authorization = options.authorization === undefined ? `Token ${sandbox.token}` : options.authorization;
     if (authorization !== null) headers.authorization = authorization;
     let payload: string | undefined = options.raw;

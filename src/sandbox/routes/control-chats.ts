@@ -7,7 +7,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { postAgentMessage, suggestReply } from '../agent-actions.ts';
 import { chatView } from '../chat-view.ts';
-import { createChat, createVisitor, endChat, requireChat } from '../chats.ts';
+import { seedChat } from '../chat-seeding.ts';
+import { endChat, requireChat } from '../chats.ts';
 import type { SandboxContext } from '../context.ts';
 import { SandboxValidationError } from '../errors.ts';
 import { parsePayload } from '../http-errors.ts';
@@ -24,7 +25,21 @@ const ReplySuggestionBody = z.strictObject({
   user_id: z.string().optional(),
 });
 const ChatListQuery = z.strictObject({ thread_id: z.string().optional(), config_id: z.string().optional() });
-const NewChatBody = z.strictObject({ room_id: z.string().optional() }).optional();
+const seedTime = z.iso.datetime({ offset: true, error: 'Enter an ISO 8601 date/time.' }).transform((v) => Date.parse(v));
+const NewChatBody = z
+  .strictObject({
+    room_id: z.string().optional(),
+    chat_type: z.enum(['visitor', 'operator', 'external']).default('visitor'),
+    messaging_channel: nonBlank.optional(),
+    created_at: seedTime.optional(),
+    waiting: z.boolean().default(true),
+    encrypted: z.boolean().default(false),
+    messages: z
+      .array(z.strictObject({ sender: z.enum(['visitor', 'user']), text: z.string(), user_id: z.string().optional(), created_at: seedTime.optional() }))
+      .default([]),
+    ended_at: seedTime.optional(),
+  })
+  .default({ chat_type: 'visitor', waiting: true, encrypted: false, messages: [] });
 
 interface ChatParams {
   chat_id: string;
@@ -76,18 +91,24 @@ export function registerControlChatRoutes(app: FastifyInstance, ctx: SandboxCont
     return { results: chats.map((c) => controlChatView(state, c)) };
   });
 
-  /** A visitor chat that did not come through unified messaging (it never fires webhooks). */
+  /**
+   * A chat that did not come through unified messaging (it never fires
+   * webhooks): a visitor chat by default, optionally seeded with messages at
+   * given times, encrypted, ended (chat-seeding.ts).
+   */
   app.post('/', async (request, reply) => {
     const body = parsePayload(NewChatBody, request.body);
-    const room = state.rooms.get(body?.room_id ?? seed.room.id);
+    const room = state.rooms.get(body.room_id ?? seed.room.id);
     if (room === undefined) throw SandboxValidationError.field('room_id', 'Room not found.');
-    const chat = createChat(state, {
-      organizationId: room.organizationId,
-      roomId: room.id,
-      chatType: 'visitor',
-      visitor: createVisitor(state, room.organizationId, null),
-      link: null,
-      waiting: true,
+    const chat = seedChat(state, {
+      room,
+      chatType: body.chat_type,
+      messagingChannel: body.messaging_channel,
+      createdAt: body.created_at,
+      waiting: body.waiting && body.chat_type !== 'operator',
+      encrypted: body.encrypted,
+      messages: body.messages.map((m) => ({ sender: m.sender, text: m.text, userId: m.user_id, at: m.created_at })),
+      endedAt: body.ended_at,
     });
     return reply.status(201).send(controlChatView(state, chat));
   });

@@ -1,0 +1,45 @@
+/**
+ * The decrypted chat of spec 01 ("Decrypted chat"): a few chat fields plus
+ * every message of the chat with its text. Messages of encrypted chats are
+ * decrypted here, per request, with the caller's private key; the plaintext
+ * exists only in the answer.
+ */
+import type { KeyObject } from 'node:crypto';
+import type { DecryptedChat } from '../platform/schemas/chats.ts';
+import { chatDecipher } from './chat-encryption.ts';
+import type { ChatRecord } from './model.ts';
+import type { SandboxState } from './state.ts';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function decryptedChatView(state: SandboxState, chat: ChatRecord, privateKey: KeyObject): DecryptedChat {
+  const messages = state.messagesOf(chat.id);
+  const encrypted = chat.encryptedSymmetricKey !== undefined;
+  const decrypt = encrypted ? chatDecipher(privateKey, chat.encryptedSymmetricKey!) : undefined;
+  return {
+    id: chat.id,
+    created_at: iso(chat.createdAt),
+    updated_at: iso(chat.updatedAt),
+    ended_at: chat.endedAt === null ? null : iso(chat.endedAt),
+    room_id: chat.roomId,
+    room_organization_id: chat.organizationId,
+    room_name: state.rooms.get(chat.roomId)?.name ?? '',
+    message_count: messages.filter((m) => m.type === 'msg').length,
+    is_encrypted: encrypted,
+    messages: messages.map((m) => {
+      const sealed = m.encryptedMessage !== undefined && decrypt !== undefined;
+      return {
+        id: m.id,
+        type: m.type,
+        chat_id: chat.id,
+        created_at: iso(m.createdAt),
+        sender_id: m.senderId,
+        sender_type: m.senderType,
+        sender_name: m.senderName,
+        content: sealed ? decrypt(m.encryptedMessage!) : m.text,
+        is_encrypted: sealed,
+        encrypted_message: sealed ? m.encryptedMessage! : null,
+      };
+    }),
+  };
+}
