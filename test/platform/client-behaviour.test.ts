@@ -145,4 +145,24 @@ describe('against the sandbox', () => {
     for await (const item of client.paginate('listChannelConfigurations')) configs.push(item.id);
     expect(configs).toEqual([config.id]);
   });
+
+  it('manages a configuration through all of its unified messaging endpoints', async () => {
+    sandbox = await startSandbox({ logger: false });
+    client = createPlatformClient({ url: sandbox.url, token: sandbox.token, organizationId: sandbox.organizationId });
+    const body = { name: 'desk', messaging_channel: 'email', room_id: sandbox.roomId, reply_webhook_url: 'http://127.0.0.1:9/hook' };
+    const config = await client.createChannelConfiguration({ body });
+    const params = { config_id: config.id };
+    expect(await client.getChannelConfiguration({ params })).toMatchObject({ id: config.id, name: 'desk' });
+    expect(await client.updateChannelConfiguration({ params, body: { max_retry_count: 5 } })).toMatchObject({ max_retry_count: 5 });
+    expect(await client.replaceChannelConfiguration({ params, body: { ...body, name: 'desk 2' } })).toMatchObject({ name: 'desk 2' });
+    const posted = await client.createUnifiedMessages({
+      params,
+      body: { messages: [{ body: 'Hi', thread_id: 't-9', sender_id: 'bo@example.com', message_id: 'm-9' }] },
+    });
+    const closed = await client.closeUnifiedSession({ params, body: { thread_id: 't-9' } });
+    expect(closed).toMatchObject({ chat_session_id: posted.chat_id, thread_id: 't-9', is_ended: true });
+    await client.deleteChannelConfiguration({ params });
+    const gone = await client.getChannelConfiguration({ params }).catch((e: unknown) => e);
+    expect(gone).toMatchObject({ status: 404 });
+  });
 });
