@@ -11,8 +11,6 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request, type Dispatcher } from 'undici';
@@ -23,6 +21,7 @@ import { loadSettings } from '../../src/config/load.ts';
 import { createLogger } from '../../src/logger.ts';
 import { ALL_ENDPOINTS } from '../../src/platform/endpoints/index.ts';
 import type { EndpointSpec, Upstream } from '../../src/platform/endpoints/types.ts';
+import { startRecordingUpstreams, type Recorded, type RecordingUpstreams } from '../support/recording-upstreams.ts';
 import { ANY_QUERY, BODIES, INVALID, ORG, PARAMS, QUERIES, SKIPPED } from '../support/endpoint-samples.ts';
 
 const KEY = 'gw-key-for-the-contract-0123456789';
@@ -39,14 +38,6 @@ const multipartBody = Buffer.concat([
 
 // ─── Recording upstreams and the gateway ────────────────────────────────────
 
-interface Recorded {
-  upstream: Upstream;
-  method: string;
-  url: string;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
 /** What an upstream answers: keyed by the endpoint id the caller names in `x-contract-endpoint` (a plain, forwarded header). */
 function answerFor(upstream: Upstream, id: string, method: string): { status: number; headers: Record<string, string>; body: Buffer } {
   const endpoint = ALL_ENDPOINTS.find((e) => e.id === id);
@@ -57,29 +48,15 @@ function answerFor(upstream: Upstream, id: string, method: string): { status: nu
   return { status, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify({ answered: id, upstream, n: 1 })) };
 }
 
-const seen: Recorded[] = [];
-const servers: Server[] = [];
-const upstreamUrls = {} as Record<Upstream, string>;
+let upstreams: RecordingUpstreams;
+let seen: Recorded[];
+let upstreamUrls: Record<Upstream, string>;
 let gateway: RunningGateway;
 let dir: string;
 
-async function recordingUpstream(name: Upstream): Promise<string> {
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      seen.push({ upstream: name, method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
-      const answer = answerFor(name, String(req.headers['x-contract-endpoint'] ?? ''), req.method ?? '');
-      res.writeHead(answer.status, answer.headers).end(answer.body);
-    });
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
 beforeAll(async () => {
-  for (const name of ['api', 'builder', 'auth'] as const) upstreamUrls[name] = await recordingUpstream(name);
+  upstreams = await startRecordingUpstreams(answerFor);
+  ({ seen, urls: upstreamUrls } = upstreams);
   dir = mkdtempSync(join(tmpdir(), 'threadgate-contract-'));
   const settings = {
     platform: { url: upstreamUrls.api, builder_url: upstreamUrls.builder, auth_url: upstreamUrls.auth, organization_id: ORG, token: PLATFORM_TOKEN },
@@ -98,10 +75,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await gateway?.close();
-  for (const server of servers) {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
+  await upstreams?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

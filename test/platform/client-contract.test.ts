@@ -7,28 +7,19 @@
  * as the endpoint says (parsed with the response schema, a download handed
  * over as a stream, a redirect or 4xx thrown with its status).
  */
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPlatformClient, PlatformDownload, PlatformHttpError, PlatformRequestInvalidError, PlatformResponseError, type PlatformClient } from '../../src/platform/client.ts';
 import { ALL_ENDPOINTS } from '../../src/platform/endpoints/index.ts';
 import type { EndpointSpec, Upstream } from '../../src/platform/endpoints/types.ts';
+import { startRecordingUpstreams, type Recorded, type RecordingUpstreams } from '../support/recording-upstreams.ts';
 import { ANY_QUERY, BODIES, INVALID, ORG, PARAMS, QUERIES } from '../support/endpoint-samples.ts';
 
 const TOKEN = 'platform-token-for-the-client';
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0xff]);
 
-interface Recorded {
-  upstream: Upstream;
-  method: string;
-  url: string;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
-const seen: Recorded[] = [];
-const servers: Server[] = [];
-const urls = {} as Record<Upstream, string>;
+let upstreams: RecordingUpstreams;
+let seen: Recorded[];
+let urls: Record<Upstream, string>;
 let client: PlatformClient;
 
 function answerFor(id: string, method: string): { status: number; headers: Record<string, string>; body: string } {
@@ -41,32 +32,15 @@ function answerFor(id: string, method: string): { status: number; headers: Recor
   return { status: method === 'POST' ? 201 : 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ answered: id, n: 1 }) };
 }
 
-async function recordingUpstream(name: Upstream): Promise<string> {
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      seen.push({ upstream: name, method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
-      const answer = answerFor(String(req.headers['x-contract-endpoint'] ?? ''), req.method ?? '');
-      res.writeHead(answer.status, answer.headers).end(answer.body);
-    });
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
 beforeAll(async () => {
-  for (const name of ['api', 'builder', 'auth'] as const) urls[name] = await recordingUpstream(name);
+  upstreams = await startRecordingUpstreams((_upstream, id, method) => answerFor(id, method));
+  ({ seen, urls } = upstreams);
   client = createPlatformClient({ url: urls.api, builderUrl: urls.builder, authUrl: urls.auth, token: TOKEN, organizationId: ORG, retry: { attempts: 1 } });
 });
 
 afterAll(async () => {
   await client?.close();
-  for (const server of servers) {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
+  await upstreams?.close();
 });
 
 beforeEach(() => {

@@ -53,14 +53,7 @@ export function createInteraction(state: SandboxState, builder: BuilderState, ac
     previewUrl: null,
     previewCanvasRotated: false,
     flowMode: null,
-    createdAt: now,
-    createdBy: actor,
-    updatedAt: now,
-    updatedBy: actor,
-    draftVersion: 1,
-    isPublished: false,
-    publishedAt: null,
-    published: null,
+    ...freshDraft(now, actor),
   };
   builder.interactions.set(record.uuid, record);
   return record;
@@ -121,14 +114,7 @@ export function copyInteraction(
     organizationId: collection.organizationId,
     collectionId: collection.id,
     name: options.forceUniqueName ? uniqueName(builder, collection.id, source.name) : source.name,
-    createdAt: now,
-    createdBy: actor,
-    updatedAt: now,
-    updatedBy: actor,
-    draftVersion: 1,
-    isPublished: false,
-    publishedAt: null,
-    published: null,
+    ...freshDraft(now, actor),
   };
   builder.interactions.set(copy.uuid, copy);
   return copy;
@@ -196,4 +182,18 @@ function uniqueName(builder: BuilderState, collectionId: number, name: string): 
   let n = 1;
   while (taken.has(`${name} (${n})`)) n += 1;
   return `${name} (${n})`;
+}
+
+/** The fields of an interaction just made (created or copied): a first draft, never published. */
+function freshDraft(now: number, actor: Actor) {
+  return {
+    createdAt: now,
+    createdBy: actor,
+    updatedAt: now,
+    updatedBy: actor,
+    draftVersion: 1,
+    isPublished: false as const,
+    publishedAt: null,
+    published: null,
+  };
 }
