@@ -1,6 +1,7 @@
 /**
- * The sandbox's Fastify app, built apart from `listen()`: the platform API
- * paths (unified messaging, owned chats) and the control API under /_sandbox.
+ * The sandbox's Fastify app, built apart from `listen()`: every family of the
+ * platform's API paths (each registered from its own folder or route module)
+ * and the control API under /_sandbox.
  * Closing the app stops webhook deliveries (pending retries and requests in
  * flight).
  */

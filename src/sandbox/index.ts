@@ -1,7 +1,8 @@
 /**
- * The sandbox: an in-process emulator of the platform's unified messaging
- * (spec 03) and owned chats (spec 01), with a control API under /_sandbox
- * that plays the agent side.
+ * The sandbox: an in-process emulator of every endpoint of the platform's
+ * three documents (sign-in, chats and users; builder, form data, reporting
+ * and event listing; channel and unified messaging) on one address, with a
+ * control API under /_sandbox that seeds data and plays the agent side.
  */
 import { buildSandboxApp } from './app.ts';
 import type { SandboxOptions } from './options.ts';
