@@ -144,6 +144,8 @@ describe('e-mail connector, end to end', () => {
     await sendMail({ from: customer.address, to: support.address, subject: 'A real question', text: 'Hello?\n' });
     const chatId = await firstChat(tg);
     await until(async () => (await chatTexts(tg, chatId)).length === 1, MAIL_ARRIVES_MS, 'the real question');
+    // OpenSMTPD may deliver the three mails in any order: the real question can be posted before the others are read.
+    await until(async () => tg.gateway.bridge.skipped.list('mail').length === 2, MAIL_ARRIVES_MS, 'both automatic mails skipped');
     const skipped = tg.gateway.bridge.skipped.list('mail').map((s) => s.code).sort();
     expect(skipped).toEqual(['TG_EMAIL_AUTO_REPLY', 'TG_EMAIL_BOUNCE']);
     expect(threadsOf(tg)).toHaveLength(1);

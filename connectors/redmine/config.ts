@@ -1,0 +1,42 @@
+/**
+ * The Redmine connector's own settings keys. Strict: an unknown key is a typo
+ * and refused; every problem names its key and never repeats the API key.
+ *
+ *   - name: helpdesk
+ *     type: redmine
+ *     url: https://redmine.example.com          # the Redmine root (a sub-path is fine)
+ *     api_key: ${REDMINE_API_KEY}                 # the gateway's own Redmine user
+ *     project: support                            # identifier of the project whose issues are tickets
+ *     tracker: Support                            # optional: only issues of this tracker (name or id)
+ *     poll_seconds: 30
+ *     notes: public                               # agent replies as public or private notes
+ *     suggestions_as_private_notes: false         # reply suggestions as private notes
+ */
+import { z } from 'zod';
+
+export const DEFAULT_POLL_SECONDS = 30;
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+export const RedmineConnectorConfig = z.strictObject({
+  /** The Redmine root URL, http(s), without user:password@, query or fragment. */
+  url: z
+    .url({ protocol: /^https?$/, error: 'expected the http(s) URL of the Redmine root' })
+    .refine((url) => !/^[a-z]+:\/\/[^/]*@/i.test(url), { error: 'must not carry user:password@ (the API key authenticates)' })
+    .refine((url) => !/[?#]/.test(url), { error: 'must not carry a query or fragment' })
+    .transform((url) => url.replace(/\/+$/, '')),
+  /** The API key of the Redmine user the gateway acts as (My account → API access key). */
+  api_key: z.string().trim().min(1, { error: 'expected the Redmine API key' }),
+  /** The identifier of the project (as in its URL), not its display name. */
+  project: z.string().regex(/^[a-z][a-z0-9_-]{0,99}$/, { error: 'expected a project identifier (lower-case letters, digits, - and _)' }),
+  /** Only issues of this tracker, by name or id. */
+  tracker: z.union([z.number().int().positive(), z.string().trim().min(1)]).optional(),
+  /** How often Redmine is asked for changed issues. */
+  poll_seconds: z.number().int().min(1).max(3_600).default(DEFAULT_POLL_SECONDS),
+  /** Whether agent replies become public notes (the customer sees them) or private ones. */
+  notes: z.enum(['public', 'private']).default('public'),
+  /** Write the platform's reply suggestions as private notes (otherwise they are only counted). */
+  suggestions_as_private_notes: z.boolean().default(false),
+  /** Per request to Redmine. */
+  timeout_ms: z.number().int().min(100).max(120_000).default(DEFAULT_TIMEOUT_MS),
+});
+export type RedmineConnectorConfig = z.output<typeof RedmineConnectorConfig>;

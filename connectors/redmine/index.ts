@@ -1,0 +1,59 @@
+/**
+ * The Redmine connector: a ticket queue on the platform.
+ *
+ *   new issue / public note ──poll REST API──▶ ticket-poller ──▶ ctx.submit
+ *   issue closed            ──────────────────▶ ticket-poller ──▶ ctx.close
+ *   ticket note             ◀── note-writer ◀── deliver(message_created)
+ *
+ * Settings: `config.ts`. The ticket-system seam: `ticket-adapter.ts`;
+ * Redmine's side of it: `redmine-adapter.ts` (HTTP in `redmine-http.ts`).
+ * A wrong url or key does not stop the gateway: the poller logs the start-up
+ * error, reports the connector unhealthy and keeps trying with backoff.
+ */
+import { defineConnector, type ConnectorInstance } from '../../src/connector/api.ts';
+import { RedmineConnectorConfig } from './config.ts';
+import { NoteWriter } from './note-writer.ts';
+import { RedmineAdapter } from './redmine-adapter.ts';
+import { TicketPoller } from './ticket-poller.ts';
+
+export { RedmineConnectorConfig } from './config.ts';
+
+export default defineConnector({
+  type: 'redmine',
+  configSchema: RedmineConnectorConfig,
+
+  create(config, ctx): ConnectorInstance {
+    const adapter = new RedmineAdapter(config);
+    const poller = new TicketPoller(adapter, ctx, config.poll_seconds);
+    const writer = new NoteWriter(adapter, { notes: config.notes, suggestionsAsPrivateNotes: config.suggestions_as_private_notes });
+    let running: Promise<void> | undefined;
+
+    return {
+      start(signal) {
+        running = poller.run(signal);
+      },
+      async stop() {
+        await running;
+      },
+      deliver: (event, thread, context) => writer.deliver(event, thread, context),
+      health() {
+        const s = poller.status;
+        return {
+          ok: s.connected && s.lastError === null,
+          details: {
+            host: adapter.host,
+            project: config.project,
+            connected: s.connected,
+            user: s.user,
+            polls: s.polls,
+            last_poll_at: s.lastPollAt,
+            last_error: s.lastError,
+            last_error_at: s.lastErrorAt,
+            consecutive_failures: s.consecutiveFailures,
+            reply_suggestions_ignored: writer.suggestionsIgnored,
+          },
+        };
+      },
+    };
+  },
+});

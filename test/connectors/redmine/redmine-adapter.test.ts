@@ -1,0 +1,115 @@
+/**
+ * The Redmine `TicketAdapter` on its own, against the run's real Redmine:
+ * who the gateway is, what "changed since" lists (all pages, tracker filter),
+ * how journals map to entries (private, closed, reopened, line ends), notes
+ * written as the gateway, and Redmine's refusals as `TicketSystemError`s.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { RedmineConnectorConfig } from '../../../connectors/redmine/config.ts';
+import { RedmineAdapter } from '../../../connectors/redmine/redmine-adapter.ts';
+import { TicketSystemError } from '../../../connectors/redmine/ticket-adapter.ts';
+import { redmine, type TestRedmine } from '../../support/redmine.ts';
+
+let rm: TestRedmine;
+beforeAll(async () => {
+  rm = await redmine();
+}, 120_000);
+
+const signal = new AbortController().signal;
+const adapterFor = (project: string, extra: Record<string, unknown> = {}) =>
+  new RedmineAdapter(RedmineConnectorConfig.parse({ url: rm.url, api_key: rm.seed.gateway_key, project, ...extra }));
+
+async function refusal(promise: Promise<unknown>): Promise<TicketSystemError> {
+  const err = await promise.then(() => undefined, (e: unknown) => e);
+  expect(err).toBeInstanceOf(TicketSystemError);
+  return err as TicketSystemError;
+}
+
+describe('Redmine adapter', () => {
+  it('connect names the API key’s user; a wrong key, project or tracker is refused with the reason', async () => {
+    const project = await rm.newProject();
+    expect(await adapterFor(project).connect(signal)).toEqual({ id: String(rm.seed.gateway_id), name: 'Threadgate Gateway' });
+
+    const badKey = await refusal(adapterFor(project, { api_key: 'wrong' }).connect(signal));
+    expect(badKey.status).toBe(401);
+    expect(badKey.refused).toBe(true);
+    expect(badKey.message).toContain('the API key was refused');
+    expect(badKey.message).not.toContain('wrong');
+
+    expect((await refusal(adapterFor('not-there').connect(signal))).message).toContain('no project "not-there"');
+    expect((await refusal(adapterFor(project, { tracker: 'Nope' }).connect(signal))).message).toMatch(/no tracker named "Nope" \(it has: Bug, Feature, Support\)/);
+  });
+
+  it('lists the issues changed since a time in change order, over every page, of the tracker asked for', { timeout: 90_000 }, async () => {
+    const project = await rm.newProject({ trackerIds: [1, 3] });
+    const adapter = adapterFor(project, { tracker: 'Support' });
+    await adapter.connect(signal);
+    const start = await adapter.listChanges(undefined, signal);
+    expect(start.changes).toEqual([]);
+    expect(start.nextSince).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+
+    const ids: number[] = [];
+    for (let i = 0; i < 103; i++) ids.push(await rm.createIssue(project, { subject: `s${i}`, tracker_id: 3 }));
+    const bug = await rm.createIssue(project, { subject: 'a bug', tracker_id: 1 });
+    await rm.addNote(ids[0]!, 'moves the first to the end');
+    const listed = await adapter.listChanges(start.nextSince, signal);
+    // Every one once, the bug not at all, in change order (ties of one second in any order).
+    expect(listed.changes.map((c) => Number(c.id)).sort((a, b) => a - b)).toEqual(ids);
+    expect(listed.changes.map((c) => Number(c.id))).not.toContain(bug);
+    const times = listed.changes.map((c) => Date.parse(c.updatedAt));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(listed.changes.at(-1)!.updatedAt).toBe(listed.changes.find((c) => c.id === String(ids[0]))!.updatedAt);
+    expect(Date.parse(listed.nextSince)).toBeGreaterThanOrEqual(Date.parse(start.nextSince));
+  });
+
+  it('reads an issue with its journals as entries: notes, private notes, closing and reopening', async () => {
+    const project = await rm.newProject();
+    const adapter = adapterFor(project);
+    await adapter.connect(signal);
+    const id = await rm.createIssue(project, { subject: 'Printer', description: 'line 1\r\nline 2' });
+    await rm.addNote(id, 'public\r\nnote');
+    await rm.addNote(id, 'staff only', { private: true });
+    await rm.setStatus(id, rm.seed.closed_status_id);
+    await rm.setStatus(id, rm.seed.open_status_id);
+    await adapter.addNote(String(id), { text: 'from the gateway', private: false }, signal);
+
+    const ticket = await adapter.readTicket(String(id), signal);
+    expect(ticket).toMatchObject({ id: String(id), subject: 'Printer', description: 'line 1\nline 2', closed: false, webUrl: `${rm.url}/issues/${id}` });
+    expect(ticket.author).toEqual({ id: String(rm.seed.customer_id), name: 'Ann Customer' });
+    expect(ticket.entries.map((e) => ({ text: e.text, private: e.private, statusChange: e.statusChange, own: adapter.isOwnEntry(e) }))).toEqual([
+      { text: 'public\nnote', private: false, statusChange: null, own: false },
+      { text: 'staff only', private: true, statusChange: null, own: false },
+      { text: '', private: false, statusChange: 'closed', own: false },
+      { text: '', private: false, statusChange: 'reopened', own: false },
+      { text: 'from the gateway', private: false, statusChange: null, own: true },
+    ]);
+    const seqs = ticket.entries.map((e) => e.seq);
+    expect([...seqs].sort((a, b) => a - b)).toEqual(seqs);
+    expect(adapter.ticketIdOf(adapter.threadKey(String(id)))).toBe(String(id));
+    expect(adapter.ticketIdOf('elsewhere.example/issues/7')).toBeUndefined();
+  });
+
+  it('a note on an issue that does not exist is refused with 404', async () => {
+    const project = await rm.newProject();
+    const err = await refusal(adapterFor(project).addNote('999999', { text: 'x', private: false }, signal));
+    expect(err.status).toBe(404);
+  });
+});
+
+describe('Redmine connector settings', () => {
+  it('defaults, and strictness', () => {
+    const parsed = RedmineConnectorConfig.parse({ url: 'https://rm.example.com/redmine/', api_key: 'k', project: 'support' });
+    expect(parsed).toEqual({
+      url: 'https://rm.example.com/redmine',
+      api_key: 'k',
+      project: 'support',
+      poll_seconds: 30,
+      notes: 'public',
+      suggestions_as_private_notes: false,
+      timeout_ms: 10_000,
+    });
+    const bad = RedmineConnectorConfig.safeParse({ url: 'https://rm.example.com', api_key: '', project: 'Support Desk', notes: 'loud', extra: 1 });
+    expect(bad.success).toBe(false);
+    expect(bad.error!.issues.map((i) => i.path.join('.')).sort()).toEqual(['', 'api_key', 'notes', 'project']);
+  });
+});

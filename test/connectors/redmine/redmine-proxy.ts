@@ -1,0 +1,62 @@
+/**
+ * A real HTTP proxy in front of the run's Redmine that a test can slow down
+ * or take down: `delayMs` holds every answer that long (a slow Redmine, so a
+ * gateway can be stopped in the middle of a poll round); `down` closes every
+ * connection without an answer (Redmine unreachable); `dropPutAnswers` lets
+ * that many PUTs reach Redmine and then closes the connection instead of
+ * answering (the note was stored, the gateway never heard). Redmine itself, shared
+ * by every test, is never stopped.
+ */
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { onTestFinished } from 'vitest';
+
+export interface RedmineProxy {
+  url: string;
+  delayMs: number;
+  down: boolean;
+  dropPutAnswers: number;
+  /** Requests forwarded so far. */
+  forwarded: number;
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+export async function startRedmineProxy(target: string): Promise<RedmineProxy> {
+  const state: RedmineProxy = { url: '', delayMs: 0, down: false, dropPutAnswers: 0, forwarded: 0 };
+  const server = createServer((req, res) => {
+    if (state.down) return void req.socket.destroy();
+    void (async () => {
+      const body = await readBody(req);
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name)) headers.set(name, value);
+      }
+      const upstream = await fetch(`${target}${req.url ?? '/'}`, { method: req.method, headers, body: body.length > 0 ? body : undefined, redirect: 'manual' });
+      const answer = Buffer.from(await upstream.arrayBuffer());
+      state.forwarded += 1;
+      if (state.delayMs > 0) await new Promise((r) => setTimeout(r, state.delayMs));
+      if (state.down) return void req.socket.destroy();
+      if (req.method === 'PUT' && state.dropPutAnswers > 0) {
+        state.dropPutAnswers -= 1;
+        return void req.socket.destroy();
+      }
+      const out: Record<string, string> = {};
+      upstream.headers.forEach((value, name) => {
+        if (!['transfer-encoding', 'connection', 'content-encoding', 'content-length'].includes(name)) out[name] = value;
+      });
+      res.writeHead(upstream.status, out).end(answer);
+    })().catch(() => req.socket.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onTestFinished(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return state;
+}

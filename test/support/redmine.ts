@@ -1,0 +1,97 @@
+/**
+ * The run's real Redmine (./redmine-global-setup.ts starts it on first use)
+ * as test files see it: a fresh project per test, issues and notes written
+ * through Redmine's REST API as a customer, and what the issue holds.
+ *
+ *   const rm = await redmine();                       // in beforeAll: the first call may take ~15 s
+ *   const project = await rm.newProject();            // the gateway user is a Manager in it
+ *   const id = await rm.createIssue(project, { subject: 'Printer', description: 'On fire' });
+ *   await rm.addNote(id, 'Any news?');
+ *   await rm.setStatus(id, rm.seed.closed_status_id);
+ */
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
+import type { RedmineSeed } from './redmine-server.ts';
+
+export type { RedmineSeed } from './redmine-server.ts';
+
+export interface RedmineJournal {
+  id: number;
+  user: { id: number; name: string };
+  notes: string | null;
+  private_notes: boolean;
+  details: { property: string; name: string; old_value?: string | null; new_value?: string | null }[];
+}
+
+export interface ApiAnswer {
+  status: number;
+  json: any;
+}
+
+export class TestRedmine {
+  readonly url: string;
+  readonly seed: RedmineSeed;
+
+  constructor(url: string, seed: RedmineSeed) {
+    this.url = url;
+    this.seed = seed;
+  }
+
+  /** One REST call with `key` (the admin's by default). */
+  async api(method: string, path: string, body?: unknown, key = this.seed.admin_key): Promise<ApiAnswer> {
+    const res = await fetch(`${this.url}${path}`, {
+      method,
+      headers: { 'x-redmine-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, json: text.trim() === '' ? undefined : JSON.parse(text) };
+  }
+
+  async #ok(method: string, path: string, body?: unknown, key?: string): Promise<ApiAnswer> {
+    const answer = await this.api(method, path, body, key);
+    if (answer.status < 200 || answer.status > 299) throw new Error(`Redmine ${method} ${path}: ${answer.status} ${JSON.stringify(answer.json)}`);
+    return answer;
+  }
+
+  /** A new private project with issue tracking; the gateway is a Manager, the customer a Reporter. */
+  async newProject(options: { trackerIds?: number[] } = {}): Promise<string> {
+    const identifier = `p-${randomBytes(5).toString('hex')}`;
+    const trackers = options.trackerIds ? { tracker_ids: options.trackerIds } : {};
+    await this.#ok('POST', '/projects.json', { project: { name: `Support ${identifier}`, identifier, is_public: false, enabled_module_names: ['issue_tracking'], ...trackers } });
+    await this.#ok('POST', `/projects/${identifier}/memberships.json`, { membership: { user_id: this.seed.gateway_id, role_ids: [this.seed.manager_role_id] } });
+    await this.#ok('POST', `/projects/${identifier}/memberships.json`, { membership: { user_id: this.seed.customer_id, role_ids: [this.seed.reporter_role_id] } });
+    return identifier;
+  }
+
+  /** Opens an issue as the customer; returns its id. */
+  async createIssue(project: string, issue: { subject: string; description?: string; tracker_id?: number }, key = this.seed.customer_key): Promise<number> {
+    const answer = await this.#ok('POST', '/issues.json', { issue: { project_id: project, ...issue } }, key);
+    return answer.json.issue.id as number;
+  }
+
+  /** Adds a note (public unless `private`) as the customer, or as the admin for a private one. */
+  async addNote(id: number, notes: string, options: { private?: boolean; key?: string } = {}): Promise<void> {
+    const key = options.key ?? (options.private ? this.seed.admin_key : this.seed.customer_key);
+    await this.#ok('PUT', `/issues/${id}.json`, { issue: { notes, private_notes: options.private === true } }, key);
+  }
+
+  /** Sets the issue's status as the admin (closing or reopening it). */
+  async setStatus(id: number, statusId: number): Promise<void> {
+    await this.#ok('PUT', `/issues/${id}.json`, { issue: { status_id: statusId } });
+  }
+
+  async journals(id: number): Promise<RedmineJournal[]> {
+    return (await this.#ok('GET', `/issues/${id}.json?include=journals`)).json.issue.journals as RedmineJournal[];
+  }
+}
+
+/** The run's Redmine, started on the first call of the run. */
+export async function redmine(): Promise<TestRedmine> {
+  const control = inject('redmineControl') as string | undefined;
+  if (!control) throw new Error('redmine: no control server; is test/support/redmine-global-setup.ts in vitest.config.ts test.globalSetup?');
+  const res = await fetch(`${control}/ensure`, { method: 'POST', signal: AbortSignal.timeout(120_000) });
+  if (res.status !== 200) throw new Error(`Redmine could not be started: ${await res.text()}`);
+  const { url, seed } = (await res.json()) as { url: string; seed: RedmineSeed };
+  return new TestRedmine(url, seed);
+}
