@@ -30,6 +30,7 @@ import { PlatformDownload } from './download.ts';
 import { ALL_ENDPOINTS } from './endpoints/index.ts';
 import type { EndpointSpec, Upstream } from './endpoints/types.ts';
 import { PlatformClientOptionsError, PlatformRequestInvalidError, PlatformResponseError, zodIssues, type FieldIssue } from './errors.ts';
+import { queryString } from './http-outcomes.ts';
 import { PlatformHttpClient, type PlatformAttemptInfo, type PlatformRequest, type TokenType } from './http-client.ts';
 import type { RetryPolicy } from './retry.ts';
 
@@ -134,17 +135,21 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
 
   async function* paginate(id: string, args: AnyArgs = {}): AsyncGenerator<unknown, void, undefined> {
     const endpoint = byId.get(id);
-    if (endpoint?.response === undefined) throw new PlatformClientOptionsError(`${id} is not a paginated endpoint`);
+    if (endpoint?.response === undefined || endpoint.download) throw new PlatformClientOptionsError(`${id} is not a paginated endpoint`);
     const http = upstreams[endpoint.upstream];
-    let page = await call(endpoint, args);
-    const seen = new Set<string>();
+    const first = buildRequest(endpoint, args, organizationId);
+    let current = first.path + queryString(first.query);
+    let page: unknown = await http.requestJson(first, endpoint.response);
+    const seen = new Set([current]);
     for (;;) {
       // A listing answered with a bare array is one last page.
       if (Array.isArray(page)) return yield* page;
-      const { results, next } = page as { results: unknown[]; next: string | null };
+      const { results, next } = (page ?? {}) as { results?: unknown; next?: unknown };
+      if (!Array.isArray(results)) throw new PlatformClientOptionsError(`${id} is not a paginated endpoint (no results in its answer)`);
       yield* results;
-      if (next === null || next === undefined) return;
-      const path = http.pathOfLink(next);
+      if (typeof next !== 'string' || next === '') return;
+      // Relative links are read against the page they came from; only path and query are kept.
+      const path = http.pathOfLink(new URL(next, http.baseUrl + current).href);
       // A `next` that points back to a page already read would loop forever.
       if (seen.has(path)) {
         throw new PlatformResponseError({ method: endpoint.method, path, attempts: 1 }, 200, [
@@ -152,6 +157,7 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
         ], undefined);
       }
       seen.add(path);
+      current = path;
       page = await http.requestJson({ ...callOptions(args), method: endpoint.method, path }, endpoint.response);
     }
   }
@@ -225,11 +231,12 @@ function parsed(schema: z.ZodType, input: unknown, where: string, issues: FieldI
   return undefined;
 }
 
-function callOptions(args: AnyArgs): Pick<PlatformRequest, 'timeoutMs' | 'retry' | 'signal' | 'headers'> {
-  const { timeoutMs, retry, signal, headers } = args;
+function callOptions(args: AnyArgs): Pick<PlatformRequest, 'timeoutMs' | 'retry' | 'signal' | 'headers' | 'idempotent'> {
+  const { timeoutMs, retry, signal, headers, idempotent } = args;
   return {
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(retry === undefined ? {} : { retry }),
+    ...(idempotent === undefined ? {} : { idempotent }),
     ...(signal === undefined ? {} : { signal }),
     ...(headers === undefined ? {} : { headers }),
   };

@@ -21,7 +21,7 @@ import {
   zodIssues,
   type PlatformCall,
 } from './errors.ts';
-import { classify, codeOf, httpError, mapTransportError, parseBody, queryString } from './http-outcomes.ts';
+import { classify, classifyUnsafe, codeOf, httpError, mapTransportError, parseBody, queryString } from './http-outcomes.ts';
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from './retry.ts';
 
 export type TokenType = 'Token' | 'Bearer';
@@ -57,6 +57,13 @@ export interface PlatformAttemptInfo {
 export interface CallOptions {
   timeoutMs?: number;
   retry?: Partial<RetryPolicy>;
+  /**
+   * A POST is retried only when the platform cannot have acted on it
+   * (connection refused, 429, 503); true says repeating it is harmless, so
+   * timeouts, resets and other 5xx are retried too. Other methods are retried
+   * on every transient failure.
+   */
+  idempotent?: boolean;
   /** Aborts the call, waits between attempts included; its reason is thrown. */
   signal?: AbortSignal;
 }
@@ -191,7 +198,7 @@ export class PlatformHttpClient {
     const fullPath = this.#basePath + req.path + queryString(req.query);
     const policy: RetryPolicy = { ...this.#retry, ...req.retry };
     const timeoutMs = req.timeoutMs ?? this.#timeoutMs;
-    const headers = { ...req.headers, ...this.#baseHeaders(req.rawBody === undefined && req.body !== undefined) };
+    const headers = { ...callerHeaders(req.headers), ...this.#baseHeaders(req.rawBody === undefined && req.body !== undefined) };
     let body: Outgoing = typeof req.rawBody === 'string' ? req.rawBody : req.body === undefined ? undefined : JSON.stringify(req.body);
     if (req.rawBody instanceof FormData) {
       // undici's request() takes only its own FormData class: encode the multipart body once (uploads are small
@@ -202,7 +209,7 @@ export class PlatformHttpClient {
     }
     return withRetry((attempt) => this.#attempt({ method: req.method, path: fullPath, body, headers, stream, redirects: req.redirects === true }, timeoutMs, attempt, req.signal), {
       policy,
-      classify,
+      classify: req.method === 'POST' && req.idempotent !== true ? classifyUnsafe : classify,
       signal: req.signal,
     });
   }
@@ -284,4 +291,14 @@ export class PlatformHttpClient {
       this.#onAttempt?.({ method, status, durationMs: elapsed, error: failure });
     }
   }
+}
+
+/** The caller's extra headers, names lower-cased, without those the client owns. */
+function callerHeaders(headers: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    const key = name.toLowerCase();
+    if (key !== 'authorization' && key !== 'host' && key !== 'content-length') out[key] = value;
+  }
+  return out;
 }

@@ -36,6 +36,19 @@ export function classify(err: unknown): RetryVerdict {
   return { retry: true, retryAfterMs: err instanceof PlatformHttpError ? err.retryAfterMs : undefined };
 }
 
+/**
+ * For a request that must not happen twice (a POST that creates something):
+ * retried only when the platform cannot have acted on it — the connection was
+ * refused, or the answer was 429 or 503 (refused before processing). After a
+ * timeout, a reset or another 5xx it may have been done, so the error is
+ * thrown to the caller, who knows whether repeating is safe.
+ */
+export function classifyUnsafe(err: unknown): RetryVerdict {
+  if (err instanceof PlatformNetworkError && err.causeCode === 'ECONNREFUSED') return { retry: true };
+  if (err instanceof PlatformHttpError && (err.status === 429 || err.status === 503)) return { retry: true, retryAfterMs: err.retryAfterMs };
+  return { retry: false };
+}
+
 export function httpError(
   call: PlatformCall,
   status: number,

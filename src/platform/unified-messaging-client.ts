@@ -115,10 +115,11 @@ function isSegment(value: unknown): value is string {
 /** Only the call options, never a stray key of a wider object. */
 function pick(options: CallOptions | undefined): CallOptions {
   if (options === undefined) return {};
-  const { timeoutMs, retry, signal } = options;
+  const { timeoutMs, retry, signal, idempotent } = options;
   return {
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(retry === undefined ? {} : { retry }),
+    ...(idempotent === undefined ? {} : { idempotent }),
     ...(signal === undefined ? {} : { signal }),
   };
 }

@@ -57,9 +57,22 @@ describe('pagination', () => {
     expect(platform.requests).toHaveLength(1);
   });
 
+  it('a relative next link is read against the page it came from', async () => {
+    const { platform, client } = await scripted([
+      (req) => {
+        const second = req.url.includes('cursor=');
+        return { status: 200, body: { next: second ? null : '?cursor=p2', previous: null, results: [{ ...chat, id: uuid(second ? 'b' : 'a') }] } };
+      },
+    ]);
+    const ids: string[] = [];
+    for await (const item of client.paginate('listOwnedChats')) ids.push(item.id);
+    expect(ids).toEqual([uuid('a'), uuid('b')]);
+    expect(platform.requests.map((r) => r.url)).toEqual([OWNED, `${OWNED}?cursor=p2`]);
+  });
+
   it('a next link pointing back to a page already read fails instead of looping', async () => {
     const { client } = await scripted([
-      (_req, _i, origin) => ({ status: 200, body: { next: `${origin}${OWNED}?cursor=again`, previous: null, results: [chat] } }),
+      (_req, _i, origin) => ({ status: 200, body: { next: `${origin}${OWNED}`, previous: null, results: [{ ...chat, id: uuid('a') }] } }),
     ]);
     const error = await (async () => {
       for await (const _ of client.paginate('listOwnedChats'));

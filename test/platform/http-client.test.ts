@@ -199,6 +199,47 @@ describe('retry', () => {
   });
 });
 
+describe('a POST is not repeated when the platform may have acted on it', () => {
+  it('a 500 or a stalled answer to a POST is thrown after one request; the same to a PUT is retried', async () => {
+    const { platform, client } = await setup([{ status: 500, body: { detail: 'oops' } }]);
+    const post = await failure(client.request({ method: 'POST', path: '/api/v5/m', body: { n: 1 } }));
+    expect(post).toMatchObject({ status: 500, attempts: 1 });
+    expect(platform.requests).toHaveLength(1);
+    await failure(client.request({ method: 'PUT', path: '/api/v5/m', body: { n: 1 } }));
+    expect(platform.requests).toHaveLength(4);
+  });
+
+  it('a POST timing out is not retried', async () => {
+    const { platform, client } = await setup([{ status: 201, body: {}, delayMs: SLOWER_THAN_TIMEOUT_MS }], { timeoutMs: SHORT_TIMEOUT_MS });
+    const err = await failure(client.request({ method: 'POST', path: '/api/v5/m', body: {} }));
+    expect(err).toBeInstanceOf(PlatformTimeoutError);
+    expect(platform.requests).toHaveLength(1);
+  });
+
+  it('a POST marked idempotent is retried on a 500 like any other request', async () => {
+    const { platform, client } = await setup([{ status: 500, body: { detail: 'oops' } }, { status: 201, body: { id: 2 } }]);
+    const res = await client.request({ method: 'POST', path: '/api/v5/m', body: {}, idempotent: true });
+    expect(res).toMatchObject({ status: 201, attempts: 2 });
+    expect(platform.requests).toHaveLength(2);
+  });
+});
+
+describe('caller headers', () => {
+  it('are sent lower-cased; the caller cannot replace Authorization or the body headers', async () => {
+    const { platform, client } = await setup([{ status: 200, body: {} }]);
+    await client.request({
+      method: 'POST',
+      path: '/api/v5/m',
+      body: { a: 1 },
+      headers: { 'X-Private-Key': 'k', Authorization: 'Token stolen', 'Content-Length': '1' },
+    });
+    const [req] = platform.requests;
+    expect(req?.headers['x-private-key']).toBe('k');
+    expect(req?.headers.authorization).toBe(`Token ${TOKEN}`);
+    expect(JSON.parse(req?.body ?? '')).toEqual({ a: 1 });
+  });
+});
+
 describe('timeouts', () => {
   it('a server slower than timeoutMs becomes PlatformTimeoutError, each attempt timed alone', async () => {
     const { platform, client } = await setup([{ status: 200, body: {}, delayMs: SLOWER_THAN_TIMEOUT_MS }], {

@@ -77,7 +77,7 @@ describe('channels', () => {
 
     const member = await sb.addUser('Mo Member');
     const open = await sb.createChannel({ name: 'open' });
-    await member.call('POST', `${sb.cm}/channels/${open.id}/members`, { member_id: member.id });
+    expect((await sb.call('POST', `${sb.cm}/channels/${open.id}/members`, { member_id: member.id })).status).toBe(201);
     const refused = await member.call('PATCH', `${sb.cm}/channels/${open.id}`, { name: 'mine' });
     expect(refused.status).toBe(403);
     expect(refused.body.detail).toMatch(/admin/);

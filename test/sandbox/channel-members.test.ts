@@ -23,15 +23,47 @@ describe('channel members', () => {
       last_seen_at: null,
       unread_message_count: 0,
     });
-    // Anyone who sees a public channel may join it.
-    expect((await carol.call('POST', `${sb.cm}/channels/${ch.id}/members`, { member_id: carol.id })).status).toBe(201);
+    expect((await sb.call('POST', `${sb.cm}/channels/${ch.id}/members`, { member_id: carol.id })).status).toBe(201);
     const list = await sb.call('GET', `${sb.cm}/channels/${ch.id}/members`);
-    expect(Collection(ChannelMember).parse(list.body));
-    expect(list.body.results.map((m: { member_id: string }) => m.member_id)).toEqual([sb.agentId, bob.id, carol.id]);
+    expect(Collection(ChannelMember).parse(list.body)).toMatchObject({
+      next: null,
+      previous: null,
+      results: [
+        { member_id: sb.agentId, is_admin: true },
+        { member_id: bob.id, is_admin: false },
+        { member_id: carol.id, is_admin: false },
+      ],
+    });
     // By user id or by the member's own id.
     expect((await sb.call('GET', `${sb.cm}/channels/${ch.id}/members/${bob.id}`)).body).toEqual(added.body);
     expect((await sb.call('GET', `${sb.cm}/channels/${ch.id}/members/${added.body.id}`)).body).toEqual(added.body);
     expect((await sb.call('GET', `${sb.cm}/channels/${ch.id}`)).body.member_ids).toEqual([sb.agentId, bob.id, carol.id]);
+  });
+
+  it('only an admin of the channel may add members (403), even a public one, even oneself', async () => {
+    const sb = await startChannelSandbox();
+    const bob = await sb.addUser('Bob');
+    const carol = await sb.addUser('Carol');
+    const eve = await sb.addUser('Eve');
+    const ch = await sb.createChannel({ member_ids: [bob.id] });
+    const path = `${sb.cm}/channels/${ch.id}/members`;
+    for (const [caller, body] of [
+      [eve, { member_id: eve.id }],
+      [eve, { member_id: carol.id }],
+      [bob, { member_id: carol.id }],
+      [bob, { member_id: carol.id, is_admin: true }],
+    ] as const) {
+      const res = await caller.call('POST', path, body);
+      expect(res.status, `${caller.name} ${JSON.stringify(body)}`).toBe(403);
+      expect(res.body.detail).toMatch(/admin/);
+    }
+    expect((await sb.call('GET', `${sb.cm}/channels/${ch.id}`)).body.member_ids).toEqual([sb.agentId, bob.id]);
+    // Once made an admin, Bob may add.
+    await sb.call('PATCH', `${path}/${bob.id}`, { is_admin: true });
+    expect((await bob.call('POST', path, { member_id: carol.id })).status).toBe(201);
+    // The creator of a channel is its admin.
+    const own = await eve.call('POST', `${sb.cm}/channels`, { name: 'eve' });
+    expect((await eve.call('POST', `${sb.cm}/channels/${own.body.id}/members`, { member_id: bob.id })).status).toBe(201);
   });
 
   it('refuses adding to a private channel (409), twice (400), unknown users (400), admins by non-admins (403)', async () => {

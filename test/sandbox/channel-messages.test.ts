@@ -108,8 +108,12 @@ describe('channel messages', () => {
     const ch = await sb.createChannel();
     for (const text of ['1', '2', '3']) expect((await sb.post(ch.id, text)).status).toBe(201);
     const first = await sb.call('GET', `${sb.cm}/channels/${ch.id}/messages?page_size=2`);
-    expect(Collection(ChannelMessage).parse(first.body));
     const texts = (body: { results: { body: { chunks: { text: string }[] } }[] }) => body.results.map((m) => m.body.chunks[0]?.text);
+    expect(Collection(ChannelMessage).parse(first.body)).toMatchObject({
+      next: expect.stringContaining('page_size=2'),
+      previous: null,
+      results: [{ channel_id: ch.id, body: textBody('3') }, { channel_id: ch.id, body: textBody('2') }],
+    });
     expect(texts(first.body)).toEqual(['3', '2']);
     const next = new URL(first.body.next);
     expect(texts((await sb.call('GET', next.pathname + next.search)).body)).toEqual(['1']);

@@ -60,16 +60,67 @@ describe('live stream inputs', () => {
     const sbb = (await sb.call('POST', `${sb.cm}/channels/${b.id}/conference/create_stream`)).body;
     const res = await sb.call('GET', `${sb.cm}/conference/streams`);
     expect(res.status).toBe(200);
-    expect(Collection(LiveStreamInput).parse(res.body));
-    expect(res.body.results).toMatchObject([
-      { channel: b.id, channel_name: 'b', uid: sbb.stream_uid, view_url: sbb.view_url, rtmps_url: sbb.rtmps_url },
-      { channel: a.id, channel_name: 'a', uid: sa.stream_uid },
-    ]);
+    expect(Collection(LiveStreamInput).parse(res.body)).toMatchObject({
+      next: null,
+      previous: null,
+      results: [
+        { channel: b.id, channel_name: 'b', uid: sbb.stream_uid, view_url: sbb.view_url, rtmps_url: sbb.rtmps_url },
+        { channel: a.id, channel_name: 'a', uid: sa.stream_uid },
+      ],
+    });
     for (const item of res.body.results) {
       expect(item).not.toHaveProperty('stream_key');
       expect(Date.parse(item.created)).not.toBeNaN();
     }
     expect((await sb.call('GET', `${sb.cm}/conference/streams`, undefined, { authorization: null })).status).toBe(401);
+  });
+
+  it('create_stream (and so the stream key) is for members only (403); others see no key', async () => {
+    const sb = await startChannelSandbox();
+    const bob = await sb.addUser('Bob');
+    const eve = await sb.addUser('Eve');
+    const ch = await sb.createChannel({ name: 'town hall', member_ids: [bob.id] });
+    const path = `${sb.cm}/channels/${ch.id}/conference/create_stream`;
+    // A non-member who sees the public channel may not create its input…
+    const before = await eve.call('POST', path);
+    expect(before.status).toBe(403);
+    expect(before.body.detail).toMatch(/member/);
+    expect((await sb.call('GET', `${sb.cm}/conference/streams`)).body.results).toEqual([]);
+    // …nor read its key once it exists.
+    const created = await sb.call('POST', path);
+    expect(created.status).toBe(201);
+    const after = await eve.call('POST', path);
+    expect(after.status).toBe(403);
+    expect(JSON.stringify(after.body)).not.toContain(created.body.stream_key);
+    // A plain member (not an admin) may.
+    const fromBob = await bob.call('POST', path);
+    expect(fromBob.status).toBe(200);
+    expect(fromBob.body.stream_key).toBe(created.body.stream_key);
+    // A private channel stays 404 for non-members.
+    const secret = await sb.createChannel({ name: 'secret', is_public: false });
+    expect((await eve.call('POST', `${sb.cm}/channels/${secret.id}/conference/create_stream`)).status).toBe(404);
+  });
+
+  it('lists to each caller only the inputs of channels they can see', async () => {
+    const sb = await startChannelSandbox();
+    const bob = await sb.addUser('Bob');
+    const eve = await sb.addUser('Eve');
+    const open = await sb.createChannel({ name: 'open' });
+    const secret = await sb.createChannel({ name: 'secret', is_public: false, member_ids: [bob.id] });
+    const dm = (await sb.call('POST', `${sb.cm}/users/${sb.agentId}/dm-channels`, { member_ids: [bob.id] })).body;
+    for (const id of [open.id, secret.id, dm.id]) {
+      expect((await sb.call('POST', `${sb.cm}/channels/${id}/conference/create_stream`)).status).toBe(201);
+      await sb.advanceSeconds(1);
+    }
+    const channelsSeenBy = async (caller?: typeof bob) => {
+      const res = caller ? await caller.call('GET', `${sb.cm}/conference/streams`) : await sb.call('GET', `${sb.cm}/conference/streams`);
+      expect(res.status).toBe(200);
+      for (const item of res.body.results) expect(item).not.toHaveProperty('stream_key');
+      return res.body.results.map((s: { channel: string }) => s.channel);
+    };
+    expect(await channelsSeenBy(eve)).toEqual([open.id]);
+    expect(await channelsSeenBy(bob)).toEqual([dm.id, secret.id, open.id]);
+    expect(await channelsSeenBy()).toEqual([dm.id, secret.id, open.id]);
   });
 
   it('lists recorded streams of the channel, newest first; duration -1 until known', async () => {
@@ -87,11 +138,14 @@ describe('live stream inputs', () => {
     await sb.call('POST', control(ch.id, 'recordings'), { name: 'Tuesday', duration: 93.5, size: 1048576, width: 1920, height: 1080 });
     await sb.call('POST', control(other.id, 'recordings'), { name: 'elsewhere' });
     const res = await sb.call('GET', path);
-    expect(Collection(RecordedStream).parse(res.body));
-    expect(res.body.results).toMatchObject([
-      { meta: { name: 'Tuesday' }, duration: 93.5, size: 1048576, input: { width: 1920, height: 1080 } },
-      { meta: { name: 'Monday' }, duration: -1 },
-    ]);
+    expect(Collection(RecordedStream).parse(res.body)).toMatchObject({
+      next: null,
+      previous: null,
+      results: [
+        { meta: { name: 'Tuesday' }, duration: 93.5, size: 1048576, input: { width: 1920, height: 1080 } },
+        { meta: { name: 'Monday' }, duration: -1 },
+      ],
+    });
     expect(res.body.results[0].playback.hls).toMatch(/\.m3u8$/);
     expect(res.body.results[0].playback.dash).toMatch(/\.mpd$/);
   });

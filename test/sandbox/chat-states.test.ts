@@ -126,7 +126,16 @@ describe('chat states', () => {
       room_id: sb.roomId,
     });
     expect((await sb.call('GET', sb.org(`/owned_chats/${chat.id}`))).body.id).toBe(chat.id);
-    expect((await sb.call('POST', `/api/v5/users/${sb.agentId}/chats`, { messaging_channel: '' })).status).toBe(400);
+    for (const body of [{ messaging_channel: '' }, { messaging_channel: 'sms' }, { messaging_channel: 'Email' }, { messaging_channel: 3 }, { room_id: 42 }, { room_id: null }, { room_id: [sb.roomId] }]) {
+      const refused = await sb.call('POST', `/api/v5/users/${sb.agentId}/chats`, body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(Object.keys(refused.body.errors)).toEqual(Object.keys(body));
+    }
+    for (const channel of ['email', 'whatsapp']) {
+      const made = await sb.call('POST', `/api/v5/users/${sb.agentId}/chats`, { messaging_channel: channel, room_id: sb.roomId });
+      expect(made.status).toBe(201);
+      expect(made.body.messaging_channel).toBe(channel);
+    }
     expect((await sb.call('POST', `/api/v5/users/${sb.agentId}/chats`, { room_id: sb.foreignRoomId })).status).toBe(400);
     const other = await sb.addUser({}, { organizationId: sb.foreignOrganizationId });
     expect((await sb.call('POST', `/api/v5/users/${other.id}/chats`, {})).status).toBe(403);

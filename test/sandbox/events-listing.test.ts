@@ -127,7 +127,42 @@ describe('generic events', () => {
     const elsewhere = await sb.call('POST', `${objectives(sb)}/message-events`, { cursor });
     expect(elsewhere.status).toBe(400);
     expect(elsewhere.body.detail).toBe('Invalid cursor.');
+    expect(Object.keys(elsewhere.body.errors)).toEqual(['cursor']);
     expect((await sb.call('POST', `${objectives(sb)}/events`, { cursor: 'garbage' })).status).toBe(400);
+  });
+
+  it('a hand-made or altered cursor cannot widen the 2-day window: 400 naming cursor', async () => {
+    const sb = await startTestSandbox();
+    // One event every 10 minutes for almost 7 days: 288 of them lie in the first 2 days.
+    await seedGeneric(sb, Array.from({ length: 1000 }, (_, i) => ({ collector_created_at: at(i * 10 * 60_000), action: `a${i}` })));
+    const first = await sb.call('POST', `${objectives(sb)}/events`, { start: at(0), end: at(48 * HOUR) });
+    expect(first.body.results).toHaveLength(250);
+    const cursor = first.body.next_cursor as string;
+    expect((await sb.call('POST', `${objectives(sb)}/events`, { cursor })).body.results).toHaveLength(38);
+
+    const [payload = '', mac = ''] = cursor.split('.');
+    const state = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    expect(state.query.end - state.query.start).toBe(48 * HOUR);
+    const widened = Buffer.from(JSON.stringify({ ...state, query: { ...state.query, end: T0 + 10 * 24 * HOUR } })).toString('base64url');
+    const forged = [
+      `${widened}.${mac}`, // the window altered, the old signature kept
+      widened, // unsigned, as cursors used to be
+      `${payload}.${Buffer.alloc(32).toString('base64url')}`, // a made-up signature
+      `${payload}.${mac.slice(0, -2)}`, // a truncated signature
+    ];
+    for (const bad of forged) {
+      const res = await sb.call('POST', `${objectives(sb)}/events`, { cursor: bad });
+      expect({ bad, status: res.status }).toEqual({ bad, status: 400 });
+      expect(res.body.detail).toBe('Invalid cursor.');
+      expect(Object.keys(res.body.errors)).toEqual(['cursor']);
+    }
+
+    // Another sandbox's cursor, for the same organization id and query, is not this one's either.
+    const other = await startTestSandbox({ organizationId: sb.organizationId });
+    await seedGeneric(other, Array.from({ length: 251 }, (_, i) => ({ collector_created_at: at(i), action: 'x' })));
+    const foreign = (await other.call('POST', `${objectives(other)}/events`, window)).body.next_cursor as string;
+    expect((await other.call('POST', `${objectives(other)}/events`, { cursor: foreign })).status).toBe(200);
+    expect((await sb.call('POST', `${objectives(sb)}/events`, { cursor: foreign })).status).toBe(400);
   });
 });
 

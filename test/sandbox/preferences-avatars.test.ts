@@ -103,6 +103,32 @@ describe('preferences', () => {
   });
 });
 
+describe('a deleted user', () => {
+  it('has no preferences nor avatar upload any more: 404 on both paths, nothing recreated', async () => {
+    const sb = await startSpec01Sandbox();
+    const leaver = await sb.addUser();
+    await sb.call('PATCH', `/api/v5/users/${leaver.id}/preferences`, { desktop_volume: 10 });
+    expect((await sb.call('DELETE', sb.org(`/users/${leaver.id}`))).status).toBe(204);
+    const own = `/api/v5/users/${leaver.id}`;
+    const org = sb.org(`/users/${leaver.id}`);
+    for (const [method, path, body] of [
+      ['GET', `${own}/preferences`, undefined],
+      ['PATCH', `${own}/preferences`, { desktop_volume: 20 }],
+      ['PUT', `${own}/preferences`, FULL_PREFERENCES],
+      ['PATCH', `${own}/preferences`, { desktop_volume: 500 }],
+      ['GET', `${org}/preferences`, undefined],
+      ['GET', `${own}/preferences`, undefined],
+    ] as const) {
+      expect((await sb.call(method, path, body)).status, `${method} ${path} ${JSON.stringify(body)}`).toBe(404);
+    }
+    for (const path of [`${own}/avatar`, `${org}/avatar`]) {
+      expect((await upload(sb, path, null, imageForm())).status, path).toBe(404);
+      expect((await sb.call('GET', path)).status, path).toBe(404);
+    }
+    expect((await sb.call('GET', org)).body).toMatchObject({ is_deleted: true, avatar_id: null, avatar: null });
+  });
+});
+
 describe('avatars', () => {
   it('upload (201) answers the avatar; the user shows it; the URL serves the same bytes without credentials', async () => {
     const sb = await startSpec01Sandbox();
@@ -143,6 +169,24 @@ describe('avatars', () => {
     expect(text.status).toBe(400);
     expect(text.body.errors.file[0]).toMatch(/image/);
     expect((await sb.call('GET', path)).status).toBe(404); // still no avatar
+  });
+
+  it('400 (not 413) naming the file field for a file over 2 MiB, on both paths; exactly 2 MiB is accepted', async () => {
+    const sb = await startSpec01Sandbox();
+    const path = `/api/v5/users/${sb.agentId}/avatar`;
+    const big = new Uint8Array(2 * 1024 * 1024 + 1);
+    big.set(PNG);
+    for (const [target, field] of [[path, 'file'], [sb.org(`/users/${sb.agentId}/avatar`), 'avatar']] as const) {
+      const tooBig = await upload(sb, target, null, imageForm('image/png', big, field));
+      expect(tooBig.status, target).toBe(400);
+      expect(Object.keys(tooBig.body.errors)).toEqual([field]);
+      expect(tooBig.body.errors[field][0]).toMatch(/2 MiB/);
+    }
+    expect((await sb.call('GET', path)).status).toBe(404);
+    const exact = new Uint8Array(2 * 1024 * 1024);
+    exact.set(PNG);
+    expect((await upload(sb, path, null, imageForm('image/png', exact))).status).toBe(201);
+    expect((await sb.call('GET', path)).status).toBe(200);
   });
 
   it('401 | 403 subscription, no access to user; organization path 403 users permission and 404 user not found', async () => {

@@ -117,6 +117,25 @@ describe('workflow reporting errors', () => {
     }
   });
 
+  it('checks in the documented order: payload 400, then filters 406, then a step beyond the workflow 404', async () => {
+    const sb = await startReportingSandbox({ steps: 2 });
+    const badFilter = [{ property: 'no_such_column', values: ['x'] }];
+    const reversed = { start: '2026-03-02T00:00:00Z', end: '2026-03-01T00:00:00Z' };
+    for (const suffix of ['/step/3', '/step/3/download/']) {
+      const path = `${sb.base}${suffix}`;
+      // A bad filter and a step past the end: the filter's 406 comes first.
+      const filtered = await sb.call('POST', path, { ...wholeDay(), filters: badFilter });
+      expect({ suffix, status: filtered.status }).toEqual({ suffix, status: 406 });
+      expect(filtered.body.detail).toMatch(/not implemented/);
+      // A bad interval (payload), a bad filter and a step past the end: the payload's 400 comes first.
+      const payload = await sb.call('POST', path, { filters: badFilter, interval: reversed });
+      expect({ suffix, status: payload.status }).toEqual({ suffix, status: 400 });
+      expect(Object.keys(payload.body)).toEqual(['interval']);
+      // With a good payload, the step is the one problem left.
+      expect((await sb.call('POST', path, wholeDay())).status).toBe(404);
+    }
+  });
+
   it('500 for an unexpected error in the query (a workflow seeded with fail_queries)', async () => {
     const sb = await startReportingSandbox({ fail_queries: true });
     for (const suffix of ROW_ENDPOINTS) {

@@ -175,6 +175,35 @@ describe('sandbox sign-in: implicit flow success', () => {
     expect((await sb.call('GET', sb.um)).status).toBe(200);
   });
 
+  it('expired implicit access tokens do not pile up: one is gone after the next implicit issue', async () => {
+    const sb = await startTestSandbox();
+    const app = await registerApp(sb);
+    const info = await sb.info();
+    const issue = async () => ImplicitAuthSuccess.parse(redirected((await authorize(sb, implicitParams(app, { login_hint: info.agent.id }))).location).hash).access_token ?? '';
+    const held = async () => (await sb.call('GET', '/_sandbox/sign_in_state')).body.implicit_tokens as number;
+    const detailFor = async (token: string) => {
+      const res = await sb.call('GET', sb.um, undefined, { authorization: `Bearer ${token}` });
+      return `${res.status} ${res.body.detail ?? ''}`;
+    };
+
+    expect(await held()).toBe(0);
+    const old = [await issue(), await issue()];
+    expect(await held()).toBe(2);
+    await sb.call('POST', '/_sandbox/clock', { advance_seconds: 3601 });
+    expect(await detailFor(old[0] ?? '')).toBe('401 Token expired.');
+    const fresh = await issue();
+    expect(await held()).toBe(1);
+    for (const token of old) expect(await detailFor(token)).toBe('401 Invalid token.');
+    expect(await detailFor(fresh)).toBe('200 ');
+
+    // A token still valid survives later issues; the user's own API token is never swept.
+    await sb.call('POST', '/_sandbox/clock', { advance_seconds: 1800 });
+    await issue();
+    expect(await held()).toBe(2);
+    expect(await detailFor(fresh)).toBe('200 ');
+    expect((await sb.call('GET', sb.um)).status).toBe(200);
+  });
+
   it('id_token only: no access token; scope profile adds the name claims', async () => {
     const sb = await startTestSandbox();
     const app = await registerApp(sb);

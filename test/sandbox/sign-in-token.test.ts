@@ -148,6 +148,30 @@ describe('sandbox sign-in: token endpoint', () => {
     expect(missing.body).toMatchObject({ error: 'invalid_request', error_description: 'code is required.' });
   });
 
+  it('codes never exchanged do not pile up: an expired one is gone after the next issue', async () => {
+    const sb = await startTestSandbox();
+    const app = await registerApp(sb);
+    const redirect_uri = app.redirect_uris[0] ?? '';
+    const auth = { authorization: basic(app.client_id, app.client_secret) };
+    const pending = async () => (await sb.call('GET', '/_sandbox/sign_in_state')).body.pending_codes as number;
+
+    expect(await pending()).toBe(0);
+    const stale = [await codeFor(sb, app), await codeFor(sb, app)];
+    expect(await pending()).toBe(2);
+    await sb.call('POST', '/_sandbox/clock', { advance_seconds: 601 });
+    expect(await pending()).toBe(2); // swept on issue, not on read
+    const fresh = await codeFor(sb, app);
+    expect(await pending()).toBe(1);
+    for (const code of stale) expect((await exchange(sb, { grant_type: 'authorization_code', code, redirect_uri }, auth)).body.error).toBe('invalid_grant');
+
+    // A code still within its 10 minutes survives later issues and can be exchanged.
+    await sb.call('POST', '/_sandbox/clock', { advance_seconds: 300 });
+    await codeFor(sb, app);
+    expect(await pending()).toBe(2);
+    expect((await exchange(sb, { grant_type: 'authorization_code', code: fresh, redirect_uri }, auth)).status).toBe(200);
+    expect(await pending()).toBe(1);
+  });
+
   it('a disabled app cannot exchange its codes', async () => {
     const sb = await startTestSandbox();
     const app = await registerApp(sb);

@@ -5,7 +5,7 @@
  * fields (presence_expires_at, is_about_to_expire) and every status.
  */
 import { describe, expect, it } from 'vitest';
-import { UserClient, UserClientPage } from '../../src/platform/schemas/users.ts';
+import { PRESENCE_EXPIRES_IN_MAX, UserClient, UserClientPage } from '../../src/platform/schemas/users.ts';
 import { startSpec01Sandbox, type Spec01Sandbox, type SeededUser } from './spec01-support.ts';
 
 const BROWSER_SECONDS = 60;
@@ -116,6 +116,26 @@ describe('user clients', () => {
       }
       expect((await sb.as(uma, method, path, undefined, { raw: '{' })).status).toBe(400);
     }
+  });
+
+  it('400 naming presence_expires_in over ten years (no client kept); the listing keeps working', async () => {
+    const { sb, uma, clients } = await withUser();
+    const { id } = (await sb.as(uma, 'POST', clients, { presence_expires_in: 60 })).body;
+    const max = PRESENCE_EXPIRES_IN_MAX;
+    for (const value of [max + 1, 8.64e12, 1e300]) {
+      for (const [method, path] of [['POST', clients], ['PATCH', `${clients}/${id}`], ['PUT', `${clients}/${id}`], ['PUT', `${clients}/${crypto.randomUUID()}`]] as const) {
+        const res = await sb.as(uma, method, path, { presence_expires_in: value });
+        expect(res.status, `${method} ${value}`).toBe(400);
+        expect(Object.keys(res.body.errors)).toEqual(['presence_expires_in']);
+      }
+    }
+    const listing = await sb.as(uma, 'GET', clients);
+    expect(listing.status).toBe(200);
+    expect(UserClientPage.parse(listing.body).results.map((c) => [c.id, c.presence_expires_in])).toEqual([[id, 60]]);
+    const longest = await sb.as(uma, 'POST', clients, { presence_expires_in: max });
+    expect(longest.status).toBe(201);
+    expect(Date.parse(longest.body.presence_expires_at) - Date.parse(longest.body.created_at)).toBe(max * 1000);
+    expect((await sb.as(uma, 'GET', clients)).status).toBe(200);
   });
 
   it('401 | 403 subscription, organization, users permission (managing another user’s clients) | 404 user not found', async () => {

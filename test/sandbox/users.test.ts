@@ -87,6 +87,28 @@ describe('users', () => {
     expect(byManager.body).toMatchObject({ alias: 'Addy', email: null });
   });
 
+  it('a refused PATCH or PUT changes nothing: names, profile fields and e-mail stay as they were', async () => {
+    const sb = await startSpec01Sandbox();
+    const uma = await sb.addUser({ title: 'Agent' });
+    const path = `/api/v5/users/${uma.id}`;
+    const before = (await sb.as(uma, 'GET', path)).body;
+    const refused: [string, Record<string, unknown>][] = [
+      ['PATCH', { first_name: 'X', last_name: 'Y', alias: 'Xy', title: 'Boss', email: null }],
+      ['PATCH', { first_name: 'X', is_bot: false, email: null }],
+      ['PUT', { email: null, first_name: 'X', last_name: 'Y', is_online_enabled: false, title: 'Boss' }],
+    ];
+    for (const [method, body] of refused) {
+      const res = await sb.as(uma, method, path, body);
+      expect(res.status, `${method} ${JSON.stringify(body)}`).toBe(400);
+      expect(Object.keys(res.body.errors)).toEqual(['email']);
+    }
+    const org = sb.org(`/users/${uma.id}`);
+    expect((await sb.call('PATCH', org, { first_name: 'Z', email: null })).status).toBe(400);
+    const after = (await sb.as(uma, 'GET', path)).body;
+    expect(after).toEqual(before);
+    expect(after).toMatchObject({ first_name: 'Uma', last_name: 'User', full_name: 'Uma User', alias: null, title: 'Agent', is_online_enabled: true });
+  });
+
   it('PUT users/<user_id> needs every required attribute (400 missing) and resets omitted optional fields to defaults', async () => {
     const sb = await startSpec01Sandbox();
     const uma = await sb.addUser({ alias: 'Umi', phone: '+1 555', title: 'Lead', gender: 1, birthday: '1990-04-01', is_manager: true });

@@ -198,12 +198,13 @@ export const DecryptedChatPage = Paginated(DecryptedChat).extend({ count });
 
 /**
  * POST /api/v5/users/<user_id>/chats (an empty chat; its type becomes
- * operator). Only the messaging_channel field is documented: "paths, payloads
- * and responses beyond that: not shown", so any other field is passed on and
- * the answer is any object.
+ * operator). Only the messaging_channel field is documented ("One of email,
+ * whatsapp, webchat"; another value is refused): "paths, payloads and
+ * responses beyond that: not shown", so any other field is passed on and the
+ * answer is any object.
  */
 export const CreateEmptyChatRequest = z.looseObject({
-  messaging_channel: z.string().min(1, { error: 'messaging_channel may not be blank.' }).optional(),
+  messaging_channel: z.enum(MESSAGING_CHANNELS, { error: `messaging_channel must be one of: ${MESSAGING_CHANNELS.join(', ')}.` }).optional(),
 });
 export type CreateEmptyChatRequest = z.input<typeof CreateEmptyChatRequest>;
 

@@ -159,9 +159,15 @@ export const UserClientPage = Paginated(UserClient);
  * POST …/clients (register) and PUT or PATCH …/clients/<client_id> (refresh):
  * presence_expires_in is required by all three. The document recommends
  * about 60 s for browsers, longer for mobile apps; no maximum is documented.
+ * We refuse more than ten years (PRESENCE_EXPIRES_IN_MAX seconds): far beyond
+ * any real client, and an expiry that still is a valid date.
  */
+export const PRESENCE_EXPIRES_IN_MAX = 10 * 365 * 24 * 60 * 60;
+
 export const UserClientRequest = z.strictObject({
-  presence_expires_in: positiveInt,
+  presence_expires_in: positiveInt.max(PRESENCE_EXPIRES_IN_MAX, {
+    error: `Ensure this value is less than or equal to ${PRESENCE_EXPIRES_IN_MAX} (ten years in seconds).`,
+  }),
   /** Deprecated. */
   gcm_token: z.string().nullable().optional(),
   /** Deprecated. */

@@ -1,7 +1,8 @@
 /**
  * Members of a channel and their notification settings, under
  * …/channels/<channel_id>/members (spec 03). Members are added to public
- * channels only (409 for private and direct-message channels). `member_id`
+ * channels only (409 for private and direct-message channels), by an admin of
+ * the channel only (403; the creator of a channel is its first admin). `member_id`
  * in a path is the member's user ID (or the member's own id). A member's
  * notification settings exist from the start in mode unmuted and move among
  * muted, mentions and unmuted by PATCH, by that member only.
@@ -50,12 +51,10 @@ export function registerMemberRoutes(app: FastifyInstance, store: ChannelMessagi
           : 'Members can be added to public channels only.',
       );
     }
+    if (!isAdmin(store, channel, userId)) throw new SandboxForbiddenError('Only an admin of the channel may add members.');
     requireFieldUsers(store, channel.organizationId, 'member_id', [body.member_id]);
     if (store.memberOf(channel.id, body.member_id) !== undefined) {
       throw SandboxValidationError.field('member_id', 'This user is already a member of the channel.');
-    }
-    if (body.is_admin === true && !isAdmin(store, channel, userId)) {
-      throw new SandboxForbiddenError('Only an admin of the channel may add an admin.');
     }
     return reply.status(201).send(memberView(store, store.addMember(channel, body.member_id, body.is_admin ?? false)));
   });

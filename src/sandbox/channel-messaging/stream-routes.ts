@@ -4,12 +4,18 @@
  * recorded streams and the organization's inputs; and, without
  * authentication under /api/pub/public/v1/orgs/<organization_id>, a
  * channel's stream status and viewer count.
+ *
+ * Access: only a member of the channel may call create_stream (403 for a
+ * caller who sees the channel without being a member): its answer carries the
+ * stream key. The organization listing shows only the inputs of channels the
+ * caller can see (public ones, private and direct-message ones they are a
+ * member of), never a stream key.
  */
 import type { FastifyInstance } from 'fastify';
 import { NoPayload } from '../../platform/schemas/channel-messaging.ts';
 import { SandboxNotFoundError } from '../errors.ts';
 import { parsePayload } from '../http-errors.ts';
-import { callerId, requireChannel } from './access.ts';
+import { callerId, canSee, requireChannel, requireMembership } from './access.ts';
 import type { ChannelParams, OrgParams } from './channel-routes.ts';
 import { listPage, newestFirst } from './listing.ts';
 import type { LiveStreamRecord, RecordedStreamRecord } from './model.ts';
@@ -19,8 +25,10 @@ import { liveStreamInputView, recordedStreamView, RTMPS_URL, viewUrl } from './v
 
 export function registerStreamRoutes(app: FastifyInstance, store: ChannelMessagingStore): void {
   app.post<{ Params: ChannelParams }>('/channels/:channel_id/conference/create_stream', async (request, reply) => {
-    const channel = requireChannel(store, request.params.organization_id, request.params.channel_id, callerId(request));
+    const userId = callerId(request);
+    const channel = requireChannel(store, request.params.organization_id, request.params.channel_id, userId);
     parsePayload(NoPayload, request.body);
+    requireMembership(store, channel, userId);
     const { stream, created } = createOrGetStream(store, channel);
     return reply.status(created ? 201 : 200).send({
       rtmps_url: RTMPS_URL,
@@ -38,7 +46,11 @@ export function registerStreamRoutes(app: FastifyInstance, store: ChannelMessagi
   });
 
   app.get<{ Params: OrgParams }>('/conference/streams', async (request) => {
-    const streams = [...store.streamsByChannel.values()].filter((s) => s.organizationId === request.params.organization_id);
+    const userId = callerId(request);
+    const streams = [...store.streamsByChannel.values()].filter((s) => {
+      const channel = store.channels.get(s.channelId);
+      return s.organizationId === request.params.organization_id && channel !== undefined && canSee(store, channel, userId);
+    });
     const ordering = newestFirst<LiveStreamRecord>('-created', (s) => s.createdAt, (s) => s.seq);
     return listPage(request, streams, ordering, (s) => liveStreamInputView(store, s));
   });

@@ -4,11 +4,16 @@
  * direct-message channel exists once per member set: creating it again
  * returns the existing one (200 instead of 201). Its members are fixed at
  * creation (none can be added later, see member-routes.ts).
+ *
+ * Access: the path user's channels are shown only as far as the caller can
+ * see them (`canSee`: public channels, and private and direct-message ones the
+ * caller is a member of); any other is 404, as under /channels. Creating or
+ * reopening a direct-message channel needs the caller in its member set (403).
  */
 import type { FastifyInstance } from 'fastify';
-import { SandboxNotFoundError, SandboxValidationError } from '../errors.ts';
+import { SandboxForbiddenError, SandboxNotFoundError, SandboxValidationError } from '../errors.ts';
 import { parsePayload } from '../http-errors.ts';
-import { callerId, requireFieldUsers, requirePathUser } from './access.ts';
+import { callerId, canSee, requireFieldUsers, requirePathUser } from './access.ts';
 import { channelOrdering, type OrgParams } from './channel-routes.ts';
 import { listPage } from './listing.ts';
 import type { ChannelRecord } from './model.ts';
@@ -26,22 +31,23 @@ interface DmParams extends UserParams {
   dm_channel_id: string;
 }
 
-function joinedChannels(store: ChannelMessagingStore, organizationId: string, userId: string): ChannelRecord[] {
-  return store.channelsOfUser(userId).filter((c) => c.organizationId === organizationId);
+/** The channels the path user joined that the caller may see. */
+function joinedChannels(store: ChannelMessagingStore, organizationId: string, userId: string, viewerId: string): ChannelRecord[] {
+  return store.channelsOfUser(userId).filter((c) => c.organizationId === organizationId && canSee(store, c, viewerId));
 }
 
 export function registerUserChannelRoutes(app: FastifyInstance, store: ChannelMessagingStore): void {
   app.get<{ Params: UserParams }>('/users/:user_id/joined-channels', async (request) => {
     const { organization_id, user_id } = request.params;
     requirePathUser(store, organization_id, user_id);
-    const channels = joinedChannels(store, organization_id, user_id);
+    const channels = joinedChannels(store, organization_id, user_id, callerId(request));
     return listPage(request, channels, channelOrdering(store), (c) => channelView(store, c));
   });
 
   app.get<{ Params: JoinedParams }>('/users/:user_id/joined-channels/:channel_id', async (request) => {
     const { organization_id, user_id, channel_id } = request.params;
     requirePathUser(store, organization_id, user_id);
-    const channel = joinedChannels(store, organization_id, user_id).find((c) => c.id === channel_id);
+    const channel = joinedChannels(store, organization_id, user_id, callerId(request)).find((c) => c.id === channel_id);
     if (channel === undefined) throw new SandboxNotFoundError('The user has not joined this channel.');
     return channelView(store, channel);
   });
@@ -49,7 +55,7 @@ export function registerUserChannelRoutes(app: FastifyInstance, store: ChannelMe
   app.get<{ Params: UserParams }>('/users/:user_id/dm-channels', async (request) => {
     const { organization_id, user_id } = request.params;
     requirePathUser(store, organization_id, user_id);
-    const channels = joinedChannels(store, organization_id, user_id).filter((c) => c.isDirectMessage);
+    const channels = joinedChannels(store, organization_id, user_id, callerId(request)).filter((c) => c.isDirectMessage);
     return listPage(request, channels, channelOrdering(store), (c) => channelView(store, c));
   });
 
@@ -61,6 +67,9 @@ export function registerUserChannelRoutes(app: FastifyInstance, store: ChannelMe
     requireFieldUsers(store, organization_id, 'member_ids', body.member_ids);
     const members = [...new Set([user_id, ...body.member_ids])].sort();
     if (members.length < 2) throw SandboxValidationError.field('member_ids', 'Name at least one member other than the user.');
+    if (!members.includes(creator)) {
+      throw new SandboxForbiddenError('You may only create or open a direct-message channel you are a member of (the path user or one of member_ids).');
+    }
 
     const key = members.join(',');
     const existing = store.findDirectMessage(organization_id, key);
@@ -83,7 +92,7 @@ export function registerUserChannelRoutes(app: FastifyInstance, store: ChannelMe
   app.get<{ Params: DmParams }>('/users/:user_id/dm-channels/:dm_channel_id', async (request) => {
     const { organization_id, user_id, dm_channel_id } = request.params;
     requirePathUser(store, organization_id, user_id);
-    const channel = joinedChannels(store, organization_id, user_id).find((c) => c.id === dm_channel_id && c.isDirectMessage);
+    const channel = joinedChannels(store, organization_id, user_id, callerId(request)).find((c) => c.id === dm_channel_id && c.isDirectMessage);
     if (channel === undefined) throw new SandboxNotFoundError('Direct-message channel not found for this user.');
     return channelView(store, channel);
   });

@@ -23,6 +23,8 @@ export interface PageInput<E extends ListedEvent<string>> {
   events: readonly E[];
   /** Query-specific predicate (filters, case flags). */
   keep(event: E): boolean;
+  /** The sandbox's key that signs the next cursor. */
+  cursorKey: Buffer;
 }
 
 const compare = (a: [number, string], b: [number, string]) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
@@ -41,5 +43,5 @@ export function pageOf<E extends ListedEvent<string>>(input: PageInput<E>): Even
     matching.length > results.length && last !== undefined
       ? { listing: input.listing, organizationId: input.organizationId, query, after: positionOf(last) }
       : undefined;
-  return { results, next_cursor: next === undefined ? null : encodeCursor(next) };
+  return { results, next_cursor: next === undefined ? null : encodeCursor(next, input.cursorKey) };
 }

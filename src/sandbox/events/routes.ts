@@ -55,7 +55,7 @@ export function registerEventListingRoutes(app: FastifyInstance, state: SandboxS
     const organizationId = organizationIdOf(request);
     const parsed = parseRowsRequest(request.body, listing === 'message-events');
     if ('query' in parsed) return { organizationId, query: parsed.query, after: undefined };
-    const cursor = decodeCursor(parsed.cursor, listing, organizationId);
+    const cursor = decodeCursor(parsed.cursor, listing, organizationId, events.cursorKey);
     return { organizationId, query: cursor.query, after: cursor.after };
   };
 
@@ -74,7 +74,7 @@ export function registerEventListingRoutes(app: FastifyInstance, state: SandboxS
   app.post('/events', async (request): Promise<EventRowsResponse> => {
     const { organizationId, query, after } = resolve(request, 'events');
     const keep = filterPredicate(query.filters, { columns: GENERIC_EVENT_COLUMNS, organizationId, events, allowValueSets: true });
-    const page = pageOf({ listing: 'events', organizationId, query, after, events: events.genericOf(organizationId), keep });
+    const page = pageOf({ listing: 'events', organizationId, query, after, events: events.genericOf(organizationId), keep, cursorKey: events.cursorKey });
     return { results: page.results.map(genericRow), next_cursor: page.next_cursor };
   });
 
@@ -82,7 +82,7 @@ export function registerEventListingRoutes(app: FastifyInstance, state: SandboxS
     const { organizationId, query, after } = resolve(request, 'message-events');
     const matches = filterPredicate(query.filters, { columns: MESSAGE_EVENT_COLUMNS, organizationId, events, allowValueSets: false });
     const keep = (e: MessageEventRecord) => matches(e) && (!query.onlyWithCase || e.caseId !== null);
-    const page = pageOf({ listing: 'message-events', organizationId, query, after, events: events.messagesOf(state, organizationId), keep });
+    const page = pageOf({ listing: 'message-events', organizationId, query, after, events: events.messagesOf(state, organizationId), keep, cursorKey: events.cursorKey });
     return { results: page.results.map((e) => messageRow(e, query)), next_cursor: page.next_cursor };
   });
 }

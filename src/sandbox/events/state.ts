@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { SandboxState } from '../state.ts';
+import { newCursorKey } from './cursor.ts';
 import type { GenericEventRecord, MessageEventRecord } from './model.ts';
 
 export type NewEvent<T> = Omit<T, 'id' | 'tieKey'>;
@@ -18,6 +19,8 @@ export class EventListingState {
   /** organization id → value set name → values. */
   private readonly valueSets = new Map<string, Map<string, string[]>>();
   private recorded = 0;
+  /** Signs the listing cursors of this sandbox (random, never sent). */
+  readonly cursorKey: Buffer = newCursorKey();
 
   addGeneric(event: NewEvent<GenericEventRecord>): GenericEventRecord {
     const record = { ...event, id: randomUUID(), tieKey: `s${pad((this.recorded += 1))}` };

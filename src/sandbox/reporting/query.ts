@@ -80,9 +80,19 @@ function select(events: readonly WorkflowEventRecord[], predicates: Predicate[],
   return limit === undefined ? rows : rows.slice(0, limit);
 }
 
-/** The common predicates; built before any data is read, so a bad request fails whatever the data. */
-function requestPredicates(request: RowRequest): Predicate[] {
-  return [intervalPredicate(request.interval), ...request.filters.map(filterPredicate)];
+/**
+ * The request's checks, turned into the common predicates: the interval
+ * (400), then the filters (406). Routes call this before looking at the step
+ * (404), the documented order; it reads no data, so a bad request fails
+ * whatever the data.
+ */
+export function requestPredicates(request: RowRequest): RowPredicates {
+  return { predicates: [intervalPredicate(request.interval), ...request.filters.map(filterPredicate)] };
+}
+
+/** The checked interval and filters of one request (see requestPredicates). */
+export interface RowPredicates {
+  readonly predicates: readonly Predicate[];
 }
 
 export function stepRows(
@@ -90,8 +100,9 @@ export function stepRows(
   workflow: WorkflowRecord,
   stepIndex: number,
   request: RowRequest & { target?: StepTarget | undefined },
+  checked: RowPredicates,
 ): WorkflowEventRecord[] {
-  const common = requestPredicates(request);
+  const common = checked.predicates;
   const target = request.target ?? 'default';
   const ofStep: Predicate = (e) => e.stepIndex === stepIndex;
   const byTarget: Predicate = target === 'triggered_goal' ? isGoalTrigger : (e) => !isGoalTrigger(e);
@@ -103,8 +114,9 @@ export function sourceRows(
   state: ReportingState,
   workflow: WorkflowRecord,
   request: RowRequest & { target?: SourceTarget | undefined },
+  checked: RowPredicates,
 ): WorkflowEventRecord[] {
-  const common = requestPredicates(request);
+  const common = checked.predicates;
   const total = request.target === 'affected_goal_total';
   const pool = total ? state.events.filter((e) => e.organizationId === workflow.organizationId) : state.eventsOf(workflow.id);
   const outerGoal: Predicate = (e) => e.stepIndex === null && isGoalTrigger(e);

@@ -2,8 +2,10 @@
  * The workflow reporting endpoints of spec 02 under
  * /api/reporting/workflow/v1/orgs/<organization_id>/workflows/<workflow_id>:
  * step rows and source data as JSON or as a file, and the workflow info.
- * Checks in order: access (401/403), the workflow (404), the payload (400,
- * keyed by field), filters (406), the step (404), the query (500 when seeded).
+ * Checks in order (docs/decisions.md, "Order of checks"): access (401/403),
+ * the workflow (404), the payload (400, keyed by field: body, step index form,
+ * interval), filters (406), the step beyond the workflow (404), the query
+ * (500 when seeded).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -19,7 +21,7 @@ import { rowsBody, rowTable } from './columns.ts';
 import { buildDownload, type Download } from './downloads.ts';
 import { ReportingQueryError } from './errors.ts';
 import type { WorkflowEventRecord, WorkflowRecord } from './model.ts';
-import { sourceRows, stepRows } from './query.ts';
+import { requestPredicates, sourceRows, stepRows } from './query.ts';
 import type { ReportingState } from './state.ts';
 
 interface WorkflowParams {
@@ -57,14 +59,18 @@ export function registerWorkflowReportingRoutes(app: FastifyInstance, reporting:
     return workflow;
   };
 
-  const stepOf = (request: FastifyRequest, workflow: WorkflowRecord): number => {
+  /** The step index of the path; its form is part of the payload checks (400). */
+  const stepIndexOf = (request: FastifyRequest): number => {
     const raw = (request.params as WorkflowParams).step_index ?? '';
     if (!/^\d+$/.test(raw) || Number(raw) < 1) {
       throw SandboxValidationError.field('step_index', 'Must be a positive integer.');
     }
-    const index = Number(raw);
+    return Number(raw);
+  };
+
+  /** The step must exist (404), checked after the payload (400) and the filters (406). */
+  const requireStep = (workflow: WorkflowRecord, index: number): void => {
     if (index > workflow.steps) throw new SandboxNotFoundError(`Step ${index} not found.`);
-    return index;
   };
 
   const queried = (workflow: WorkflowRecord, run: () => WorkflowEventRecord[]) => {
@@ -82,16 +88,20 @@ export function registerWorkflowReportingRoutes(app: FastifyInstance, reporting:
   app.post('/step/:step_index', async (request) => {
     const workflow = workflowOf(request);
     const body = parsePayload(WorkflowStepRequest, request.body);
-    const step = stepOf(request, workflow);
-    const events = queried(workflow, () => stepRows(reporting, workflow, step, body));
+    const step = stepIndexOf(request);
+    const checked = requestPredicates(body);
+    requireStep(workflow, step);
+    const events = queried(workflow, () => stepRows(reporting, workflow, step, body, checked));
     return rowsBody(rowTable(events, body.basic === true ? 'basic-step' : 'raw'));
   });
 
   app.post('/step/:step_index/download/', async (request, reply) => {
     const workflow = workflowOf(request);
     const body = parsePayload(WorkflowStepDownloadRequest, request.body);
-    const step = stepOf(request, workflow);
-    const events = queried(workflow, () => stepRows(reporting, workflow, step, body));
+    const step = stepIndexOf(request);
+    const checked = requestPredicates(body);
+    requireStep(workflow, step);
+    const events = queried(workflow, () => stepRows(reporting, workflow, step, body, checked));
     const name = `workflow_${workflow.id}_step_${step}`;
     return sendDownload(reply, buildDownload(rowTable(events, 'raw'), body.format ?? 'csv', name));
   });
@@ -99,14 +109,16 @@ export function registerWorkflowReportingRoutes(app: FastifyInstance, reporting:
   app.post('/source_data', async (request) => {
     const workflow = workflowOf(request);
     const body = parsePayload(WorkflowSourceDataRequest, request.body);
-    const events = queried(workflow, () => sourceRows(reporting, workflow, body));
+    const checked = requestPredicates(body);
+    const events = queried(workflow, () => sourceRows(reporting, workflow, body, checked));
     return rowsBody(rowTable(events, body.basic === true ? 'basic-outer-goal' : 'raw'));
   });
 
   app.post('/source_data/download/', async (request, reply) => {
     const workflow = workflowOf(request);
     const body = parsePayload(WorkflowSourceDataDownloadRequest, request.body);
-    const events = queried(workflow, () => sourceRows(reporting, workflow, body));
+    const checked = requestPredicates(body);
+    const events = queried(workflow, () => sourceRows(reporting, workflow, body, checked));
     const name = `workflow_${workflow.id}_source_data`;
     return sendDownload(reply, buildDownload(rowTable(events, 'raw'), body.format ?? 'csv', name));
   });

@@ -101,7 +101,7 @@ export function registerOrgUserRoutes(app: FastifyInstance, ctx: SandboxContext)
 
   app.get<{ Params: OrgUserParams }>('/:user_id/preferences', async (request) => {
     assertMayManage(callerOf(state, request), request.params.user_id);
-    return preferencesView(state, userOfOrganization(state, request.params.organization_id, request.params.user_id).id);
+    return preferencesView(state, userOfOrganization(state, request.params.organization_id, request.params.user_id));
   });
 
   app.get<{ Params: OrgUserParams }>('/:user_id/avatar', async (request) => {

@@ -5,7 +5,7 @@
  * the subscription (403); access to the user (403) is `userForCaller`.
  */
 import multipart from '@fastify/multipart';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CreateEmptyChatRequest } from '../../platform/schemas/chats.ts';
 import {
   ReplaceUserPreferencesRequest,
@@ -18,8 +18,9 @@ import { seedChat } from '../chat-seeding.ts';
 import type { SandboxContext } from '../context.ts';
 import { SandboxNotFoundError, SandboxValidationError } from '../errors.ts';
 import { parsePayload } from '../http-errors.ts';
+import type { User } from '../model.ts';
 import { callerOf } from '../permissions.ts';
-import { replaceUser, updateUser, userForCaller } from '../users/accounts.ts';
+import { assertNotDeleted, replaceUser, updateUser, userForCaller } from '../users/accounts.ts';
 import { AVATAR_MAX_BYTES, avatarOf, avatarUrlFor, avatarView, uploadAvatar } from '../users/avatars.ts';
 import { preferencesView, replacePreferences, updatePreferences } from '../users/preferences.ts';
 import { userView } from '../users/user-view.ts';
@@ -58,16 +59,21 @@ export function registerUserRoutes(app: FastifyInstance, ctx: SandboxContext): v
     });
   }
 
-  app.get<{ Params: UserParams }>('/:user_id/preferences', async (request) =>
-    preferencesView(state, userForCaller(state, callerOf(state, request), request.params.user_id).id),
-  );
-  app.patch<{ Params: UserParams }>('/:user_id/preferences', async (request) => {
+  /** The user of the path for preferences and avatar upload: a deleted one is 404 (before the body is checked). */
+  const activeUserOf = (request: FastifyRequest<{ Params: UserParams }>): User => {
     const user = userForCaller(state, callerOf(state, request), request.params.user_id);
-    return updatePreferences(state, user.id, parsePayload(UpdateUserPreferencesRequest, request.body));
+    assertNotDeleted(user);
+    return user;
+  };
+
+  app.get<{ Params: UserParams }>('/:user_id/preferences', async (request) => preferencesView(state, activeUserOf(request)));
+  app.patch<{ Params: UserParams }>('/:user_id/preferences', async (request) => {
+    const user = activeUserOf(request);
+    return updatePreferences(state, user, parsePayload(UpdateUserPreferencesRequest, request.body));
   });
   app.put<{ Params: UserParams }>('/:user_id/preferences', async (request) => {
-    const user = userForCaller(state, callerOf(state, request), request.params.user_id);
-    return replacePreferences(state, user.id, parsePayload(ReplaceUserPreferencesRequest, request.body));
+    const user = activeUserOf(request);
+    return replacePreferences(state, user, parsePayload(ReplaceUserPreferencesRequest, request.body));
   });
 
   app.get<{ Params: UserParams }>('/:user_id/avatar', async (request) => {
@@ -77,8 +83,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: SandboxContext): v
     return avatarView(avatar, avatarUrlFor(request));
   });
   app.post<{ Params: UserParams }>('/:user_id/avatar', async (request, reply) => {
-    const user = userForCaller(state, callerOf(state, request), request.params.user_id);
-    const avatar = await uploadAvatar(state, user, request);
+    const avatar = await uploadAvatar(state, activeUserOf(request), request);
     return reply.status(201).send(avatarView(avatar, avatarUrlFor(request)));
   });
 
@@ -90,7 +95,8 @@ export function registerUserRoutes(app: FastifyInstance, ctx: SandboxContext): v
   app.post<{ Params: UserParams }>('/:user_id/chats', async (request, reply) => {
     const user = userForCaller(state, callerOf(state, request), request.params.user_id);
     const body = parsePayload(CreateEmptyChatRequest, request.body ?? {});
-    const roomId = typeof body.room_id === 'string' ? body.room_id : undefined;
+    const roomId = body.room_id;
+    if (roomId !== undefined && typeof roomId !== 'string') throw SandboxValidationError.field('room_id', 'room_id must be a string (a room id).');
     const room = [...state.rooms.values()].find(
       (r) => r.organizationId === user.organizationId && (roomId === undefined || r.id === roomId),
     );

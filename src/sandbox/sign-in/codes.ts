@@ -2,7 +2,7 @@
  * Authorization codes of the code flow: single use, bound to the app, the
  * redirect_uri and the signed-in user, valid for a short time on the sandbox
  * clock. A code used twice is refused (invalid_grant), as RFC 6749 §4.1.2
- * requires.
+ * requires. Codes never exchanged are dropped once expired, at the next issue.
  */
 import { randomBytes } from 'node:crypto';
 
@@ -30,10 +30,20 @@ export class CodeStore {
     this.now = now;
   }
 
+  /** A new code; codes that expired without an exchange are dropped first, so the store stays small. */
   issue(grant: CodeGrant): string {
+    const now = this.now();
+    for (const [code, stored] of this.codes) {
+      if (stored.expiresAt <= now) this.codes.delete(code);
+    }
     const code = randomBytes(24).toString('base64url');
-    this.codes.set(code, { ...grant, expiresAt: this.now() + CODE_LIFETIME_MS });
+    this.codes.set(code, { ...grant, expiresAt: now + CODE_LIFETIME_MS });
     return code;
+  }
+
+  /** How many codes are stored (issued, not exchanged, not yet swept). */
+  get size(): number {
+    return this.codes.size;
   }
 
   /** The grant of a valid code, consumed; undefined for unknown, used or expired codes. */

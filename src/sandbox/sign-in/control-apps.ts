@@ -7,6 +7,8 @@
  *   PATCH  /_sandbox/apps/<client_id> name, redirect_uris, enabled (false: invalid_client)
  *   DELETE /_sandbox/apps/<client_id> → 204
  *   DELETE /_sandbox/sign_in_sessions  sign every browser out → {ended}
+ *   GET    /_sandbox/sign_in_state     what sign-in holds → {pending_codes, implicit_tokens}
+ *                                      (expired ones count until the next issue of their kind sweeps them)
  *
  * Redirect URIs must be https, except http to a loopback host, which the
  * sandbox accepts (the platform would not) and flags in `notes`.
@@ -15,6 +17,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { SandboxNotFoundError, SandboxValidationError } from '../errors.ts';
 import { parsePayload } from '../http-errors.ts';
+import { implicitTokenCount } from './access-tokens.ts';
 import { checkRedirectUri, type AppRecord } from './apps.ts';
 import type { SignInContext } from './context.ts';
 
@@ -101,4 +104,6 @@ export function registerControlAppRoutes(app: FastifyInstance, ctx: SignInContex
   });
 
   app.delete('/sign_in_sessions', async () => ({ ended: ctx.sessions.clear() }));
+
+  app.get('/sign_in_state', async () => ({ pending_codes: ctx.codes.size, implicit_tokens: implicitTokenCount(ctx.state) }));
 }

@@ -7,7 +7,8 @@
  * Rules the document leaves open (docs/decisions.md): e-mails are unique
  * case-insensitively across the sandbox (400 on email); gender is 1 (male),
  * 2 (female) or null; a deleted user's clients, preferences and API tokens go
- * with the account; a deleted user cannot be edited (404).
+ * with the account; a deleted user cannot be edited (404). Every rule is
+ * checked before anything is written: a refused request changes nothing.
  */
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
@@ -37,8 +38,17 @@ function checkFields(state: SandboxState, user: User | undefined, body: UpdateBo
       }
     }
   }
+  // Users seeded without an e-mail keep working; the rule applies when e-mail or is_bot change.
+  if (body.email !== undefined || body.is_bot !== undefined) {
+    const email = body.email !== undefined ? body.email : user?.email;
+    const isBot = body.is_bot ?? user?.profile?.isBot ?? false;
+    if ((email === null || email === undefined) && !isBot) {
+      throw SandboxValidationError.field('email', 'email may be null only when is_bot is true.');
+    }
+  }
 }
 
+/** Applies a body checkFields accepted: nothing here may fail, so a refused request changes nothing. */
 function applyFields(state: SandboxState, user: User, body: UpdateBody): User {
   const profile = profileOf(user);
   if (body.email !== undefined) user.email = body.email;
@@ -52,11 +62,6 @@ function applyFields(state: SandboxState, user: User, body: UpdateBody): User {
   if (body.title !== undefined) profile.title = body.title;
   if (body.is_online_enabled !== undefined) profile.isOnlineEnabled = body.is_online_enabled;
   if (body.is_bot !== undefined) profile.isBot = body.is_bot;
-  // Users seeded without an e-mail keep working; the rule applies when e-mail or is_bot change.
-  const touched = body.email !== undefined || body.is_bot !== undefined;
-  if (touched && (user.email === null || user.email === undefined) && !profile.isBot) {
-    throw SandboxValidationError.field('email', 'email may be null only when is_bot is true.');
-  }
   // The names the chats show (sender_name, sender_public_name) follow the account.
   user.name = [firstNameOf(user), lastNameOf(user)].filter((n) => n !== '').join(' ');
   user.publicName = profile.alias ?? firstNameOf(user);
@@ -83,14 +88,7 @@ export function createUser(state: SandboxState, organizationId: string, body: Cr
 export function updateUser(state: SandboxState, user: User, body: UpdateBody): User {
   assertNotDeleted(user);
   checkFields(state, user, body);
-  const before = structuredClone({ email: user.email, profile: profileOf(user) });
-  try {
-    return applyFields(state, user, body);
-  } catch (err) {
-    user.email = before.email;
-    user.profile = before.profile;
-    throw err;
-  }
+  return applyFields(state, user, body);
 }
 
 /** PUT: every optional field not given goes back to its default. */
@@ -123,7 +121,8 @@ export function isDeleted(user: User): boolean {
   return user.profile?.deletedAt !== null && user.profile?.deletedAt !== undefined;
 }
 
-function assertNotDeleted(user: User): void {
+/** 404 for a deleted account: it cannot be edited, nor its preferences, clients or avatar. */
+export function assertNotDeleted(user: User): void {
   if (isDeleted(user)) throw new SandboxNotFoundError('User not found (the account was deleted).');
 }
 

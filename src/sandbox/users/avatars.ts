@@ -5,7 +5,8 @@
  *
  * Form field names are "not shown": the first file part is the avatar,
  * whatever its field name ("file" in our docs). 400 when the request has no
- * file part or the file is not an image (docs/decisions.md). A new upload
+ * file part, the file is not an image or is over 2 MiB (docs/decisions.md;
+ * not 413: spec 01 lists 400 only). A new upload
  * replaces the user's previous avatar.
  */
 import { randomUUID } from 'node:crypto';
@@ -14,6 +15,7 @@ import type { Avatar } from '../../platform/schemas/users.ts';
 import { SandboxValidationError } from '../errors.ts';
 import type { AvatarRecord, User } from '../model.ts';
 import type { SandboxState } from '../state.ts';
+import { assertNotDeleted } from './accounts.ts';
 import { profileOf, type AvatarUrl } from './user-view.ts';
 
 export const AVATAR_PATH = '/media/avatars';
@@ -38,12 +40,26 @@ export function avatarOf(state: SandboxState, user: User): AvatarRecord | undefi
   return id === null || id === undefined ? undefined : state.avatars.get(id);
 }
 
+/**
+ * @fastify/multipart refuses a file over the limit (or too many parts) with
+ * 413; spec 01 lists 400 for a bad upload, so the answer names the file field.
+ */
+function tooLargeAs400(field: string): (err: unknown) => never {
+  return (err) => {
+    if ((err as { statusCode?: unknown } | null)?.statusCode === 413) {
+      throw SandboxValidationError.field(field, `The file is too large or the form has too many parts; an avatar is at most ${AVATAR_MAX_BYTES / (1024 * 1024)} MiB.`);
+    }
+    throw err;
+  };
+}
+
 /** Reads the multipart upload and stores it as the user's avatar. */
 export async function uploadAvatar(state: SandboxState, user: User, request: FastifyRequest): Promise<AvatarRecord> {
+  assertNotDeleted(user);
   if (!request.isMultipart()) throw SandboxValidationError.field('file', 'Send the avatar as multipart/form-data with a file part.');
-  const file = await request.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } });
+  const file = await request.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } }).catch(tooLargeAs400('file'));
   if (file === undefined) throw SandboxValidationError.field('file', 'No file was submitted.');
-  const bytes = await file.toBuffer();
+  const bytes = await file.toBuffer().catch(tooLargeAs400(file.fieldname));
   if (!file.mimetype.startsWith('image/')) {
     throw SandboxValidationError.field(file.fieldname, 'Upload a valid image; the file is not an image.');
   }

@@ -1,6 +1,7 @@
 /**
  * User preferences (spec 01): one per user, created with the documented
- * defaults on first read and deleted with the user. PATCH changes the given
+ * defaults on first read and deleted with the user (a deleted user's
+ * preferences answer 404 and are never created again). PATCH changes the given
  * fields; PUT needs every required field, and the two optional ones
  * (is_swimlane_visible, is_call_video_auto_start_enabled) fall back to their
  * defaults when omitted (docs/decisions.md).
@@ -11,7 +12,9 @@ import {
   type UpdateUserPreferencesRequest,
   type UserPreferences,
 } from '../../platform/schemas/users.ts';
+import type { User } from '../model.ts';
 import type { SandboxState } from '../state.ts';
+import { assertNotDeleted } from './accounts.ts';
 
 type Defaults = typeof USER_PREFERENCES_DEFAULTS;
 /** The stored preferences of one user (the resource without user_id). */
@@ -19,26 +22,29 @@ export type UserPreferencesValues = {
   -readonly [K in keyof Defaults]: Defaults[K] extends boolean ? boolean : Defaults[K] extends number ? number : string;
 };
 
-export function preferencesOf(state: SandboxState, userId: string): UserPreferencesValues {
-  let values = state.preferences.get(userId);
+/** The user's preferences, created with the defaults on first use; 404 for a deleted user. */
+export function preferencesOf(state: SandboxState, user: User): UserPreferencesValues {
+  assertNotDeleted(user);
+  let values = state.preferences.get(user.id);
   if (values === undefined) {
     values = { ...USER_PREFERENCES_DEFAULTS };
-    state.preferences.set(userId, values);
+    state.preferences.set(user.id, values);
   }
   return values;
 }
 
-export function preferencesView(state: SandboxState, userId: string): UserPreferences {
-  return { user_id: userId, ...preferencesOf(state, userId) };
+export function preferencesView(state: SandboxState, user: User): UserPreferences {
+  return { user_id: user.id, ...preferencesOf(state, user) };
 }
 
-export function updatePreferences(state: SandboxState, userId: string, body: UpdateUserPreferencesRequest): UserPreferences {
-  const values = preferencesOf(state, userId);
+export function updatePreferences(state: SandboxState, user: User, body: UpdateUserPreferencesRequest): UserPreferences {
+  const values = preferencesOf(state, user);
   for (const [key, value] of Object.entries(body)) if (value !== undefined) (values as Record<string, unknown>)[key] = value;
-  return preferencesView(state, userId);
+  return preferencesView(state, user);
 }
 
-export function replacePreferences(state: SandboxState, userId: string, body: ReplaceUserPreferencesRequest): UserPreferences {
-  state.preferences.set(userId, { ...USER_PREFERENCES_DEFAULTS, ...body });
-  return preferencesView(state, userId);
+export function replacePreferences(state: SandboxState, user: User, body: ReplaceUserPreferencesRequest): UserPreferences {
+  assertNotDeleted(user);
+  state.preferences.set(user.id, { ...USER_PREFERENCES_DEFAULTS, ...body });
+  return preferencesView(state, user);
 }

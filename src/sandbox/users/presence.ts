@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type { UserClient, UserClientRequest } from '../../platform/schemas/users.ts';
 import type { z } from 'zod';
-import { SandboxNotFoundError } from '../errors.ts';
+import { SandboxNotFoundError, SandboxValidationError } from '../errors.ts';
 import type { UserClientRecord } from '../model.ts';
 import type { SandboxState } from '../state.ts';
 
@@ -49,7 +49,20 @@ export function clientView(state: SandboxState, client: UserClientRecord): UserC
 
 type ClientBody = z.output<typeof UserClientRequest>;
 
+/**
+ * A client is stored only when its view can be written: the request schema
+ * caps presence_expires_in, and this guards the store against any period whose
+ * expiry is not a valid date (it would break every later listing).
+ */
+function assertRenderable(state: SandboxState, presenceExpiresIn: number): void {
+  const expiry = state.now() + presenceExpiresIn * 1000;
+  if (!Number.isSafeInteger(presenceExpiresIn) || presenceExpiresIn < 1 || Number.isNaN(new Date(expiry).getTime())) {
+    throw SandboxValidationError.field('presence_expires_in', 'presence_expires_in is too large: its expiry is not a valid date.');
+  }
+}
+
 export function registerClient(state: SandboxState, userId: string, body: ClientBody, id: string = randomUUID()): UserClientRecord {
+  assertRenderable(state, body.presence_expires_in);
   const now = state.now();
   const client: UserClientRecord = {
     id,
@@ -69,6 +82,7 @@ export function registerClient(state: SandboxState, userId: string, body: Client
 export function refreshClient(state: SandboxState, userId: string, clientId: string, body: ClientBody): UserClientRecord {
   const existing = state.userClients.get(clientId);
   if (existing !== undefined && existing.userId !== userId) throw new SandboxNotFoundError('User client not found.');
+  assertRenderable(state, body.presence_expires_in);
   if (existing === undefined || !isClientPresent(state, existing)) {
     const again = registerClient(state, userId, body, clientId);
     if (existing !== undefined) again.createdAt = existing.createdAt;
