@@ -1,16 +1,16 @@
 /**
  * `npm run bench:proxy`: what the proxy adds. A small upstream (a bare
  * Fastify app answering a documented unified-messaging list with a 1 KB JSON
- * page) is loaded directly, then through a real gateway's proxy (gateway key
- * checked, allow-list, rate limit, route table, platform token injected,
- * streamed answer). autocannon runs in a second process (bench/get-load.ts).
+ * page, in its own process: bench/json-upstream.ts) is loaded directly, then
+ * through a real gateway's proxy in this process (gateway key checked,
+ * allow-list, rate limit, route table, platform token injected, streamed
+ * answer). autocannon runs in a third process (bench/get-load.ts).
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import Fastify from 'fastify';
 import { stringify } from 'yaml';
 import { startGateway } from '../src/cli/gateway.ts';
 import { loadSettings } from '../src/config/load.ts';
@@ -31,10 +31,15 @@ function load(url: string, headers: Record<string, string>): Promise<GetLoadSumm
   });
 }
 
-const page = JSON.stringify({ next: null, previous: null, results: Array.from({ length: 4 }, (_, i) => ({ id: `${i}`, name: 'x'.repeat(200) })) });
-const upstream = Fastify();
-upstream.get('/*', async (_req, reply) => reply.header('content-type', 'application/json').send(page));
-const upstreamUrl = await upstream.listen({ host: '127.0.0.1', port: 0 });
+const upstream = spawn(process.execPath, [join(import.meta.dirname, 'json-upstream.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
+const upstreamUrl = await new Promise<string>((resolve, reject) => {
+  let out = '';
+  upstream.stdout.setEncoding('utf8').on('data', (c: string) => {
+    out += c;
+    if (out.includes('\n')) resolve(out.trim());
+  });
+  upstream.on('exit', (code) => reject(new Error(`the upstream exited ${code}`)));
+});
 
 const dir = mkdtempSync(join(tmpdir(), 'tg-bench-proxy-'));
 const file = join(dir, 'threadgate.yaml');
@@ -62,6 +67,6 @@ try {
   if (proxied.non2xx > 0 || proxied.errors > 0) process.exitCode = 1;
 } finally {
   await gateway.close();
-  await upstream.close();
+  upstream.kill('SIGTERM');
   rmSync(dir, { recursive: true, force: true });
 }
