@@ -5,7 +5,7 @@
  *   - name: helpdesk
  *     type: redmine
  *     url: https://redmine.example.com          # the Redmine root (a sub-path is fine)
- *     api_key: ${REDMINE_API_KEY}                 # the gateway's own Redmine user
+ *     api_key: ${REDMINE_API_KEY}                 # of a Redmine user of the gateway's own (its notes are never posted)
  *     project: support                            # identifier of the project whose issues are tickets
  *     tracker: Support                            # optional: only issues of this tracker (name or id)
  *     poll_seconds: 30
@@ -27,9 +27,13 @@ export const RedmineConnectorConfig = z.strictObject({
   /** The API key of the Redmine user the gateway acts as (My account → API access key). */
   api_key: z.string().trim().min(1, { error: 'expected the Redmine API key' }),
   /** The identifier of the project (as in its URL), not its display name. */
-  project: z.string().regex(/^[a-z][a-z0-9_-]{0,99}$/, { error: 'expected a project identifier (lower-case letters, digits, - and _)' }),
-  /** Only issues of this tracker, by name or id. */
-  tracker: z.union([z.number().int().positive(), z.string().trim().min(1)]).optional(),
+  project: z.string().regex(/^(?!\d+$)[a-z0-9_-]{1,100}$/, { error: 'expected a project identifier (lower-case letters, digits, - and _; not digits only)' }),
+  /** Only issues of this tracker, by name or id; a string of digits (e.g. from `${TRACKER}`) is an id. */
+  tracker: z
+    .union([z.number().int().positive(), z.string().trim().min(1)])
+    .transform((tracker) => (typeof tracker === 'string' && /^\d+$/.test(tracker) ? Number(tracker) : tracker))
+    .refine((tracker) => tracker !== 0, { error: 'expected a tracker name or a positive id' })
+    .optional(),
   /** How often Redmine is asked for changed issues. */
   poll_seconds: z.number().int().min(1).max(3_600).default(DEFAULT_POLL_SECONDS),
   /** Whether agent replies become public notes (the customer sees them) or private ones. */

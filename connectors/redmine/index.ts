@@ -23,9 +23,9 @@ export default defineConnector({
   configSchema: RedmineConnectorConfig,
 
   create(config, ctx): ConnectorInstance {
-    const adapter = new RedmineAdapter(config);
+    const adapter = new RedmineAdapter(config, { logger: ctx.logger });
     const poller = new TicketPoller(adapter, ctx, config.poll_seconds);
-    const writer = new NoteWriter(adapter, { notes: config.notes, suggestionsAsPrivateNotes: config.suggestions_as_private_notes });
+    const writer = new NoteWriter(adapter, { notes: config.notes, suggestionsAsPrivateNotes: config.suggestions_as_private_notes, logger: ctx.logger });
     let running: Promise<void> | undefined;
 
     return {
@@ -50,6 +50,7 @@ export default defineConnector({
             last_error: s.lastError,
             last_error_at: s.lastErrorAt,
             consecutive_failures: s.consecutiveFailures,
+            given_up: s.givenUp,
             reply_suggestions_ignored: writer.suggestionsIgnored,
           },
         };

@@ -4,21 +4,29 @@
  * the gateway's own user, headed with the agent's name; a reply suggestion
  * becomes a private note only with `suggestions_as_private_notes`.
  *
- * At-least-once: a retry (attempt > 1) first looks for an own note with the
- * very same text on the ticket and, when found, reports it instead of writing
- * it twice. Refusals (401, 403, 404) dead-letter with the system's answer;
+ * At-least-once: every note carries a short reference derived from the
+ * platform's id of the message (or suggestion) in its first line ("ref
+ * <12 hex>"); a retry (attempt > 1) first looks for an own note with that
+ * reference on the ticket and, when found, reports it instead of writing it
+ * twice. The same text sent twice is two messages, two references, two notes.
+ * A note meant to be private that the ticket system stored as public (Redmine
+ * ignores `private_notes` for a user without "Mark notes as private") is
+ * dead-lettered loudly (TG_TICKET_NOTE_NOT_PRIVATE) instead of reported as
+ * delivered. Refusals (401, 403, 404) dead-letter with the system's answer;
  * 429/503 with Retry-After wait as asked; anything else is retried.
  */
+import { createHash } from 'node:crypto';
 import {
   PermanentDeliveryError,
   RetryLaterError,
   TransientDeliveryError,
   type DeliverContext,
   type DeliverResult,
+  type Logger,
   type Thread,
   type WebhookEvent,
 } from '../../src/connector/api.ts';
-import { TicketSystemError, type TicketAdapter } from './ticket-adapter.ts';
+import { TicketSystemError, type TicketAdapter, type TicketEntry } from './ticket-adapter.ts';
 
 export class TicketNoteRefusedError extends PermanentDeliveryError {
   override readonly code = 'TG_TICKET_NOTE_REFUSED';
@@ -30,6 +38,11 @@ export class TicketNoteRefusedError extends PermanentDeliveryError {
   }
 }
 
+/** A private note was stored as public: the API key's user may not mark notes private. */
+export class TicketNoteNotPrivateError extends PermanentDeliveryError {
+  override readonly code = 'TG_TICKET_NOTE_NOT_PRIVATE';
+}
+
 export class TicketNoteFailedError extends TransientDeliveryError {
   override readonly code = 'TG_TICKET_NOTE_FAILED';
 }
@@ -37,17 +50,27 @@ export class TicketNoteFailedError extends TransientDeliveryError {
 export interface NoteWriterOptions {
   notes: 'public' | 'private';
   suggestionsAsPrivateNotes: boolean;
+  logger?: Logger;
 }
 
-/** The note text of an agent reply: who wrote it, then what. */
-export function agentNote(agentName: string | null | undefined, text: string): string {
+/** The short, stable reference of a platform message or suggestion that its note carries. */
+export function noteRef(kind: string, platformId: string): string {
+  return createHash('sha256').update(`${kind}:${platformId}`).digest('hex').slice(0, 12);
+}
+
+/** The note text of an agent reply: who wrote it (and the reference), then what. */
+export function agentNote(agentName: string | null | undefined, text: string, ref: string): string {
   const name = agentName?.trim() || 'Agent';
-  return `**${name}** (via chat):\n\n${text}`;
+  return `**${name}** (via chat, ref ${ref}):\n\n${lf(text)}`;
 }
 
-export function suggestionNote(text: string): string {
-  return `Suggested reply (not sent to the customer):\n\n${text}`;
+export function suggestionNote(text: string, ref: string): string {
+  return `Suggested reply (not sent to the customer, ref ${ref}):\n\n${lf(text)}`;
 }
+
+const lf = (text: string) => text.replace(/\r\n?/g, '\n');
+/** Whether an entry's text is the note of this reference (its first line names it). */
+const carries = (entry: TicketEntry, ref: string) => (entry.text.split('\n', 1)[0] ?? '').includes(`ref ${ref})`);
 
 export class NoteWriter {
   readonly #adapter: TicketAdapter;
@@ -60,35 +83,44 @@ export class NoteWriter {
   }
 
   async deliver(event: WebhookEvent, thread: Thread | undefined, context: DeliverContext): Promise<DeliverResult> {
-    let note: { text: string; private: boolean };
+    let note: { text: string; private: boolean; ref: string };
     if (event.event_type === 'message_created') {
       const agent = event.message.sender_public_name ?? event.message.sender_name;
-      note = { text: agentNote(agent, event.message.message), private: this.#options.notes === 'private' };
+      const ref = noteRef('message', event.message.id);
+      note = { text: agentNote(agent, event.message.message, ref), private: this.#options.notes === 'private', ref };
     } else if (this.#options.suggestionsAsPrivateNotes) {
-      note = { text: suggestionNote(event.reply_suggestion.suggestion), private: true };
+      const ref = noteRef('suggestion', event.reply_suggestion.id);
+      note = { text: suggestionNote(event.reply_suggestion.suggestion, ref), private: true, ref };
     } else {
       this.suggestionsIgnored += 1;
       return {};
     }
     const ticketId = thread ? this.#adapter.ticketIdOf(thread.key) : undefined;
     if (ticketId === undefined) throw new TicketNoteRefusedError(`no ${this.#adapter.system} ticket is known for thread ${event.thread_id}`, undefined);
+    let written: TicketEntry | undefined;
     try {
-      if (context.attempt > 1) {
-        const earlier = await this.#findOwnNote(ticketId, note.text, context.signal);
-        if (earlier) return { externalId: earlier };
+      if (context.attempt > 1) written = await this.#findOwnNote(ticketId, note.ref, context.signal);
+      if (written === undefined) {
+        const { entryId } = await this.#adapter.addNote(ticketId, { text: note.text, private: note.private }, context.signal);
+        // Read back: the id (Redmine does not tell it) and whether it was stored as asked.
+        written = await this.#findOwnNote(ticketId, note.ref, context.signal);
+        if (written === undefined && entryId !== undefined) return { externalId: entryId };
       }
-      const { entryId } = await this.#adapter.addNote(ticketId, note, context.signal);
-      return { externalId: entryId ?? (await this.#findOwnNote(ticketId, note.text, context.signal)) };
     } catch (err) {
       throw this.#classify(err, ticketId);
     }
+    if (written !== undefined && note.private && !written.private) {
+      const message = `the private note ${written.id} on ticket ${ticketId} was stored as public by ${this.#adapter.system}: the API key's user lacks the permission "Mark notes as private" (set_notes_private) in the project; give its role that permission, or set notes: public`;
+      this.#options.logger?.error({ ticket: ticketId, entry: written.id }, message);
+      throw new TicketNoteNotPrivateError(message);
+    }
+    return { externalId: written?.id };
   }
 
-  /** The id of the newest own note on the ticket with exactly this text. */
-  async #findOwnNote(ticketId: string, text: string, signal: AbortSignal): Promise<string | undefined> {
+  /** The newest own note on the ticket that carries this reference. */
+  async #findOwnNote(ticketId: string, ref: string, signal: AbortSignal): Promise<TicketEntry | undefined> {
     const ticket = await this.#adapter.readTicket(ticketId, signal);
-    const own = ticket.entries.filter((e) => this.#adapter.isOwnEntry(e) && e.text.trim() === text.trim());
-    return own[own.length - 1]?.id;
+    return ticket.entries.filter((e) => this.#adapter.isOwnEntry(e) && carries(e, ref)).at(-1);
   }
 
   #classify(err: unknown, ticketId: string): Error {

@@ -1,51 +1,36 @@
 /**
  * The `TicketAdapter` for Redmine (4.x/5.x REST API). An issue of the
- * configured project (and tracker) is a ticket; its journals are its entries.
- * Redmine's Debian version has no outgoing webhooks, so changes are found by
- * asking for issues with `updated_on >= since`, sorted by `updated_on`, all
- * pages; `>=` and a minute of overlap list a few issues again, which the
- * poller recognises by their unchanged `updated_on` and journal ids.
+ * configured project (and tracker; not of its subprojects) is a ticket; its
+ * journals are its entries. Redmine's Debian version has no outgoing
+ * webhooks, so changes are found by asking for issues with
+ * `updated_on >= since`, sorted by `updated_on`, keyset-paged (each page asks
+ * again from the last `updated_on` seen); `>=` and a minute of overlap list a
+ * few issues again, which the poller recognises by their unchanged
+ * `updated_on` (after a settled read) and journal ids.
  *
  * The gateway's own notes are those of the API key's user (`/users/current`).
  * A journal that sets `status_id` to a status with `is_closed` closed the
  * ticket; one that leaves such a status reopened it.
  */
 import { z } from 'zod';
+import type { Logger } from '../../src/connector/api.ts';
 import type { RedmineConnectorConfig } from './config.ts';
 import { RedmineHttp } from './redmine-http.ts';
+import { CurrentUser, CurrentUserMemberships, Detail, Issue, IssueList, Project, Role, Statuses, Trackers } from './redmine-schemas.ts';
 import { TicketSystemError, type ChangeList, type Ticket, type TicketAdapter, type TicketEntry, type TicketPerson } from './ticket-adapter.ts';
 
 /** Issues whose change committed this long after its `updated_on` are still listed. */
 export const OVERLAP_MS = 60_000;
+/** A read this long after `updated_on` (by Redmine's clock) is settled: a later change gets a later `updated_on`. */
+export const SETTLE_MS = 2_000;
 const PAGE = 100;
 
-const Person = z.looseObject({ id: z.number(), name: z.string().default('') });
-const Detail = z.looseObject({ property: z.string(), name: z.string(), old_value: z.string().nullish(), new_value: z.string().nullish() });
-const Journal = z.looseObject({
-  id: z.number(),
-  user: Person,
-  notes: z.string().nullish(),
-  created_on: z.string(),
-  private_notes: z.boolean().default(false),
-  details: z.array(Detail).default([]),
-});
-const Issue = z.looseObject({
-  id: z.number(),
-  subject: z.string().default(''),
-  description: z.string().nullish(),
-  author: Person,
-  status: z.looseObject({ id: z.number(), is_closed: z.boolean().optional() }),
-  created_on: z.string(),
-  updated_on: z.string(),
-  journals: z.array(Journal).optional(),
-});
-const IssueList = z.looseObject({
-  issues: z.array(z.looseObject({ id: z.number(), updated_on: z.string() })),
-  total_count: z.number().optional(),
-});
-const Statuses = z.looseObject({ issue_statuses: z.array(z.looseObject({ id: z.number(), is_closed: z.boolean().default(false) })) });
-const Trackers = z.looseObject({ trackers: z.array(z.looseObject({ id: z.number(), name: z.string() })) });
-const CurrentUser = z.looseObject({ user: z.looseObject({ id: z.number(), login: z.string().optional(), firstname: z.string().default(''), lastname: z.string().default('') }) });
+export interface RedmineAdapterOptions {
+  /** Warnings (a Redmine without a Date header). */
+  logger?: Logger;
+  /** Issues per page of `/issues.json` (Redmine's maximum is 100; smaller in tests). */
+  pageSize?: number;
+}
 
 /** Redmine's `>=` filter takes a UTC timestamp to the second. */
 const redmineTime = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -59,9 +44,15 @@ export class RedmineAdapter implements TicketAdapter {
   #trackerId: number | undefined;
   #closedStatuses = new Set<number>();
   #knownStatuses = new Set<number>();
+  readonly #logger: Logger | undefined;
+  readonly #pageSize: number;
+  #warnedNoDate = false;
+  #privateAllowedUntil = 0;
 
-  constructor(config: RedmineConnectorConfig) {
+  constructor(config: RedmineConnectorConfig, options: RedmineAdapterOptions = {}) {
     this.#config = config;
+    this.#logger = options.logger;
+    this.#pageSize = options.pageSize ?? PAGE;
     this.#http = new RedmineHttp(config.url, config.api_key, config.timeout_ms);
     const url = new URL(config.url);
     this.#keyBase = `${url.host}${url.pathname.replace(/\/+$/, '')}`;
@@ -93,31 +84,65 @@ export class RedmineAdapter implements TicketAdapter {
   }
 
   async listChanges(since: string | undefined, signal: AbortSignal): Promise<ChangeList> {
-    const changes: ChangeList['changes'] = [];
-    let roundStart: Date | undefined;
-    for (let offset = 0; ; offset += PAGE) {
-      const response = await this.#http.get('/issues.json', {
-        project_id: this.#config.project,
-        status_id: '*',
-        tracker_id: this.#trackerId,
-        updated_on: since === undefined ? undefined : `>=${since}`,
-        sort: 'updated_on',
-        offset,
-        limit: since === undefined ? 1 : PAGE,
-      }, signal);
-      roundStart ??= response.date ?? new Date();
-      if (since === undefined) break; // from now on: only Redmine's clock is wanted
-      const page = this.#parse(IssueList, response.json, 'issues');
-      for (const issue of page.issues) changes.push({ id: String(issue.id), updatedAt: issue.updated_on });
-      if (page.issues.length < PAGE || offset + PAGE >= (page.total_count ?? Number.POSITIVE_INFINITY)) break;
+    const filter = {
+      project_id: this.#config.project,
+      subproject_id: '!*', // the project's own issues, not its subprojects'
+      status_id: '*',
+      tracker_id: this.#trackerId,
+    };
+    if (since === undefined) {
+      // From now on: only Redmine's clock is wanted (or, without one, its latest change).
+      const response = await this.#http.get('/issues.json', { ...filter, sort: 'updated_on:desc', limit: 1 }, signal);
+      const latest = this.#parse(IssueList, response.json, 'issues').issues[0]?.updated_on;
+      const clock = response.date?.getTime() ?? this.#noDate(latest === undefined ? undefined : Date.parse(latest));
+      return { changes: [], nextSince: redmineTime(clock === undefined ? 0 : clock - OVERLAP_MS) };
     }
-    return { changes, nextSince: redmineTime(roundStart.getTime() - OVERLAP_MS) };
+    // Keyset paging: each page asks again from the last `updated_on` seen, so an
+    // issue updated between two requests (moving to the end) shifts no other
+    // issue past a page boundary; issues listed twice are kept once, at their
+    // later place. Only a page that is one `updated_on` throughout pages by offset.
+    const changes = new Map<string, ChangeList['changes'][number]>();
+    let roundStart: number | undefined;
+    let latest: number | undefined;
+    let from = Date.parse(since);
+    let offset = 0;
+    for (;;) {
+      const response = await this.#http.get('/issues.json', { ...filter, updated_on: `>=${redmineTime(from)}`, sort: 'updated_on', offset, limit: this.#pageSize }, signal);
+      roundStart ??= response.date?.getTime() ?? Number.NaN;
+      const page = this.#parse(IssueList, response.json, 'issues');
+      for (const issue of page.issues) {
+        const id = String(issue.id);
+        changes.delete(id);
+        changes.set(id, { id, updatedAt: issue.updated_on });
+        latest = Math.max(latest ?? 0, Date.parse(issue.updated_on));
+      }
+      if (page.issues.length < this.#pageSize) break;
+      const last = Date.parse(page.issues.at(-1)!.updated_on);
+      if (last > from) {
+        from = last;
+        offset = 0;
+      } else {
+        offset += this.#pageSize;
+      }
+    }
+    const clock = roundStart === undefined || Number.isNaN(roundStart) ? this.#noDate(latest) : roundStart;
+    const next = clock === undefined ? Date.parse(since) : Math.max(Date.parse(since), clock - OVERLAP_MS);
+    return { changes: [...changes.values()], nextSince: redmineTime(next) };
+  }
+
+  /** Without a `Date` header Redmine's clock is unknown: its latest `updated_on` stands in (never the gateway's clock). */
+  #noDate(latest: number | undefined): number | undefined {
+    if (!this.#warnedNoDate) {
+      this.#warnedNoDate = true;
+      this.#logger?.warn({ host: this.host }, 'Redmine answers without a Date header: the cursor follows the latest updated_on listed instead of Redmine’s clock (is a proxy removing it?)');
+    }
+    return latest;
   }
 
   async readTicket(id: string, signal: AbortSignal): Promise<Ticket> {
     await this.#whoAmI(signal);
-    const body = (await this.#http.get(`/issues/${encodeURIComponent(id)}.json`, { include: 'journals' }, signal)).json as { issue?: unknown };
-    const issue = this.#parse(Issue, body?.issue, `issues/${id}`);
+    const response = await this.#http.get(`/issues/${encodeURIComponent(id)}.json`, { include: 'journals' }, signal);
+    const issue = this.#parse(Issue, (response.json as { issue?: unknown } | undefined)?.issue, `issues/${id}`);
     const journals = [...(issue.journals ?? [])].sort((a, b) => a.id - b.id);
     const statusIds = journals.flatMap((j) => j.details.filter(isStatus).flatMap((d) => [d.old_value, d.new_value]));
     if (statusIds.some((s) => s != null && !this.#knownStatuses.has(Number(s)))) await this.#loadStatuses(signal);
@@ -143,12 +168,22 @@ export class RedmineAdapter implements TicketAdapter {
       author: { id: String(issue.author.id), name: issue.author.name },
       createdAt: issue.created_on,
       updatedAt: issue.updated_on,
+      // updated_on has whole seconds: a change in the second of this read could carry the same one.
+      settled: response.date !== undefined && response.date.getTime() - Date.parse(issue.updated_on) >= SETTLE_MS,
       closed: issue.status.is_closed ?? this.#closedStatuses.has(issue.status.id),
+      private: issue.is_private,
       entries,
     };
   }
 
   async addNote(ticketId: string, note: { text: string; private: boolean }, signal: AbortSignal): Promise<{ entryId: string | undefined }> {
+    if (note.private && (await this.#mayMarkNotesPrivate(signal)) === false) {
+      // Redmine would silently store it as public: refuse before writing.
+      throw new TicketSystemError(
+        `Redmine at ${this.host}: the API key's user may not mark notes as private in project "${this.#config.project}" (its roles lack the permission "Mark notes as private", set_notes_private), so a private note would be stored as public; not written`,
+        { status: 403 },
+      );
+    }
     // Redmine answers 204 without the journal: the caller finds it by reading the issue.
     await this.#http.put(`/issues/${encodeURIComponent(ticketId)}.json`, { issue: { notes: note.text, private_notes: note.private } }, signal);
     return { entryId: undefined };
@@ -173,6 +208,33 @@ export class RedmineAdapter implements TicketAdapter {
     return `${this.#keyBase}/users/${person.id}`;
   }
 
+  /**
+   * Whether the API key's user may mark notes private in the project: true
+   * (an admin, or a role with set_notes_private), false (its roles there lack
+   * it), undefined (not a member: Redmine's "Non member" role applies, unknown
+   * here; the note writer's read-back still catches a public note). A yes is
+   * kept for 10 minutes, a no is asked again each time.
+   */
+  async #mayMarkNotesPrivate(signal: AbortSignal): Promise<boolean | undefined> {
+    if (this.#privateAllowedUntil > Date.now()) return true;
+    const me = this.#parse(CurrentUserMemberships, (await this.#http.get('/users/current.json', { include: 'memberships' }, signal)).json, 'users/current');
+    let allowed: boolean | undefined;
+    if (me.user.admin === true) allowed = true;
+    else {
+      const project = this.#parse(Project, (await this.#http.get(`/projects/${encodeURIComponent(this.#config.project)}.json`, {}, signal)).json, 'projects').project;
+      const membership = me.user.memberships.find((m) => m.project?.id === project.id);
+      if (membership !== undefined) {
+        allowed = false;
+        for (const role of membership.roles) {
+          const { permissions } = this.#parse(Role, (await this.#http.get(`/roles/${role.id}.json`, {}, signal)).json, `roles/${role.id}`).role;
+          if (permissions.includes('set_notes_private')) allowed = true;
+        }
+      }
+    }
+    if (allowed === true) this.#privateAllowedUntil = Date.now() + 600_000;
+    return allowed;
+  }
+
   async #loadStatuses(signal: AbortSignal): Promise<void> {
     const { issue_statuses } = this.#parse(Statuses, (await this.#http.get('/issue_statuses.json', {}, signal)).json, 'issue_statuses');
     this.#knownStatuses = new Set(issue_statuses.map((s) => s.id));
@@ -190,7 +252,11 @@ export class RedmineAdapter implements TicketAdapter {
 
   #parse<T extends z.ZodType>(schema: T, json: unknown, what: string): z.output<T> {
     const parsed = schema.safeParse(json);
-    if (!parsed.success) throw new TicketSystemError(`Redmine at ${this.host} answered ${what} with an unexpected shape: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
+      throw new TicketSystemError(`Redmine at ${this.host} answered ${what} with an unexpected shape${where}: ${issue?.message ?? 'invalid'}`, { malformed: true });
+    }
     return parsed.data;
   }
 }

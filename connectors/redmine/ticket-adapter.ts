@@ -25,8 +25,9 @@ export interface TicketEntry {
   /** Increases along a ticket's history: the poller keeps the last one handled per ticket. */
   seq: number;
   author: TicketPerson;
+  /** When it was written: an ISO 8601 timestamp (compared with `ChangeList.nextSince`). */
   createdAt: string;
-  /** The note's text; empty when the entry only changed fields. */
+  /** The note's text (LF line ends); empty when the entry only changed fields. */
   text: string;
   /** Seen only by the ticket system's staff: never posted to the chat. */
   private: boolean;
@@ -42,17 +43,28 @@ export interface Ticket {
   subject: string;
   description: string;
   author: TicketPerson;
+  /** When it was opened: an ISO 8601 timestamp (compared with `ChangeList.nextSince`). */
   createdAt: string;
   /** Last change, in the ticket system's clock and format (compared only for equality). */
   updatedAt: string;
+  /**
+   * Whether a change after this read is sure to carry another `updatedAt`
+   * (the system's clock was far enough past `updatedAt` when it answered).
+   * False when `updatedAt` is coarse (Redmine: whole seconds) and the read was
+   * too soon after it: the poller then reads the ticket again even when it is
+   * listed with the same `updatedAt`.
+   */
+  settled: boolean;
   closed: boolean;
+  /** Seen only by some of the ticket system's users (a Redmine private issue): nothing of it is posted. */
+  private: boolean;
   entries: TicketEntry[];
 }
 
 /** A ticket named by `listChanges`. */
 export interface TicketChange {
   id: string;
-  /** As `Ticket.updatedAt`: when unchanged since the last read, the ticket is not read again. */
+  /** As `Ticket.updatedAt`: when unchanged since a settled read, the ticket is not read again. */
   updatedAt: string;
 }
 
@@ -62,7 +74,10 @@ export interface ChangeList {
   /**
    * Where the next round may start: the ticket system's clock when this list
    * was taken, minus whatever overlap the system needs so that a change that
-   * committed late is still listed. Passed back as `since`.
+   * committed late is still listed. Passed back as `since`. An ISO 8601
+   * timestamp: the poller compares it with `createdAt`s (a ticket created
+   * before the `since` it is first listed with existed before the gateway
+   * watched it).
    */
   nextSince: string;
 }
@@ -100,12 +115,15 @@ export class TicketSystemError extends Error {
   readonly answer: string | undefined;
   /** Seconds from a `Retry-After` header. */
   readonly retryAfterSeconds: number | undefined;
+  /** The system answered, but not in the shape expected (a schema failure). */
+  readonly malformed: boolean;
 
-  constructor(message: string, options: { status?: number; answer?: string; retryAfterSeconds?: number; cause?: unknown } = {}) {
+  constructor(message: string, options: { status?: number; answer?: string; retryAfterSeconds?: number; malformed?: boolean; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.status = options.status;
     this.answer = options.answer;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.malformed = options.malformed === true;
   }
 
   /** 401, 403 and 404: asking again will get the same answer. */

@@ -6,44 +6,61 @@
  *   new ticket           → a message "subject\n\ndescription" from its author (a new thread)
  *   public note          → a message from its author, unless the gateway wrote it
  *   private note         → recorded as skipped (TG_TICKET_PRIVATE_NOTE), never posted
+ *   private ticket       → every message recorded as skipped (TG_TICKET_PRIVATE_ISSUE)
  *   status became closed → close the thread's session (unless already asked)
  *   reopened             → nothing: the next note opens a new session on the platform
+ *   created closed       → the opening message, then close (the closed state, once)
+ *
+ * A ticket first seen with a `createdAt` before the `since` it was listed
+ * with existed before the gateway watched it (or before it moved into the
+ * project): its history is not replayed. Its entries from before `since` are
+ * passed over; the opening message is posted only when a new public note
+ * comes (then the note), and its closed state is applied once, after it.
  *
  * Durability: per ticket, `ctx.state` holds `ticket:<id>` = the last entry
  * handled (`seq`, -1 for "only the opening message") and the `updatedAt` it
- * was fully handled at; each is written only after `submit`/`close` resolved.
- * The round's cursor (`cursor`) moves only after every listed ticket was
- * handled. A crash anywhere re-reads at most what was in hand; `submit`
- * dedups on the message id and a close is skipped for a thread already closed.
+ * was fully handled at (only after a settled read: `Ticket.settled`); each is
+ * written only after `submit`/`close` resolved. The round's cursor (`cursor`)
+ * moves only after every listed ticket was handled. A crash anywhere re-reads
+ * at most what was in hand; `submit` dedups on the message id and a close is
+ * skipped for a thread already closed.
+ *
+ * One bad ticket does not stop the queue: a failure that is the ticket's own
+ * (the system answers 500 or malformed for it, the bridge refuses a message
+ * as invalid; not an outage) fails the round like any other, and on the
+ * `MAX_TICKET_FAILURES`-th consecutive failure of the same step (reading the
+ * ticket at that `updatedAt`, or one message) the step is given up: recorded
+ * with `ctx.skip` as TG_TICKET_UNHANDLED with the error, logged at error
+ * level, and the round goes on. Counts are in memory, like the e-mail
+ * connector's (a restart gives the step its tries again).
  */
 import type { ConnectorContext } from '../../src/connector/api.ts';
+import {
+  CURSOR_KEY,
+  MAX_BACKOFF_MS,
+  MAX_TICKET_FAILURES,
+  OPENED_SEQ,
+  PRIVATE_ISSUE,
+  PRIVATE_NOTE,
+  UNHANDLED,
+  messageOf,
+  sleep,
+  ticketKey,
+  ticketsOwnFailure,
+  type PollerStatus,
+  type TicketProgress,
+} from './poller-progress.ts';
 import { TicketSystemError, type Ticket, type TicketAdapter, type TicketChange, type TicketEntry } from './ticket-adapter.ts';
-
-export interface TicketProgress {
-  seq: number;
-  updatedAt: string | null;
-}
-
-export interface PollerStatus {
-  connected: boolean;
-  user: string | null;
-  lastPollAt: string | null;
-  lastError: string | null;
-  lastErrorAt: string | null;
-  consecutiveFailures: number;
-  polls: number;
-}
-
-export const CURSOR_KEY = 'cursor';
-export const OPENED_SEQ = -1;
-const MAX_BACKOFF_MS = 300_000;
-const ticketKey = (id: string) => `ticket:${id}`;
 
 export class TicketPoller {
   readonly #adapter: TicketAdapter;
   readonly #ctx: ConnectorContext;
   readonly #pollMs: number;
-  readonly status: PollerStatus = { connected: false, user: null, lastPollAt: null, lastError: null, lastErrorAt: null, consecutiveFailures: 0, polls: 0 };
+  readonly status: PollerStatus = { connected: false, user: null, lastPollAt: null, lastError: null, lastErrorAt: null, consecutiveFailures: 0, polls: 0, givenUp: 0 };
+  /** The step failing now, and how many times in a row. */
+  #failing: { step: string; count: number } | undefined;
+  /** Tickets whose read was given up, with the `updatedAt` it was given up at. */
+  readonly #passedOver = new Map<string, string>();
 
   constructor(adapter: TicketAdapter, ctx: ConnectorContext, pollSeconds: number) {
     this.#adapter = adapter;
@@ -79,7 +96,7 @@ export class TicketPoller {
     const list = await this.#adapter.listChanges(cursor?.since, signal);
     for (const change of list.changes) {
       if (signal.aborted) return;
-      await this.#handleChange(change, signal);
+      await this.#handleChange(change, cursor?.since, signal);
     }
     if (signal.aborted) return;
     await this.#ctx.state.set(CURSOR_KEY, { since: list.nextSince });
@@ -110,65 +127,148 @@ export class TicketPoller {
     }
   }
 
-  async #handleChange(change: TicketChange, signal: AbortSignal): Promise<void> {
+  async #handleChange(change: TicketChange, since: string | undefined, signal: AbortSignal): Promise<void> {
+    if (this.#passedOver.get(change.id) === change.updatedAt) return;
     const progress = await this.#ctx.state.get<TicketProgress>(ticketKey(change.id));
-    if (progress?.updatedAt === change.updatedAt) return; // listed again by the overlap: nothing new
-    let ticket: Ticket;
+    if (progress?.updatedAt != null && progress.updatedAt === change.updatedAt) return; // listed again by the overlap: nothing new
+    const key = this.#adapter.threadKey(change.id);
+    const readStep = `${key}#read@${change.updatedAt}`;
+    const read = await this.#step(readStep, () => this.#read(change.id, signal), async (err) => {
+      await this.#ctx.skip({ messageId: readStep, code: UNHANDLED, reason: `reading the ticket failed ${MAX_TICKET_FAILURES} times: ${messageOf(err)}`, summary: `ticket ${change.id}` });
+      this.#passedOver.set(change.id, change.updatedAt);
+    });
+    if (read.done && read.value) await this.#handleTicket(read.value, progress, since);
+  }
+
+  async #read(id: string, signal: AbortSignal): Promise<Ticket | undefined> {
     try {
-      ticket = await this.#adapter.readTicket(change.id, signal);
+      return await this.#adapter.readTicket(id, signal);
     } catch (err) {
       // Deleted, moved or hidden since it was listed: nothing of it can be read, now or later.
       if (err instanceof TicketSystemError && (err.status === 404 || err.status === 403)) {
-        this.#ctx.logger.info({ ticket: change.id, status: err.status }, 'a listed ticket cannot be read any more; passing over it');
-        return;
+        this.#ctx.logger.info({ ticket: id, status: err.status }, 'a listed ticket cannot be read any more; passing over it');
+        return undefined;
       }
       throw err;
     }
-    await this.#handleTicket(ticket, progress);
   }
 
-  async #handleTicket(ticket: Ticket, progress: TicketProgress | undefined): Promise<void> {
+  /**
+   * Runs one step of a ticket (its read, one message). A failure of the
+   * ticket's own is thrown (the round fails and is tried again) until the
+   * `MAX_TICKET_FAILURES`-th time in a row: then `giveUp` records it and the
+   * step counts as done.
+   */
+  async #step<T>(step: string, run: () => Promise<T>, giveUp: (err: unknown) => Promise<void>): Promise<{ done: true; value: T } | { done: false }> {
+    try {
+      const value = await run();
+      if (this.#failing?.step === step) this.#failing = undefined;
+      return { done: true, value };
+    } catch (err) {
+      if (!ticketsOwnFailure(err)) throw err;
+      const count = this.#failing?.step === step ? this.#failing.count + 1 : 1;
+      if (count < MAX_TICKET_FAILURES) {
+        this.#failing = { step, count };
+        throw err;
+      }
+      this.#failing = undefined;
+      this.#ctx.logger.error({ step, failures: count, err: { message: messageOf(err), code: (err as { code?: string }).code } }, `giving up on ${step} after ${count} failures in a row (recorded as skipped, ${UNHANDLED}); the other tickets go on`);
+      await giveUp(err);
+      this.status.givenUp += 1;
+      return { done: false };
+    }
+  }
+
+  async #handleTicket(ticket: Ticket, progress: TicketProgress | undefined, since: string | undefined): Promise<void> {
     const key = this.#adapter.threadKey(ticket.id);
     const state = this.#ctx.state;
+    const save = async (next: TicketProgress) => {
+      progress = next;
+      await state.set(ticketKey(ticket.id), next);
+    };
     if (progress === undefined) {
-      const head = ticket.subject.trim() || '(no subject)';
-      const description = ticket.description.trim();
+      const sinceMs = since === undefined ? Number.NaN : Date.parse(since);
+      if (Date.parse(ticket.createdAt) < sinceMs) {
+        // It existed before the gateway watched it: start from its present, not from its history.
+        const earlier = ticket.entries.filter((e) => !(Date.parse(e.createdAt) >= sinceMs));
+        this.#ctx.logger.info({ ticket: ticket.id, earlier_entries: earlier.length }, 'taking up a ticket older than the cursor: its earlier entries are not posted');
+        await save({ seq: earlier.at(-1)?.seq ?? OPENED_SEQ, updatedAt: null, opened: false });
+      } else {
+        await this.#open(key, ticket);
+        await save({ seq: OPENED_SEQ, updatedAt: null, closeCheck: true });
+      }
+    }
+    let statusByEntry = false;
+    for (const entry of ticket.entries) {
+      if (entry.seq <= progress!.seq) continue;
+      if (progress!.opened === false && this.#postable(ticket, entry)) {
+        await this.#open(key, ticket);
+        await save({ seq: progress!.seq, updatedAt: null, closeCheck: true });
+      }
+      await this.#handleEntry(key, ticket, entry);
+      if (entry.statusChange !== null) statusByEntry = true;
+      await save({ ...progress!, seq: entry.seq, updatedAt: null });
+    }
+    if (progress!.closeCheck && ticket.closed && !statusByEntry) {
+      // Created closed, or taken up closed: its closed state applies once, after the messages.
+      const thread = await this.#ctx.threads.get(key);
+      if (thread && !thread.closed) await this.#ctx.close(key);
+    }
+    const { closeCheck: _, ...rest } = progress!;
+    await save({ ...rest, updatedAt: ticket.settled ? ticket.updatedAt : null });
+  }
+
+  /** Whether the entry would be posted (it opens a ticket taken up after it existed). */
+  #postable(ticket: Ticket, entry: TicketEntry): boolean {
+    return !ticket.private && !entry.private && entry.text.trim() !== '' && !this.#adapter.isOwnEntry(entry);
+  }
+
+  /** The opening message: subject and description from the ticket's author. */
+  async #open(key: string, ticket: Ticket): Promise<void> {
+    const messageId = `${key}#opened`;
+    const head = ticket.subject.trim() || '(no subject)';
+    const description = ticket.description.trim();
+    await this.#step(messageId, async () => {
+      if (ticket.private) {
+        await this.#ctx.skip({ messageId, code: PRIVATE_ISSUE, reason: 'a private ticket is for some of the ticket system’s users only', senderId: this.#adapter.senderId(ticket.author), summary: `ticket ${ticket.id}: private` });
+        return;
+      }
       await this.#ctx.submit({
         threadKey: key,
-        messageId: `${key}#opened`,
+        messageId,
         senderId: this.#adapter.senderId(ticket.author),
         senderName: ticket.author.name || undefined,
         body: description === '' ? head : `${head}\n\n${description}`,
         variables: { ticket_url: ticket.webUrl },
       });
-      progress = { seq: OPENED_SEQ, updatedAt: null };
-      await state.set(ticketKey(ticket.id), progress);
-    }
-    for (const entry of ticket.entries) {
-      if (entry.seq <= progress.seq) continue;
-      await this.#handleEntry(key, ticket, entry);
-      progress = { seq: entry.seq, updatedAt: null };
-      await state.set(ticketKey(ticket.id), progress);
-    }
-    await state.set(ticketKey(ticket.id), { seq: progress.seq, updatedAt: ticket.updatedAt });
+    }, (err) => this.#unhandled(messageId, ticket, err));
+  }
+
+  async #unhandled(messageId: string, ticket: Ticket, err: unknown): Promise<void> {
+    await this.#ctx.skip({ messageId, code: UNHANDLED, reason: `handling failed ${MAX_TICKET_FAILURES} times: ${messageOf(err)}`, summary: `ticket ${ticket.id}` });
   }
 
   async #handleEntry(key: string, ticket: Ticket, entry: TicketEntry): Promise<void> {
+    const messageId = `${key}#${entry.id}`;
+    await this.#step(messageId, () => this.#entry(key, messageId, ticket, entry), (err) => this.#unhandled(messageId, ticket, err));
+  }
+
+  async #entry(key: string, messageId: string, ticket: Ticket, entry: TicketEntry): Promise<void> {
     const text = entry.text.trim();
     if (text !== '' && this.#adapter.isOwnEntry(entry)) {
       this.#ctx.logger.debug({ ticket: ticket.id, entry: entry.id }, "the gateway's own note: not posted back");
-    } else if (text !== '' && entry.private) {
+    } else if (text !== '' && (entry.private || ticket.private)) {
       await this.#ctx.skip({
-        messageId: `${key}#${entry.id}`,
-        code: 'TG_TICKET_PRIVATE_NOTE',
-        reason: 'a private note is for the ticket system’s staff only',
+        messageId,
+        code: entry.private ? PRIVATE_NOTE : PRIVATE_ISSUE,
+        reason: entry.private ? 'a private note is for the ticket system’s staff only' : 'a private ticket is for some of the ticket system’s users only',
         senderId: this.#adapter.senderId(entry.author),
-        summary: `ticket ${ticket.id}: private note`,
+        summary: `ticket ${ticket.id}: private ${entry.private ? 'note' : 'ticket'}`,
       });
     } else if (text !== '') {
       await this.#ctx.submit({
         threadKey: key,
-        messageId: `${key}#${entry.id}`,
+        messageId,
         senderId: this.#adapter.senderId(entry.author),
         senderName: entry.author.name || undefined,
         body: text,
@@ -179,17 +279,4 @@ export class TicketPoller {
       if (thread && !thread.closed) await this.#ctx.close(key);
     }
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-  });
 }

@@ -54,18 +54,23 @@ export class TestRedmine {
     return answer;
   }
 
-  /** A new private project with issue tracking; the gateway is a Manager, the customer a Reporter. */
-  async newProject(options: { trackerIds?: number[] } = {}): Promise<string> {
+  /**
+   * A new private project with issue tracking; the gateway is a Manager (or
+   * `gatewayRoleId`: a Reporter may not mark notes private), the customer a
+   * Reporter. `parent`: a subproject of that one.
+   */
+  async newProject(options: { trackerIds?: number[]; parent?: string; gatewayRoleId?: number } = {}): Promise<string> {
     const identifier = `p-${randomBytes(5).toString('hex')}`;
     const trackers = options.trackerIds ? { tracker_ids: options.trackerIds } : {};
-    await this.#ok('POST', '/projects.json', { project: { name: `Support ${identifier}`, identifier, is_public: false, enabled_module_names: ['issue_tracking'], ...trackers } });
-    await this.#ok('POST', `/projects/${identifier}/memberships.json`, { membership: { user_id: this.seed.gateway_id, role_ids: [this.seed.manager_role_id] } });
+    const parent = options.parent ? { parent_id: (await this.#ok('GET', `/projects/${options.parent}.json`)).json.project.id, inherit_members: false } : {};
+    await this.#ok('POST', '/projects.json', { project: { name: `Support ${identifier}`, identifier, is_public: false, enabled_module_names: ['issue_tracking'], ...trackers, ...parent } });
+    await this.#ok('POST', `/projects/${identifier}/memberships.json`, { membership: { user_id: this.seed.gateway_id, role_ids: [options.gatewayRoleId ?? this.seed.manager_role_id] } });
     await this.#ok('POST', `/projects/${identifier}/memberships.json`, { membership: { user_id: this.seed.customer_id, role_ids: [this.seed.reporter_role_id] } });
     return identifier;
   }
 
   /** Opens an issue as the customer; returns its id. */
-  async createIssue(project: string, issue: { subject: string; description?: string; tracker_id?: number }, key = this.seed.customer_key): Promise<number> {
+  async createIssue(project: string, issue: { subject: string; description?: string; tracker_id?: number; status_id?: number; is_private?: boolean }, key = this.seed.customer_key): Promise<number> {
     const answer = await this.#ok('POST', '/issues.json', { issue: { project_id: project, ...issue } }, key);
     return answer.json.issue.id as number;
   }
@@ -79,6 +84,11 @@ export class TestRedmine {
   /** Sets the issue's status as the admin (closing or reopening it). */
   async setStatus(id: number, statusId: number): Promise<void> {
     await this.#ok('PUT', `/issues/${id}.json`, { issue: { status_id: statusId } });
+  }
+
+  /** The issue as the admin sees it (`updated_on`, `created_on`…). */
+  async issue(id: number): Promise<any> {
+    return (await this.#ok('GET', `/issues/${id}.json`)).json.issue;
   }
 
   async journals(id: number): Promise<RedmineJournal[]> {

@@ -4,10 +4,12 @@
  * public notes join them, private notes do not, agent replies come back as
  * notes, closing the ticket ends the session, and reopening starts another.
  */
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../../sandbox/support.ts';
 import { redmine, type TestRedmine } from '../../support/redmine.ts';
-import { ARRIVES_MS, CONNECTOR, chatOfIssue, chatsOf, chatTexts, health, helpDesk } from './support.ts';
+import { ARRIVES_MS, CONNECTOR, chatOfIssue, chatsOf, chatTexts, health, helpDesk, threadOf } from './support.ts';
 
 let rm: TestRedmine;
 beforeAll(async () => {
@@ -36,7 +38,7 @@ describe('Redmine connector, end to end', () => {
     await tg.sandbox.call('POST', `/_sandbox/chats/${thread.chatId}/agent_messages`, { text: 'Unplug it, please.' });
     await until(async () => (await ownNotes(issue)).length === 1, ARRIVES_MS, 'the agent reply as a note');
     const [note] = await ownNotes(issue);
-    expect(note!.notes).toMatch(/^\*\*.+\*\* \(via chat\):\n\nUnplug it, please\.$/);
+    expect(note!.notes).toMatch(/^\*\*.+\*\* \(via chat, ref [0-9a-f]{12}\):\n\nUnplug it, please\.$/);
     expect(note!.private_notes).toBe(false);
     await until(() => tg.gateway.bridge.deliveries.countByStatus(CONNECTOR).delivered === 1, ARRIVES_MS, 'the delivery record');
     const row = tg.gateway.store.sqlite.prepare(`select external_id from deliveries where status = 'delivered'`).get() as { external_id: string };
@@ -78,7 +80,60 @@ describe('Redmine connector, end to end', () => {
     const notes = await ownNotes(issue);
     expect(notes.map((n) => n.private_notes)).toEqual([true, true]);
     expect(notes[0]!.notes).toContain('Offer a voucher.');
-    expect(notes[1]!.notes).toMatch(/\(via chat\):\n\nRefund issued\.$/);
+    expect(notes[1]!.notes).toMatch(/\(via chat, ref [0-9a-f]{12}\):\n\nRefund issued\.$/);
+  });
+
+  it('with notes: private and a gateway user that may not mark notes private, the reply is dead-lettered, never written public', async () => {
+    const project = await rm.newProject({ gatewayRoleId: rm.seed.reporter_role_id });
+    const { tg } = await helpDesk(rm, { project, extra: { notes: 'private' } });
+    const issue = await rm.createIssue(project, { subject: 'Secret reply', description: 'x' });
+    const thread = await chatOfIssue(tg, rm, issue);
+    await tg.sandbox.call('POST', `/_sandbox/chats/${thread.chatId}/agent_messages`, { text: 'For staff eyes.' });
+    await until(() => tg.gateway.bridge.deliveries.countByStatus(CONNECTOR).dead === 1, ARRIVES_MS, 'the dead letter');
+    const row = tg.gateway.store.sqlite.prepare(`select error from deliveries where status = 'dead'`).get() as { error: string };
+    expect(row.error).toContain('Mark notes as private');
+    expect(await ownNotes(issue)).toEqual([]);
+  });
+
+  it('a ticket older than the gateway’s cursor is taken up from its present: its history is not replayed', { timeout: 60_000 }, async () => {
+    const first = await helpDesk(rm);
+    await first.tg.gateway.close();
+    const issue = await rm.createIssue(first.project, { subject: 'Old printer', description: 'It jams.' });
+    await rm.addNote(issue, 'Old customer note.');
+    await rm.addNote(issue, 'Old staff note.', { key: rm.seed.admin_key });
+    await rm.addNote(issue, 'Old private note.', { private: true });
+    await rm.setStatus(issue, rm.seed.closed_status_id);
+    await rm.setStatus(issue, rm.seed.open_status_id);
+    await rm.setStatus(issue, rm.seed.closed_status_id);
+    await new Promise((r) => setTimeout(r, 1_100));
+    // As if the gateway had been watching since now (the issue is older than its cursor).
+    const db = new Database(join(first.tg.dir, 'gateway.db'));
+    const since = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    db.prepare(`update connector_state set value = ? where connector = ? and key = 'cursor'`).run(JSON.stringify({ since }), CONNECTOR);
+    db.close();
+
+    const { tg } = await helpDesk(rm, { project: first.project, after: first.tg });
+    await rm.addNote(issue, 'It jams again, although closed.');
+    const thread = await chatOfIssue(tg, rm, issue);
+    await until(async () => (await chatTexts(tg, thread.chatId)).length === 2, ARRIVES_MS, 'the opening and the new note');
+    await until(async () => (await chatsOf(tg, thread.threadId))[0]?.ended === true, ARRIVES_MS, 'the closed state, applied once');
+    await until(async () => (await health(tg)).details.polls >= 3, ARRIVES_MS, 'more polls');
+    expect(await chatTexts(tg, thread.chatId)).toEqual(['Old printer\n\nIt jams.', 'It jams again, although closed.']);
+    expect(await chatsOf(tg, thread.threadId)).toHaveLength(1);
+    expect(tg.gateway.bridge.skipped.list(CONNECTOR)).toEqual([]);
+  });
+
+  it('an issue created closed becomes a chat that ends; a private issue posts nothing and is recorded as skipped', async () => {
+    const { tg, project } = await helpDesk(rm);
+    const secret = await rm.createIssue(project, { subject: 'Secret', description: 'x', is_private: true }, rm.seed.admin_key);
+    await rm.addNote(secret, 'Also secret.', { key: rm.seed.admin_key });
+    const done = await rm.createIssue(project, { subject: 'Done already', description: 'fyi', status_id: rm.seed.closed_status_id }, rm.seed.admin_key);
+    expect((await rm.issue(done)).status.id).toBe(rm.seed.closed_status_id);
+    const thread = await chatOfIssue(tg, rm, done);
+    await until(async () => (await chatsOf(tg, thread.threadId))[0]?.ended === true, ARRIVES_MS, 'the session to end');
+    expect(await chatTexts(tg, thread.chatId)).toEqual(['Done already\n\nfyi']);
+    expect(threadOf(tg, rm, secret)).toBeUndefined();
+    expect(tg.gateway.bridge.skipped.list(CONNECTOR).map((s) => s.code)).toEqual(['TG_TICKET_PRIVATE_ISSUE', 'TG_TICKET_PRIVATE_ISSUE']);
   });
 
   it('an agent reply to a ticket deleted in Redmine is dead-lettered with Redmine’s answer', async () => {

@@ -9,6 +9,8 @@ import { RedmineConnectorConfig } from '../../../connectors/redmine/config.ts';
 import { RedmineAdapter } from '../../../connectors/redmine/redmine-adapter.ts';
 import { TicketSystemError } from '../../../connectors/redmine/ticket-adapter.ts';
 import { redmine, type TestRedmine } from '../../support/redmine.ts';
+import { recordingContext } from '../webhook/recording-context.ts';
+import { startRedmineProxy } from './redmine-proxy.ts';
 
 let rm: TestRedmine;
 beforeAll(async () => {
@@ -16,8 +18,9 @@ beforeAll(async () => {
 }, 120_000);
 
 const signal = new AbortController().signal;
-const adapterFor = (project: string, extra: Record<string, unknown> = {}) =>
-  new RedmineAdapter(RedmineConnectorConfig.parse({ url: rm.url, api_key: rm.seed.gateway_key, project, ...extra }));
+const adapterFor = (project: string, extra: Record<string, unknown> = {}, options: ConstructorParameters<typeof RedmineAdapter>[1] = {}) =>
+  new RedmineAdapter(RedmineConnectorConfig.parse({ url: rm.url, api_key: rm.seed.gateway_key, project, ...extra }), options);
+const redmineTime = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 async function refusal(promise: Promise<unknown>): Promise<TicketSystemError> {
   const err = await promise.then(() => undefined, (e: unknown) => e);
@@ -89,6 +92,76 @@ describe('Redmine adapter', () => {
     expect(adapter.ticketIdOf('elsewhere.example/issues/7')).toBeUndefined();
   });
 
+  it('an issue updated between two page requests shifts no other issue past a page boundary', async () => {
+    const project = await rm.newProject();
+    const proxy = await startRedmineProxy(rm.url);
+    const adapter = new RedmineAdapter(RedmineConnectorConfig.parse({ url: proxy.url, api_key: rm.seed.gateway_key, project }), { pageSize: 3 });
+    await adapter.connect(signal);
+    const start = await adapter.listChanges(undefined, signal);
+    const ids: number[] = [];
+    for (let i = 0; i < 7; i++) ids.push(await rm.createIssue(project, { subject: `s${i}` }));
+    let pages = 0;
+    proxy.onAnswer = async (method, url, body) => {
+      if (method !== 'GET' || !url.startsWith('/issues.json') || ++pages !== 1) return;
+      // After the first page: its first issue changes and moves to the end of the order.
+      await rm.addNote(JSON.parse(body).issues[0].id, 'moved');
+    };
+    const listed = await adapter.listChanges(start.nextSince, signal);
+    expect(pages).toBeGreaterThan(1);
+    expect(listed.changes.map((c) => Number(c.id)).sort((a, b) => a - b)).toEqual(ids);
+  });
+
+  it('lists only the project’s own issues, not its subprojects’', async () => {
+    const project = await rm.newProject();
+    const sub = await rm.newProject({ parent: project });
+    const adapter = adapterFor(project);
+    await adapter.connect(signal);
+    const start = await adapter.listChanges(undefined, signal);
+    const own = await rm.createIssue(project, { subject: 'own' });
+    await rm.createIssue(sub, { subject: 'of the subproject' }, rm.seed.admin_key);
+    const listed = await adapter.listChanges(start.nextSince, signal);
+    expect(listed.changes.map((c) => Number(c.id))).toEqual([own]);
+  });
+
+  it('without a Date header the cursor follows Redmine’s latest updated_on, never the gateway’s clock, and says so once', async () => {
+    const project = await rm.newProject();
+    const proxy = await startRedmineProxy(rm.url);
+    proxy.stripDate = true;
+    const ctx = recordingContext('desk');
+    const adapter = new RedmineAdapter(RedmineConnectorConfig.parse({ url: proxy.url, api_key: rm.seed.gateway_key, project }), { logger: ctx.logger });
+    await adapter.connect(signal);
+    const empty = await adapter.listChanges(undefined, signal);
+    expect(empty.nextSince).toBe('1970-01-01T00:00:00Z'); // no issue yet: everything from now is new
+    const id = await rm.createIssue(project, { subject: 'one' });
+    const updated = Date.parse((await rm.issue(id)).updated_on);
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect((await adapter.listChanges(undefined, signal)).nextSince).toBe(redmineTime(updated - 60_000));
+    const listed = await adapter.listChanges(empty.nextSince, signal);
+    expect(listed.changes.map((c) => Number(c.id))).toEqual([id]);
+    expect(listed.nextSince).toBe(redmineTime(updated - 60_000));
+    expect(ctx.logs.filter((l) => l.msg.includes('without a Date header'))).toHaveLength(1);
+    // A read without Redmine's clock is never settled: the ticket is read again when listed.
+    expect((await adapter.readTicket(String(id), signal)).settled).toBe(false);
+  });
+
+  it('a read in the seconds right after the last change is not settled; a later one is', async () => {
+    const project = await rm.newProject();
+    const adapter = adapterFor(project);
+    await adapter.connect(signal);
+    const id = await rm.createIssue(project, { subject: 'fresh' });
+    expect((await adapter.readTicket(String(id), signal)).settled).toBe(false);
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect((await adapter.readTicket(String(id), signal)).settled).toBe(true);
+  });
+
+  it('a private issue reads as private', async () => {
+    const project = await rm.newProject();
+    const adapter = adapterFor(project);
+    await adapter.connect(signal);
+    const id = await rm.createIssue(project, { subject: 'secret', is_private: true }, rm.seed.admin_key);
+    expect((await adapter.readTicket(String(id), signal)).private).toBe(true);
+  });
+
   it('a note on an issue that does not exist is refused with 404', async () => {
     const project = await rm.newProject();
     const err = await refusal(adapterFor(project).addNote('999999', { text: 'x', private: false }, signal));
@@ -111,5 +184,14 @@ describe('Redmine connector settings', () => {
     const bad = RedmineConnectorConfig.safeParse({ url: 'https://rm.example.com', api_key: '', project: 'Support Desk', notes: 'loud', extra: 1 });
     expect(bad.success).toBe(false);
     expect(bad.error!.issues.map((i) => i.path.join('.')).sort()).toEqual(['', 'api_key', 'notes', 'project']);
+  });
+
+  it('a project identifier may start with a digit (only all digits is refused); a tracker of digits is an id', () => {
+    const base = { url: 'https://rm.example.com', api_key: 'k' };
+    expect(RedmineConnectorConfig.parse({ ...base, project: '2024-support' }).project).toBe('2024-support');
+    expect(RedmineConnectorConfig.safeParse({ ...base, project: '2024' }).success).toBe(false);
+    expect(RedmineConnectorConfig.parse({ ...base, project: 's', tracker: '3' }).tracker).toBe(3);
+    expect(RedmineConnectorConfig.parse({ ...base, project: 's', tracker: 'Support' }).tracker).toBe('Support');
+    expect(RedmineConnectorConfig.safeParse({ ...base, project: 's', tracker: '0' }).error!.issues[0]!.path).toEqual(['tracker']);
   });
 });

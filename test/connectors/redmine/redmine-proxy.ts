@@ -4,7 +4,11 @@
  * gateway can be stopped in the middle of a poll round); `down` closes every
  * connection without an answer (Redmine unreachable); `dropPutAnswers` lets
  * that many PUTs reach Redmine and then closes the connection instead of
- * answering (the note was stored, the gateway never heard). Redmine itself, shared
+ * answering (the note was stored, the gateway never heard); `fail` answers
+ * 500 without forwarding to `times` requests whose "METHOD /path" matches
+ * (one issue Redmine fails on); `stripDate` removes the `Date` header; `onAnswer` runs after Redmine
+ * answered a request and before the answer is passed on (to change Redmine
+ * between two page requests). Redmine itself, shared
  * by every test, is never stopped.
  */
 import { createServer, type IncomingMessage } from 'node:http';
@@ -16,6 +20,9 @@ export interface RedmineProxy {
   delayMs: number;
   down: boolean;
   dropPutAnswers: number;
+  fail: { match: RegExp; times: number } | undefined;
+  stripDate: boolean;
+  onAnswer: ((method: string, url: string, body: string) => Promise<void> | void) | undefined;
   /** Requests forwarded so far. */
   forwarded: number;
 }
@@ -27,11 +34,16 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 export async function startRedmineProxy(target: string): Promise<RedmineProxy> {
-  const state: RedmineProxy = { url: '', delayMs: 0, down: false, dropPutAnswers: 0, forwarded: 0 };
+  const state: RedmineProxy = { url: '', delayMs: 0, down: false, dropPutAnswers: 0, fail: undefined, stripDate: false, onAnswer: undefined, forwarded: 0 };
   const server = createServer((req, res) => {
     if (state.down) return void req.socket.destroy();
     void (async () => {
       const body = await readBody(req);
+      if (state.fail && state.fail.times > 0 && state.fail.match.test(`${req.method} ${new URL(req.url ?? '/', 'http://x').pathname}`)) {
+        state.fail.times -= 1;
+        res.writeHead(500, { 'content-type': 'text/html' }).end('<h1>Internal error</h1>');
+        return;
+      }
       const headers = new Headers();
       for (const [name, value] of Object.entries(req.headers)) {
         if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name)) headers.set(name, value);
@@ -39,6 +51,7 @@ export async function startRedmineProxy(target: string): Promise<RedmineProxy> {
       const upstream = await fetch(`${target}${req.url ?? '/'}`, { method: req.method, headers, body: body.length > 0 ? body : undefined, redirect: 'manual' });
       const answer = Buffer.from(await upstream.arrayBuffer());
       state.forwarded += 1;
+      await state.onAnswer?.(req.method ?? 'GET', req.url ?? '/', answer.toString('utf8'));
       if (state.delayMs > 0) await new Promise((r) => setTimeout(r, state.delayMs));
       if (state.down) return void req.socket.destroy();
       if (req.method === 'PUT' && state.dropPutAnswers > 0) {
@@ -49,6 +62,10 @@ export async function startRedmineProxy(target: string): Promise<RedmineProxy> {
       upstream.headers.forEach((value, name) => {
         if (!['transfer-encoding', 'connection', 'content-encoding', 'content-length'].includes(name)) out[name] = value;
       });
+      if (state.stripDate) {
+        delete out.date;
+        res.sendDate = false;
+      }
       res.writeHead(upstream.status, out).end(answer);
     })().catch(() => req.socket.destroy());
   });

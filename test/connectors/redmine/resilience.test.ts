@@ -108,6 +108,42 @@ describe('Redmine connector, nothing lost or doubled', () => {
   });
 });
 
+describe('Redmine connector, retried notes', () => {
+  it('a retried reply whose text an earlier note already has is still written (matched by its reference, not its text)', { timeout: 60_000 }, async () => {
+    const proxy = await startRedmineProxy(rm.url);
+    const { tg, project } = await helpDesk(rm, { url: proxy.url });
+    const issue = await rm.createIssue(project, { subject: 'Same words', description: 'x' });
+    const thread = await chatOfIssue(tg, rm, issue);
+    const own = async () => (await rm.journals(issue)).filter((j) => j.user.id === rm.seed.gateway_id);
+    await tg.sandbox.call('POST', `/_sandbox/chats/${thread.chatId}/agent_messages`, { text: 'Thanks!' });
+    await until(async () => (await own()).length === 1, ARRIVES_MS, 'the first reply');
+    proxy.fail = { match: new RegExp(`^PUT /issues/${issue}\\.json$`), times: 1 }; // the second is not stored the first time
+    await tg.sandbox.call('POST', `/_sandbox/chats/${thread.chatId}/agent_messages`, { text: 'Thanks!' });
+    await until(() => tg.gateway.bridge.deliveries.countByStatus(CONNECTOR).delivered === 2, 30_000, 'both delivered, the second after a retry');
+    expect(proxy.fail.times).toBe(0);
+    expect((await own()).map((j) => j.notes?.endsWith('\n\nThanks!'))).toEqual([true, true]);
+  });
+});
+
+describe('Redmine connector, one bad ticket', () => {
+  it('an issue Redmine keeps failing on (500) is given up on the third try, recorded and logged; the others are posted', { timeout: 60_000 }, async () => {
+    const proxy = await startRedmineProxy(rm.url);
+    const logLines: string[] = [];
+    const { tg, project } = await helpDesk(rm, { url: proxy.url, logLines });
+    const bad = await rm.createIssue(project, { subject: 'Breaks Redmine', description: 'x' });
+    proxy.fail = { match: new RegExp(`^GET /issues/${bad}\\.json$`), times: Number.POSITIVE_INFINITY };
+    const good = await rm.createIssue(project, { subject: 'Fine', description: 'y' });
+    const thread = await chatOfIssue(tg, rm, good);
+    expect(await chatTexts(tg, thread.chatId)).toEqual(['Fine\n\ny']);
+    const skipped = tg.gateway.bridge.skipped.list(CONNECTOR);
+    expect(skipped.map((s) => s.code)).toEqual(['TG_TICKET_UNHANDLED']);
+    await until(async () => (await health(tg)).ok, ARRIVES_MS, 'the connector healthy again');
+    expect((await health(tg)).details.given_up).toBe(1);
+    const errors = logLines.map((l) => JSON.parse(l) as { level: number; msg: string }).filter((l) => l.level >= 50);
+    expect(errors.map((e) => e.msg).join('\n')).toMatch(new RegExp(`giving up on .*/issues/${bad}#read@`));
+  });
+});
+
 describe('Redmine connector, wrong settings', () => {
   it('a wrong API key: the gateway runs, the connector is unhealthy with Redmine’s 401 and says so in the log', async () => {
     const project = await rm.newProject();

@@ -6,7 +6,8 @@
  * ticket, no double posts or closes after a crash).
  */
 import { describe, expect, it } from 'vitest';
-import { TicketPoller, CURSOR_KEY } from '../../../connectors/redmine/ticket-poller.ts';
+import { CURSOR_KEY } from '../../../connectors/redmine/poller-progress.ts';
+import { TicketPoller } from '../../../connectors/redmine/ticket-poller.ts';
 import {
   TicketSystemError,
   type ChangeList,
@@ -21,27 +22,40 @@ const CUSTOMER: TicketPerson = { id: 'c1', name: 'Cora Customer' };
 const GATEWAY: TicketPerson = { id: 'gw', name: 'Gateway' };
 const signal = new AbortController().signal;
 
-/** A tiny help desk in memory: tickets with entries, a clock, and failures to order. */
+const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
+
+/** A tiny help desk in memory: tickets with entries, a clock (seconds, ISO times), and failures to order. */
 class MemoryDesk implements TicketAdapter {
   readonly system = 'MemoryDesk';
   readonly host = 'desk.test';
   readonly tickets = new Map<string, Ticket>();
   reads = 0;
   failReadOf = new Set<string>();
+  /** Reads of these tickets answer 500 (the system fails on that one ticket). */
+  brokenReadOf = new Set<string>();
   goneOnRead = new Set<string>();
+  /** Reads of these tickets are not settled (made in the second of their last change). */
+  unsettled = new Set<string>();
   #clock = 1_000;
   #seq = 0;
 
-  open(id: string, subject: string, description: string): void {
-    this.tickets.set(id, { id, webUrl: `https://desk.test/t/${id}`, subject, description, author: CUSTOMER, createdAt: 'x', updatedAt: String(++this.#clock), closed: false, entries: [] });
+  open(id: string, subject: string, description: string, extra: Partial<Ticket> = {}): void {
+    const at = iso(++this.#clock);
+    this.tickets.set(id, { id, webUrl: `https://desk.test/t/${id}`, subject, description, author: CUSTOMER, createdAt: at, updatedAt: at, settled: true, closed: false, private: false, entries: [], ...extra });
   }
 
-  add(id: string, entry: Partial<TicketEntry>): void {
+  add(id: string, entry: Partial<TicketEntry>, options: { sameSecond?: boolean } = {}): void {
     const ticket = this.tickets.get(id)!;
     const seq = ++this.#seq;
-    ticket.entries.push({ id: `e${seq}`, seq, author: CUSTOMER, createdAt: 'x', text: '', private: false, statusChange: null, ...entry });
+    if (!options.sameSecond) this.#clock += 1;
+    ticket.entries.push({ id: `e${seq}`, seq, author: CUSTOMER, createdAt: iso(this.#clock), text: '', private: false, statusChange: null, ...entry });
     if (entry.statusChange) ticket.closed = entry.statusChange === 'closed';
-    ticket.updatedAt = String(++this.#clock);
+    ticket.updatedAt = iso(this.#clock);
+  }
+
+  /** Lets time pass without changes. */
+  tick(seconds = 1): void {
+    this.#clock += seconds;
   }
 
   async connect(): Promise<TicketPerson> {
@@ -49,16 +63,18 @@ class MemoryDesk implements TicketAdapter {
   }
 
   async listChanges(since: string | undefined): Promise<ChangeList> {
-    const from = since === undefined ? Number.POSITIVE_INFINITY : Number(since);
-    const changes = [...this.tickets.values()].filter((t) => Number(t.updatedAt) >= from).sort((a, b) => Number(a.updatedAt) - Number(b.updatedAt));
-    return { changes: changes.map((t) => ({ id: t.id, updatedAt: t.updatedAt })), nextSince: String(since === undefined ? 0 : this.#clock - 1) };
+    if (since === undefined) return { changes: [], nextSince: iso(this.#clock) };
+    const from = Date.parse(since);
+    const changes = [...this.tickets.values()].filter((t) => Date.parse(t.updatedAt) >= from).sort((a, b) => Date.parse(a.updatedAt) - Date.parse(b.updatedAt));
+    return { changes: changes.map((t) => ({ id: t.id, updatedAt: t.updatedAt })), nextSince: iso(this.#clock - 1) };
   }
 
   async readTicket(id: string): Promise<Ticket> {
     this.reads += 1;
     if (this.goneOnRead.has(id)) throw new TicketSystemError('gone', { status: 404 });
+    if (this.brokenReadOf.has(id)) throw new TicketSystemError('internal error', { status: 500 });
     if (this.failReadOf.delete(id)) throw new TicketSystemError('connection reset');
-    return structuredClone(this.tickets.get(id)!);
+    return { ...structuredClone(this.tickets.get(id)!), settled: !this.unsettled.has(id) };
   }
 
   async addNote(): Promise<{ entryId: string | undefined }> {
@@ -136,16 +152,134 @@ describe('ticket poller (any adapter)', () => {
 
   it('after a crash between closing and recording it, the close is not asked twice', async () => {
     const { desk, ctx, poller } = await started();
+    const cursor = await ctx.state.get(CURSOR_KEY);
     desk.open('1', 'T', 'd');
     desk.add('1', { statusChange: 'closed' });
     await poller.round(signal);
-    await ctx.state.delete('ticket:1'); // as if the progress write never happened
-    await ctx.state.delete(CURSOR_KEY);
-    await poller.round(signal); // "from now on" again
-    desk.add('1', { text: '' }); // touches the ticket
-    await poller.round(signal);
+    expect(ctx.closes).toEqual(['desk.test/t/1']);
+    // As if the gateway stopped after the close, before the progress and the cursor were written.
+    await ctx.state.delete('ticket:1');
+    await ctx.state.set(CURSOR_KEY, cursor);
+    await poller.round(signal); // the same round again: the ticket is new to it, read whole
     expect(ctx.closes).toEqual(['desk.test/t/1']);
     expect(ctx.submits).toHaveLength(1);
+  });
+
+  it('a ticket older than the cursor is taken up from its present: no history, no replayed closes, one opening when a note comes', async () => {
+    const desk = new MemoryDesk();
+    desk.open('1', 'Old printer', 'It jams.');
+    desk.add('1', { text: 'old customer note' });
+    desk.add('1', { text: 'old staff note', author: { id: 's1', name: 'Sam Staff' } });
+    desk.add('1', { text: 'old private', private: true });
+    desk.add('1', { statusChange: 'closed' });
+    desk.add('1', { statusChange: 'reopened' });
+    desk.add('1', { statusChange: 'closed' });
+    desk.open('2', 'Old and quiet', 'x');
+    desk.tick(120);
+    const ctx = recordingContext('desk');
+    const poller = new TicketPoller(desk, ctx, 1);
+    await poller.round(signal); // the gateway's first start: from now on
+
+    desk.add('2', { text: '' }); // a field change on an old ticket: nothing to post
+    await poller.round(signal);
+    expect(ctx.submits).toEqual([]);
+    expect(ctx.skips).toEqual([]);
+
+    desk.add('1', { text: 'Still jams, and it is closed!' }); // a new note on the old, closed ticket
+    await poller.round(signal);
+    expect(ctx.submits.map((s) => [s.messageId, s.body])).toEqual([
+      ['desk.test/t/1#opened', 'Old printer\n\nIt jams.'],
+      ['desk.test/t/1#e8', 'Still jams, and it is closed!'],
+    ]);
+    expect(ctx.skips).toEqual([]);
+    expect(ctx.closes).toEqual(['desk.test/t/1']); // its closed state, once, after the messages
+
+    desk.add('1', { statusChange: 'reopened' });
+    desk.add('1', { text: 'Thanks for reopening' });
+    await poller.round(signal);
+    expect(ctx.submits.at(-1)!.body).toBe('Thanks for reopening');
+    expect(ctx.closes).toHaveLength(1);
+  });
+
+  it('a ticket created closed gets its opening message and is closed once', async () => {
+    const { desk, ctx, poller } = await started();
+    desk.open('1', 'Done already', 'fyi', { closed: true });
+    await poller.round(signal);
+    expect(ctx.submits.map((s) => s.body)).toEqual(['Done already\n\nfyi']);
+    expect(ctx.closes).toEqual(['desk.test/t/1']);
+    desk.tick();
+    await poller.round(signal);
+    expect(ctx.closes).toHaveLength(1);
+  });
+
+  it('a private ticket posts nothing: its opening and notes are recorded as skipped', async () => {
+    const { desk, ctx, poller } = await started();
+    desk.open('1', 'Secret', 'x', { private: true });
+    desk.add('1', { text: 'secret note' });
+    await poller.round(signal);
+    expect(ctx.submits).toEqual([]);
+    expect(ctx.skips.map((s) => [s.messageId, s.code])).toEqual([
+      ['desk.test/t/1#opened', 'TG_TICKET_PRIVATE_ISSUE'],
+      ['desk.test/t/1#e1', 'TG_TICKET_PRIVATE_ISSUE'],
+    ]);
+  });
+
+  it('a ticket read in the second of its last change is read again when listed with the same updatedAt', async () => {
+    const { desk, ctx, poller } = await started();
+    desk.open('1', 'T', 'd');
+    desk.unsettled.add('1');
+    await poller.round(signal);
+    desk.add('1', { text: 'same second' }, { sameSecond: true }); // updatedAt unchanged
+    desk.unsettled.delete('1');
+    await poller.round(signal);
+    expect(ctx.submits.map((s) => s.body)).toEqual(['T\n\nd', 'same second']);
+    const reads = desk.reads;
+    await poller.round(signal); // settled now: not read again
+    expect(desk.reads).toBe(reads);
+  });
+
+  it('a ticket that keeps failing is given up on the third time (recorded, logged); the others go on', async () => {
+    const { desk, ctx, poller } = await started();
+    desk.open('1', 'Broken', 'd');
+    desk.open('2', 'Fine', 'd');
+    desk.brokenReadOf.add('1');
+    await expect(poller.round(signal)).rejects.toThrow('internal error');
+    await expect(poller.round(signal)).rejects.toThrow('internal error');
+    await poller.round(signal);
+    expect(ctx.submits.map((s) => s.body)).toEqual(['Fine\n\nd']);
+    expect(ctx.skips.map((s) => s.code)).toEqual(['TG_TICKET_UNHANDLED']);
+    expect(ctx.skips[0]!.reason).toContain('internal error');
+    expect(ctx.logs.some((l) => l.level === 50 && l.msg.includes('giving up'))).toBe(true);
+    expect(poller.status.givenUp).toBe(1);
+    await poller.round(signal); // listed again at the same updatedAt: passed over
+    expect(ctx.skips).toHaveLength(1);
+
+    // A message the bridge refuses as invalid: that message is given up, the next one is posted.
+    desk.brokenReadOf.delete('1');
+    desk.add('2', { text: 'refused' });
+    desk.add('2', { text: 'accepted' });
+    const submit = ctx.submit.bind(ctx);
+    ctx.submit = async (m) => {
+      if (m.body === 'refused') throw Object.assign(new Error('body: must have at most 10 characters'), { code: 'TG_SUBMIT_INVALID' });
+      return submit(m);
+    };
+    for (let i = 0; i < 2; i++) await expect(poller.round(signal)).rejects.toThrow('must have at most');
+    await poller.round(signal);
+    expect(ctx.submits.map((s) => s.body)).toEqual(['Fine\n\nd', 'accepted']); // ticket 1 unchanged since given up: not read
+    expect(ctx.skips.map((s) => [s.messageId, s.code])).toEqual([
+      ['desk.test/t/1#read@' + desk.tickets.get('1')!.updatedAt, 'TG_TICKET_UNHANDLED'],
+      ['desk.test/t/2#e1', 'TG_TICKET_UNHANDLED'],
+    ]);
+  });
+
+  it('an outage (no answer) is never given up on', async () => {
+    const { desk, poller } = await started();
+    desk.open('1', 'T', 'd');
+    for (let i = 0; i < 4; i++) {
+      desk.failReadOf.add('1');
+      await expect(poller.round(signal)).rejects.toThrow('connection reset');
+    }
+    expect(poller.status.givenUp).toBe(0);
   });
 
   it('a ticket that is gone when read (404) is passed over; the others are posted', async () => {
