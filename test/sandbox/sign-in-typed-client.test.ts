@@ -1,8 +1,9 @@
 /**
  * The proxy issue's typed client against the sandbox's sign-in endpoints, with
  * all of url, builderUrl and authUrl set to the sandbox: the callback page is
- * fetched as a page, and the code flow's exchange (a JSON body with the app
- * ID and secret) answers what TokenResponse parses — no special cases.
+ * fetched as a page, the code flow's exchange (a JSON body with the app ID
+ * and secret) answers what TokenResponse parses, and authorize's redirect is
+ * handed back as { status, location } — no special cases.
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createPlatformClient, PlatformHttpError } from '../../src/platform/client.ts';
@@ -10,7 +11,7 @@ import { authorize, implicitParams, redirected, registerApp } from './sign-in-su
 import { startTestSandbox } from './support.ts';
 
 describe('sandbox sign-in through the typed client', () => {
-  it('exchanges a code with exchangeToken and loads the callback page with getAuthCallback', async () => {
+  it('exchanges a code with exchangeToken, loads the callback page with getAuthCallback, and gets authorize\'s redirect', async () => {
     const sb = await startTestSandbox();
     const client = createPlatformClient({ url: sb.url, builderUrl: sb.url, authUrl: sb.url, token: sb.token, organizationId: sb.organizationId });
     onTestFinished(() => client.close());
@@ -37,5 +38,14 @@ describe('sandbox sign-in through the typed client', () => {
     const page = await client.getAuthCallback({ query: { target: 'opener', origin, client_id: clientId } });
     expect(String(page)).toContain('"target":"opener"');
     expect(String(page)).toContain('svc-auth-callback:');
+
+    // authorize answers with a redirect, which the client hands back instead of following: without a browser
+    // session, prompt=none ends at the redirect_uri with login_required in the hash (implicit flow).
+    const silent = await client.authorize({
+      query: { scope: 'openid', response_type: 'id_token token', client_id: clientId, redirect_uri: 'https://app.example.test/cb', nonce: 'n-1', state: 's-1', prompt: 'none' },
+    });
+    expect(silent.status).toBe(302);
+    const hash = new URLSearchParams(new URL(silent.location ?? '').hash.slice(1));
+    expect([hash.get('error'), hash.get('state')]).toEqual(['login_required', 's-1']);
   });
 });
