@@ -114,7 +114,8 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
 
   async function call(endpoint: EndpointSpec, args: AnyArgs = {}): Promise<unknown> {
     const http = upstreams[endpoint.upstream];
-    const request = buildRequest(endpoint, args, organizationId);
+    // Sign-in endpoints authenticate the app (ID and secret), not the API caller: the platform token stays home.
+    const request = { ...buildRequest(endpoint, args, organizationId), anonymous: endpoint.upstream === 'auth' };
     if (endpoint.download) {
       const res = await http.requestStream(request);
       return new PlatformDownload(res.status, res.headers, res.body);

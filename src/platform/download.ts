@@ -1,7 +1,9 @@
 /**
  * A file the platform answers with (a CSV or XLSX export, an avatar image):
  * its content type, the filename of its Content-Disposition, and the body,
- * read once — as a stream (nothing buffered) or whole.
+ * read once — as a stream (nothing buffered) or whole. A download not read
+ * holds its connection until `discard()` (or the end of an `await using`
+ * scope); the client's timeout applies to each read of the body.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
@@ -48,6 +50,11 @@ export class PlatformDownload {
     const body = this.#body;
     this.#body = undefined;
     await body?.dump();
+  }
+
+  /** `await using download = await platform.exportFormSubmissionsCsv(…)`: an unread body is discarded at scope end. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.discard();
   }
 
   #take(): Dispatcher.ResponseData['body'] {

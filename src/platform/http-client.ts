@@ -84,6 +84,12 @@ export interface PlatformRequest extends CallOptions {
   headers?: Record<string, string>;
   /** A 3xx is the answer (sign-in redirects), resolved like a 2xx instead of thrown; never followed. */
   redirects?: boolean;
+  /**
+   * Send no platform token (sign-in endpoints authenticate the app, not the
+   * API caller); the caller's own Authorization header, e.g. HTTP Basic with
+   * the app ID and secret, is then passed on.
+   */
+  anonymous?: boolean;
 }
 
 /** A 2xx answer whose body is left unread: a download to stream. */
@@ -198,7 +204,10 @@ export class PlatformHttpClient {
     const fullPath = this.#basePath + req.path + queryString(req.query);
     const policy: RetryPolicy = { ...this.#retry, ...req.retry };
     const timeoutMs = req.timeoutMs ?? this.#timeoutMs;
-    const headers = { ...callerHeaders(req.headers), ...this.#baseHeaders(req.rawBody === undefined && req.body !== undefined) };
+    const headers = {
+      ...callerHeaders(req.headers, req.anonymous === true),
+      ...this.#baseHeaders(req.rawBody === undefined && req.body !== undefined, req.anonymous === true),
+    };
     let body: Outgoing = typeof req.rawBody === 'string' ? req.rawBody : req.body === undefined ? undefined : JSON.stringify(req.body);
     if (req.rawBody instanceof FormData) {
       // undici's request() takes only its own FormData class: encode the multipart body once (uploads are small
@@ -214,9 +223,9 @@ export class PlatformHttpClient {
     });
   }
 
-  #baseHeaders(json: boolean): Record<string, string> {
+  #baseHeaders(json: boolean, anonymous: boolean): Record<string, string> {
     return {
-      authorization: this.#authorization,
+      ...(anonymous ? {} : { authorization: this.#authorization }),
       accept: 'application/json',
       'user-agent': USER_AGENT,
       ...(json ? { 'content-type': 'application/json' } : {}),
@@ -294,11 +303,11 @@ export class PlatformHttpClient {
 }
 
 /** The caller's extra headers, names lower-cased, without those the client owns. */
-function callerHeaders(headers: Record<string, string> | undefined): Record<string, string> {
+function callerHeaders(headers: Record<string, string> | undefined, ownAuthorization: boolean): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers ?? {})) {
     const key = name.toLowerCase();
-    if (key !== 'authorization' && key !== 'host' && key !== 'content-length') out[key] = value;
+    if ((key !== 'authorization' || ownAuthorization) && key !== 'host' && key !== 'content-length') out[key] = value;
   }
   return out;
 }

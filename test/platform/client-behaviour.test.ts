@@ -6,7 +6,7 @@
  */
 import * as published from 'threadgate/platform';
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
-import { createPlatformClient, PlatformHttpError, PlatformResponseError, type PlatformClient } from '../../src/platform/client.ts';
+import { createPlatformClient, PlatformHttpError, PlatformResponseError, type PlatformClient, type PlatformDownload } from '../../src/platform/client.ts';
 import type { Chat } from '../../src/platform/schemas/chats.ts';
 import type { ChannelConfiguration } from '../../src/platform/schemas/unified-messaging.ts';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
@@ -110,6 +110,23 @@ describe('errors and downloads', () => {
     expect(bytes).toBe(Buffer.byteLength(csv));
     expect(chunks).toBeGreaterThan(10);
     await expect(download.text()).rejects.toMatchObject({ code: 'TG_PLATFORM_DOWNLOAD_CONSUMED' });
+  });
+});
+
+describe('a download not read', () => {
+  it('is discarded at the end of an await using scope, and the connection serves the next call', async () => {
+    const { platform, client } = await scripted([{ status: 200, headers: { 'content-type': 'text/csv' }, body: 'a,b\r\n'.repeat(50_000) }]);
+    const body = { interactionUuid: 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d', token: 't', from: '2024-05-01T00:00:00Z', to: '2024-05-02T00:00:00Z' };
+    let kept: PlatformDownload | undefined;
+    {
+      await using download = await client.exportFormSubmissionsCsv({ body });
+      expect(download.contentType).toBe('text/csv');
+      kept = download;
+    }
+    await expect(kept.text()).rejects.toMatchObject({ code: 'TG_PLATFORM_DOWNLOAD_CONSUMED' });
+    const again = await client.exportFormSubmissionsCsv({ body });
+    expect((await again.text()).length).toBe(250_000);
+    expect(platform.requests).toHaveLength(2);
   });
 });
 

@@ -91,7 +91,8 @@ describe('the typed client, endpoint by endpoint', () => {
     const url = new URL(got.url, 'http://x');
     expect(url.pathname).toBe(endpoint.path.replace(/<([a-z_]+)>/g, (_m, n: string) => PARAMS[n]!));
     expect(Object.fromEntries(url.searchParams)).toEqual(expectedQuery(endpoint));
-    expect(got.headers.authorization).toBe(`Token ${TOKEN}`);
+    // Sign-in endpoints authenticate the app, not the API caller: the platform token is not sent there.
+    expect(got.headers.authorization).toBe(endpoint.upstream === 'auth' ? undefined : `Token ${TOKEN}`);
     if (endpoint.multipart) {
       expect(got.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
       expect(got.body.includes(PNG)).toBe(true);
@@ -146,12 +147,14 @@ describe('the typed client, endpoint by endpoint', () => {
     expect(seen.map((r) => r.url)).toEqual(['/api/v5/users/a%2Fb%20c', '/api/pub/v1/orgs/other-org/channels']);
   });
 
-  it('sends URLSearchParams as a form (the /token exchange) and extra headers such as X-PRIVATE-KEY', async () => {
-    const form = new URLSearchParams({ grant_type: 'authorization_code', code: 'c0de', client_id: 'app', client_secret: 's' });
-    await client.exchangeToken({ body: form, headers: { 'x-contract-endpoint': 'exchangeToken' } }).catch(() => undefined);
+  it('sends URLSearchParams as a form with the app\'s own Basic credentials (the /token exchange), and extra headers such as X-PRIVATE-KEY', async () => {
+    const form = new URLSearchParams({ grant_type: 'authorization_code', code: 'c0de' });
+    const basic = `Basic ${Buffer.from('app:secret').toString('base64')}`;
+    await client.exchangeToken({ body: form, headers: { 'x-contract-endpoint': 'exchangeToken', Authorization: basic } }).catch(() => undefined);
     await client.listDecryptedChats({ params: { room_id: PARAMS.room_id! }, headers: { 'x-private-key': 'KEY\\nLINE', 'x-contract-endpoint': 'x' } }).catch(() => undefined);
     const [token, decrypted] = seen as [Recorded, Recorded];
     expect(token.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(token.headers.authorization).toBe(basic);
     expect(Object.fromEntries(new URLSearchParams(token.body.toString('utf8')))).toEqual(Object.fromEntries(form));
     expect(decrypted.headers['x-private-key']).toBe('KEY\\nLINE');
     expect(decrypted.headers.authorization).toBe(`Token ${TOKEN}`);
