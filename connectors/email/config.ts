@@ -61,5 +61,11 @@ export const EmailConnectorConfig = z.strictObject({
   poll_seconds: z.number().int().min(5).max(3_600).default(60),
   /** Longest wait between reconnect attempts. */
   reconnect_max_seconds: z.number().int().min(1).max(3_600).default(60),
+  /**
+   * Mailing lists whose mail is a conversation to post (e.g. the support team's
+   * own list), by List-Id (`support.example.com` or `Name <support.example.com>`);
+   * other list and bulk mail is skipped as TG_EMAIL_BULK.
+   */
+  accept_list_ids: z.array(z.string().min(1, { error: 'expected a List-Id' })).max(100).default([]),
 });
 export type EmailConnectorConfig = z.output<typeof EmailConnectorConfig>;

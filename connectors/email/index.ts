@@ -21,7 +21,7 @@ export default defineConnector({
   configSchema: EmailConnectorConfig,
 
   create(config, ctx): ConnectorInstance {
-    const intake = new MailIntake(ctx, config.address);
+    const intake = new MailIntake(ctx, config.address, config.accept_list_ids);
     const sender = new SmtpSender(config, ctx);
     let suggestions = 0;
     const watcher = new MailboxWatcher(

@@ -28,7 +28,7 @@
 import { createHash } from 'node:crypto';
 import type { ConnectorContext } from '../../src/connector/api.ts';
 import { DERIVED_ID_DOMAIN } from './message-ids.ts';
-import { parseMail, type ParsedMail } from './parse-mail.ts';
+import { parseMail, type ParseMailOptions, type ParsedMail } from './parse-mail.ts';
 import { replyToken, tokenReference } from './reply-token.ts';
 import { readThreadInfo, withReferences, writeThreadInfo } from './thread-info.ts';
 import { resolveThread } from './threading.ts';
@@ -99,14 +99,16 @@ interface Fitted {
 export class MailIntake {
   readonly #ctx: ConnectorContext;
   readonly #address: string;
+  readonly #parseOptions: ParseMailOptions;
 
-  constructor(ctx: ConnectorContext, supportAddress: string) {
+  constructor(ctx: ConnectorContext, supportAddress: string, acceptListIds: readonly string[] = []) {
     this.#ctx = ctx;
     this.#address = supportAddress;
+    this.#parseOptions = { ownHeaderName: OWN_HEADER, acceptListIds };
   }
 
   async take(raw: Buffer): Promise<IntakeOutcome> {
-    const mail = await parseMail(raw, { ownHeaderName: OWN_HEADER });
+    const mail = await parseMail(raw, this.#parseOptions);
     const fitted = fit(mail);
     const sender = mail.from?.address;
     if (mail.skip) return this.#skip(fitted, mail.skip.code, mail.skip.reason);
@@ -155,7 +157,7 @@ export class MailIntake {
 
   /** Records a mail whose handling kept failing (the watcher gave up on it) as skipped, with the last error. */
   async recordUnhandled(raw: Buffer, error: unknown): Promise<IntakeOutcome> {
-    const mail = await parseMail(raw, { ownHeaderName: OWN_HEADER });
+    const mail = await parseMail(raw, this.#parseOptions);
     return this.#skip(fit(mail), UNHANDLED, `handling failed repeatedly: ${messageOf(error)}`);
   }
 

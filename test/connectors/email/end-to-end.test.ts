@@ -111,6 +111,16 @@ describe('e-mail connector, end to end', () => {
     expect(threadsOf(tg)).toHaveLength(1);
   });
 
+  it('mail of a list named in accept_list_ids is posted; mail of another list is skipped as bulk', async () => {
+    const { tg, support, customer } = await mailroom({ accept_list_ids: ['Support team <team.example.test>'] });
+    await sendMail({ from: customer.address, to: support.address, subject: 'Newsletter', text: 'Our offers.\n', headers: { 'List-Id': '<news.customer.test>' } });
+    await sendMail({ from: customer.address, to: support.address, subject: 'Printer on fire', text: 'Help.\n', headers: { 'List-Id': 'Team <team.example.test>' } });
+    const chatId = await firstChat(tg);
+    await until(async () => tg.gateway.bridge.skipped.list('mail').length === 1, MAIL_ARRIVES_MS, 'the newsletter skipped');
+    expect(await chatTexts(tg, chatId)).toEqual(['Printer on fire\n\nHelp.']);
+    expect(tg.gateway.bridge.skipped.list('mail').map((s) => s.code)).toEqual(['TG_EMAIL_BULK']);
+  });
+
   it('an out-of-office reply and a bounce are recorded as skipped and never posted', async () => {
     const { tg, support, customer } = await mailroom();
     await sendMail({ from: customer.address, to: support.address, subject: 'Out of office', text: 'Back Monday.\n', headers: { 'Auto-Submitted': 'auto-replied' } });
