@@ -65,7 +65,8 @@ export class OutboundDispatch {
       try {
         const result = await instance.deliver(event, thread, { signal: ctx.signal, attempt: ctx.job.attempts });
         const externalId = result?.externalId ?? null;
-        this.#d.store.transaction(() => {
+        // The outcome and the job's completion in one commit: a stop right after cannot deliver it again.
+        ctx.complete(() => {
           const at = this.#now();
           this.#d.attempts.closeDelivery(attemptId, 'delivered', null, externalId, at);
           this.#d.deliveries.recordOutcome(delivery.id, 'delivered', null, externalId, at);

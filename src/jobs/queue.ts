@@ -135,6 +135,19 @@ export class JobQueue {
     return this.#sql.complete.run(now, now, id, owner).changes === 1;
   }
 
+  /**
+   * Runs `work` and marks the job done in one transaction, so what the job
+   * achieved and its completion commit together (one commit instead of two,
+   * and no window in which the outcome is stored but the job would run again).
+   */
+  completeWith(id: number, owner: string, work: () => void): boolean {
+    return this.#store.transaction(() => {
+      work();
+      const now = this.#now();
+      return this.#sql.complete.run(now, now, id, owner).changes === 1;
+    });
+  }
+
   /** Records a failure: queued again after backoff, or dead when permanent or out of attempts. */
   fail(job: Job, owner: string, err: unknown): FailOutcome {
     const info = describeFailure(err);

@@ -14,6 +14,13 @@ export interface JobContext<P> {
   /** Aborted when the runner stops before the handler finished. */
   signal: AbortSignal;
   logger: Logger;
+  /**
+   * Records what the job achieved (`work`, synchronous SQL) and marks the job
+   * done in the same transaction. Optional: a handler that returns without
+   * calling it is completed by the runner afterwards. Once called, the job is
+   * done whatever the handler does next.
+   */
+  complete(work?: () => void): void;
 }
 
 export type JobHandler<P = unknown> = (payload: P, ctx: JobContext<P>) => Promise<void>;
@@ -154,16 +161,30 @@ export class JobRunner {
     );
     heartbeat.unref();
     const started = Date.now();
+    let completed = false;
+    const complete = (work: () => void = () => {}) => {
+      if (completed) return;
+      this.#queue.completeWith(job.id, this.owner, work);
+      completed = true;
+    };
+    const done = () => {
+      logger.debug({ duration_ms: Date.now() - started }, 'job done');
+      this.#onFinished?.(job.kind, 'done', (Date.now() - started) / 1000);
+    };
     state
-      .handler(job.payload, { job, signal: controller.signal, logger })
+      .handler(job.payload, { job, signal: controller.signal, logger, complete })
       .then(
         () => {
+          if (completed) return done();
           if (controller.signal.aborted) return this.#onFinished?.(job.kind, 'released', (Date.now() - started) / 1000); // another run will do it
           this.#queue.complete(job.id, this.owner);
-          logger.debug({ duration_ms: Date.now() - started }, 'job done');
-          this.#onFinished?.(job.kind, 'done', (Date.now() - started) / 1000);
+          done();
         },
         (err: unknown) => {
+          if (completed) {
+            logger.error({ err }, 'the job failed after it was completed; it stays done');
+            return done();
+          }
           if (controller.signal.aborted) return this.#onFinished?.(job.kind, 'released', (Date.now() - started) / 1000);
           const outcome = this.#queue.fail(job, this.owner, err);
           this.#onFinished?.(job.kind, outcome.status, (Date.now() - started) / 1000);

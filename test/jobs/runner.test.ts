@@ -118,4 +118,69 @@ describe('job runner', () => {
     expect(aborted).toBe(true);
     expect(queue.get(id)).toMatchObject({ status: 'queued', attempts: 0 });
   });
+
+  describe('ctx.complete(work)', () => {
+    function outcomes(store: ReturnType<typeof setup>['store']) {
+      store.sqlite.exec('create table if not exists outcomes (job integer, note text)');
+      return {
+        write: (job: number, note: string) => store.sqlite.prepare('insert into outcomes (job, note) values (?, ?)').run(job, note),
+        all: () => store.sqlite.prepare('select job, note from outcomes').all(),
+      };
+    }
+
+    it('commits the work and the completion together, once', async () => {
+      const { store, queue, runner } = setup();
+      const out = outcomes(store);
+      runner.register('work', { handler: async (_p, ctx) => ctx.complete(() => out.write(ctx.job.id, 'achieved')) });
+      runner.start();
+      const id = queue.enqueue({ kind: 'work', payload: {} });
+      runner.notify();
+      await until(() => queue.get(id)?.status === 'done');
+      expect(out.all()).toEqual([{ job: id, note: 'achieved' }]);
+    });
+
+    it('a job completed by its handler stays done when the handler throws afterwards or the runner stops', async () => {
+      const { store, queue, runner } = setup();
+      const out = outcomes(store);
+      runner.register('then-throws', {
+        handler: async (_p, ctx) => {
+          ctx.complete(() => out.write(ctx.job.id, 'achieved'));
+          throw new Error('after the fact');
+        },
+      });
+      runner.register('then-stuck', {
+        handler: (_p, ctx) => {
+          ctx.complete(() => out.write(ctx.job.id, 'achieved'));
+          return new Promise<void>((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason as Error)));
+        },
+      });
+      runner.start();
+      const thrown = queue.enqueue({ kind: 'then-throws', payload: {} });
+      const stuck = queue.enqueue({ kind: 'then-stuck', payload: {} });
+      runner.notify();
+      await until(() => queue.get(thrown)?.status === 'done' && runner.inFlightCount() === 1);
+      await runner.stop(50);
+      expect(queue.get(thrown)).toMatchObject({ status: 'done', attempts: 1 });
+      expect(queue.get(stuck)).toMatchObject({ status: 'done', attempts: 1 });
+      expect(out.all()).toHaveLength(2);
+    });
+
+    it('work that throws rolls back and the job fails as usual', async () => {
+      const { store, queue, runner } = setup();
+      const out = outcomes(store);
+      runner.register('bad-work', {
+        handler: async (_p, ctx) =>
+          ctx.complete(() => {
+            out.write(ctx.job.id, 'half');
+            throw new Error('work failed');
+          }),
+      });
+      runner.start();
+      const id = queue.enqueue({ kind: 'bad-work', payload: {}, maxAttempts: 1 });
+      runner.notify();
+      await until(() => queue.get(id)?.status === 'dead');
+      expect(queue.get(id)).toMatchObject({ lastError: 'work failed' });
+      expect(out.all()).toEqual([]);
+    });
+  });
 });
