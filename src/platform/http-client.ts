@@ -21,7 +21,7 @@ import {
   zodIssues,
   type PlatformCall,
 } from './errors.ts';
-import { classify, classifyUnsafe, codeOf, httpError, mapTransportError, parseBody, queryString } from './http-outcomes.ts';
+import { callerHeaders, classify, classifyUnsafe, codeOf, httpError, mapTransportError, parseBody, queryString } from './http-outcomes.ts';
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from './retry.ts';
 
 export type TokenType = 'Token' | 'Bearer';
@@ -300,14 +300,4 @@ export class PlatformHttpClient {
       this.#onAttempt?.({ method, status, durationMs: elapsed, error: failure });
     }
   }
-}
-
-/** The caller's extra headers, names lower-cased, without those the client owns. */
-function callerHeaders(headers: Record<string, string> | undefined, ownAuthorization: boolean): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers ?? {})) {
-    const key = name.toLowerCase();
-    if ((key !== 'authorization' || ownAuthorization) && key !== 'host' && key !== 'content-length') out[key] = value;
-  }
-  return out;
 }

@@ -2,7 +2,7 @@
  * What one attempt of the platform HTTP client turned into: a non-2xx answer
  * as a PlatformHttpError (detail, field errors, Retry-After), an undici or
  * socket failure as a timeout or network error, whether to try again; and the
- * small text helpers of a request (query string, body parsing).
+ * small helpers of a request (query string, body parsing, caller headers).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { describeErrorBody, keepBody } from './error-body.ts';
@@ -109,4 +109,14 @@ export function queryString(query: Record<string, string | number | readonly str
   }
   const text = params.toString();
   return text === '' ? '' : `?${text}`;
+}
+
+/** The caller's extra headers, names lower-cased, without those the client owns. */
+export function callerHeaders(headers: Record<string, string> | undefined, ownAuthorization: boolean): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    const key = name.toLowerCase();
+    if ((key !== 'authorization' || ownAuthorization) && key !== 'host' && key !== 'content-length') out[key] = value;
+  }
+  return out;
 }
