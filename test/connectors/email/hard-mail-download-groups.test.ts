@@ -1,0 +1,98 @@
+/**
+ * Memory: raw mail is downloaded in groups of bounded size, so big mail
+ * never blows up memory, while UID order and the cursor hold. Real Dovecot
+ * (test/support/mail-servers.ts); a real gateway where the whole connector
+ * is meant.
+ */
+import { ImapFlow } from 'imapflow';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { MailIntake } from '../../../connectors/email/mail-intake.ts';
+import { until } from '../../sandbox/support.ts';
+import { appendRaw, mailServers } from '../../support/mail-servers.ts';
+import { ARRIVES_MS, gatewayFor, inbound, prose, rawMail, watcherFor } from './hard-mail-support.ts';
+
+describe('memory: raw mail is downloaded in groups of bounded size', () => {
+  /** Records what the watcher downloads (FETCH with the source) and hands over, in order. */
+  function recordDownloads() {
+    const events: ({ kind: 'download'; uids: number[] } | { kind: 'take' })[] = [];
+    const fetch = ImapFlow.prototype.fetch;
+    const fetchSpy = vi.spyOn(ImapFlow.prototype, 'fetch').mockImplementation(function (this: ImapFlow, range, query, options) {
+      if (query.source) events.push({ kind: 'download', uids: String(range).split(',').map(Number) });
+      return fetch.call(this, range, query, options);
+    });
+    onTestFinished(() => fetchSpy.mockRestore());
+    /** How many raw mails were downloaded and not yet handed over, at most, just after each download. */
+    const maxHeld = () => {
+      let held = 0;
+      let max = 0;
+      for (const e of events) {
+        held += e.kind === 'download' ? e.uids.length : -1;
+        max = Math.max(max, held);
+      }
+      return max;
+    };
+    return { events, maxHeld, downloads: () => events.flatMap((e) => (e.kind === 'download' ? [e.uids] : [])) };
+  }
+
+  it('6 mails of ~3 MB: the gateway never holds more than 2 at once (8 MiB groups), and posts all in order', { timeout: 60_000 }, async () => {
+    const support = await mailServers().addUser('heavy');
+    const sizes = new Map<number, number>();
+    for (let n = 1; n <= 6; n++) {
+      const attachment = Buffer.alloc(2_200_000, n).toString('base64').replace(/.{76}/g, '$&\r\n');
+      const raw = [
+        'From: Customer <c@customer.test>', `To: ${support.address}`, `Subject: scan ${n}`, `Message-ID: <scan-${n}@customer.test>`,
+        'Date: Sun, 22 Nov 2026 10:00:00 +0000', 'MIME-Version: 1.0', 'Content-Type: multipart/mixed; boundary="b"', '',
+        '--b', 'Content-Type: text/plain; charset=utf-8', '', `scan ${n} attached`, '--b',
+        `Content-Type: application/octet-stream; name="scan-${n}.bin"`, 'Content-Transfer-Encoding: base64',
+        `Content-Disposition: attachment; filename="scan-${n}.bin"`, '', attachment, '--b--', '',
+      ].join('\r\n');
+      const { uid } = await appendRaw(support, raw);
+      sizes.set(uid!, Buffer.byteLength(raw));
+    }
+    expect(Math.min(...sizes.values())).toBeGreaterThan(2.9e6);
+    const { events, maxHeld, downloads } = recordDownloads();
+    const take = MailIntake.prototype.take;
+    const takeSpy = vi.spyOn(MailIntake.prototype, 'take').mockImplementation(async function (this: MailIntake, raw: Buffer) {
+      const outcome = await take.call(this, raw);
+      events.push({ kind: 'take' });
+      return outcome;
+    });
+    onTestFinished(() => takeSpy.mockRestore());
+
+    const tg = await gatewayFor(support);
+    await until(() => inbound(tg).filter((m) => m.status === 'posted').length === 6, ARRIVES_MS, 'all six posted');
+    expect(inbound(tg).map((m) => m.id)).toEqual([1, 2, 3, 4, 5, 6].map((n) => `<scan-${n}@customer.test>`));
+    expect(inbound(tg)[0]!.body).toMatch(/^scan 1\n\nscan 1 attached\n\n\[attachment: scan-1\.bin/);
+    expect(downloads()).toEqual([[1, 2], [3, 4], [5, 6]]);
+    for (const group of downloads()) expect(group.reduce((sum, uid) => sum + sizes.get(uid)!, 0)).toBeLessThanOrEqual(8 * 1024 * 1024);
+    expect(maxHeld()).toBe(2);
+  });
+
+  it('maxGroupBytes bounds each download; a mail bigger than it is downloaded alone; UID order and the cursor hold', { timeout: 30_000 }, async () => {
+    const support = await mailServers().addUser('groups');
+    const sizes: number[] = [];
+    for (const [n, chars] of [[1, 8_000], [2, 8_000], [3, 30_000], [4, 8_000], [5, 8_000], [6, 8_000]] as const) {
+      const raw = rawMail({ id: `<g${n}@customer.test>`, subject: `g${n}`, text: prose(chars) });
+      sizes.push(Buffer.byteLength(raw));
+      await appendRaw(support, raw);
+    }
+    const { maxHeld, downloads, events } = recordDownloads();
+    const handled: number[] = [];
+    const cursorAtHandle: (number | undefined)[] = [];
+    const { cursor } = watcherFor(
+      support,
+      async (_raw, uid) => {
+        handled.push(uid);
+        cursorAtHandle.push(cursor()?.lastUid);
+        events.push({ kind: 'take' });
+      },
+      { maxGroupBytes: 20_000 },
+    );
+    await until(() => cursor()?.lastUid === 6, 20_000, 'all six handled');
+    expect(sizes.every((s, i) => (i === 2 ? s > 20_000 : s < 10_000))).toBe(true);
+    expect(downloads()).toEqual([[1, 2], [3], [4, 5], [6]]);
+    expect(handled).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(cursorAtHandle).toEqual([0, 1, 2, 3, 4, 5]); // moved only after each mail was handled
+    expect(maxHeld()).toBe(2);
+  });
+});
