@@ -30,10 +30,10 @@
  * stopping is not counted.
  */
 import { ImapFlow } from 'imapflow';
-import type { ConnectorState, Logger } from '../../src/connector/api.ts';
+import { sleep, type ConnectorState, type Logger } from '../../src/connector/api.ts';
 import { imapAuth } from './imap-auth.ts';
 import type { EmailConnectorConfig } from './config.ts';
-import { describeImapError, groupsBySize, MailHandlingError, sleep, UidValidityChangedError } from './watcher-parts.ts';
+import { describeImapError, groupsBySize, MailHandlingError, UidValidityChangedError } from './watcher-parts.ts';
 
 export interface Cursor {
   uidValidity: string;

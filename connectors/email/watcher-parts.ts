@@ -37,16 +37,3 @@ export function describeImapError(err: unknown): string {
   if (e.message === 'Command failed' && server) return `IMAP command failed: ${server}`;
   return e.message ?? String(err);
 }
-
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-  });
-}

@@ -1,8 +1,7 @@
 /**
  * What the ticket poller keeps and decides with: the per-ticket progress
  * record in `ctx.state`, the poller's health, the skip codes, whether a
- * failure is the ticket's own (counts towards giving up) or an outage, and an
- * abortable sleep between rounds.
+ * failure is the ticket's own (counts towards giving up) or an outage.
  */
 import { TicketSystemError } from './ticket-adapter.ts';
 
@@ -52,16 +51,3 @@ export const messageOf = (err: unknown) => {
   const message = e?.message ?? String(err);
   return e?.answer ? `${message}: ${e.answer}` : message;
 };
-
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-  });
-}

@@ -34,7 +34,7 @@
  * level, and the round goes on. Counts are in memory, like the e-mail
  * connector's (a restart gives the step its tries again).
  */
-import type { ConnectorContext } from '../../src/connector/api.ts';
+import { sleep, type ConnectorContext } from '../../src/connector/api.ts';
 import {
   CURSOR_KEY,
   MAX_BACKOFF_MS,
@@ -44,7 +44,6 @@ import {
   PRIVATE_NOTE,
   UNHANDLED,
   messageOf,
-  sleep,
   ticketKey,
   ticketsOwnFailure,
   type PollerStatus,

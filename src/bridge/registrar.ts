@@ -14,6 +14,7 @@ import type { Logger } from 'pino';
 import { PlatformHttpError, PlatformRequestInvalidError } from '../platform/errors.ts';
 import type { ChannelConfiguration, ChannelConfigurationPatch } from '../platform/schemas/unified-messaging.ts';
 import type { UnifiedMessagingClient } from '../platform/unified-messaging-client.ts';
+import { sleep } from '../sleep.ts';
 import type { RegistrationRow, RegistrationsRepo } from '../store/registrations-repo.ts';
 import { NotRegisteredError } from './errors.ts';
 import { KeyedMutex } from './keyed-mutex.ts';
@@ -179,16 +180,4 @@ function changedFields(desired: Desired, config: ChannelConfiguration): ChannelC
   if (config.room_id !== desired.room_id) patch.room_id = desired.room_id;
   if (config.reply_webhook_url !== desired.reply_webhook_url) patch.reply_webhook_url = desired.reply_webhook_url;
   return patch;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-  });
 }

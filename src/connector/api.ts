@@ -24,6 +24,8 @@ import type {
 } from '../platform/schemas/unified-messaging.ts';
 
 export type { Logger, MessageCreatedEvent, ReplySuggestionCreatedEvent, WebhookEvent };
+/** Waits `ms`, or less when `signal` aborts; never rejects (for poll and reconnect loops). */
+export { sleep } from '../sleep.ts';
 
 // ─── Inbound ──────────────────────────────────────────────────────────────────
 
