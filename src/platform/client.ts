@@ -192,7 +192,7 @@ function fillPath(template: string, params: Record<string, unknown>, organizatio
   return template.replace(/<([a-z_]+)>/g, (_, name: string) => {
     const value = params[name] ?? (name === 'organization_id' ? organizationId : undefined);
     const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
-    if (typeof text !== 'string' || text === '' || text === '.' || text === '..') {
+    if (!isPathSegment(text)) {
       issues.push({ path: `params.${name}`, message: 'must be a non-empty id' });
       return '_';
     }
@@ -228,11 +228,18 @@ function checkBody(endpoint: EndpointSpec, body: unknown, issues: FieldIssue[]):
 function parsed(schema: z.ZodType, input: unknown, where: string, issues: FieldIssue[]): unknown {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  for (const issue of zodIssues(result.error)) issues.push({ path: issue.path === '' ? where : `${where}.${issue.path}`, message: issue.message });
+  issues.push(...zodIssues(result.error, where));
   return undefined;
 }
 
-function callOptions(args: AnyArgs): Pick<PlatformRequest, 'timeoutMs' | 'retry' | 'signal' | 'headers' | 'idempotent'> {
+/** A path segment that names this resource: not empty, `.` or `..` (which would name another). */
+export function isPathSegment(value: unknown): value is string {
+  return typeof value === 'string' && value !== '' && value !== '.' && value !== '..';
+}
+
+/** Only the call options (and extra headers), never a stray key of a wider object. */
+export function callOptions(args: CallExtras | undefined): Pick<PlatformRequest, 'timeoutMs' | 'retry' | 'signal' | 'headers' | 'idempotent'> {
+  if (args === undefined) return {};
   const { timeoutMs, retry, signal, headers, idempotent } = args;
   return {
     ...(timeoutMs === undefined ? {} : { timeoutMs }),

@@ -41,13 +41,14 @@ export function describeErrorBody(status: number, body: unknown): ErrorBodySumma
   return { detail: clip(text || statusText(status)), fieldErrors };
 }
 
+/** One line per field: `a: m1`, `b.0.c: m2 m3`; errors of the whole body without a path. */
+export function fieldLines(fieldErrors: Readonly<Record<string, readonly string[]>>): string[] {
+  return Object.entries(fieldErrors).map(([path, messages]) => (path === '' ? messages.join(' ') : `${path}: ${messages.join(' ')}`));
+}
+
 /** `a: m1; b.0.c: m2` — what a log line or an error message shows. */
 export function summarize(fieldErrors: Record<string, string[]>): string {
-  return clip(
-    Object.entries(fieldErrors)
-      .map(([path, messages]) => (path === '' ? messages.join(' ') : `${path}: ${messages.join(' ')}`))
-      .join('; '),
-  );
+  return clip(fieldLines(fieldErrors).join('; '));
 }
 
 /** The body kept on an error: parsed JSON when small, else a clipped text. */

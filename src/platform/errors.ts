@@ -1,6 +1,7 @@
 /** Errors of the platform room: webhook signatures and platform API calls. */
 import type { z } from 'zod';
 import { ThreadgateError } from '../errors.ts';
+import { fieldLines } from './error-body.ts';
 
 export type SignatureProblem =
   | 'TG_SIGNATURE_MISSING'
@@ -71,7 +72,7 @@ export class PlatformHttpError extends ThreadgateError {
   readonly retryAfterMs: number | undefined;
 
   constructor(init: PlatformHttpErrorInit) {
-    const fields = Object.entries(init.fieldErrors).map(([p, m]) => (p === '' ? m.join(' ') : `${p}: ${m.join(' ')}`));
+    const fields = fieldLines(init.fieldErrors);
     const extra = fields.length > 0 && !fields.some((f) => init.detail.includes(f)) ? ` (${fields.join('; ')})` : '';
     super(`${callLabel(init)} → ${init.status}: ${init.detail}${extra}${afterAttempts(init)}`);
     const unavailable = init.status === 429 || init.status >= 500;
@@ -139,9 +140,9 @@ export interface FieldIssue {
   message: string;
 }
 
-/** zod issues as `{ path: 'messages.0.body', message }`. */
-export function zodIssues(error: z.ZodError): FieldIssue[] {
-  return error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+/** zod issues as `{ path: 'messages.0.body', message }`; with `prefix`, under it (`body.messages.0.body`, `query` for the whole). */
+export function zodIssues(error: z.ZodError, prefix?: string): FieldIssue[] {
+  return error.issues.map((issue) => ({ path: [...(prefix === undefined ? [] : [prefix]), ...issue.path.map(String)].join('.'), message: issue.message }));
 }
 
 function listIssues(issues: readonly FieldIssue[]): string {

@@ -8,7 +8,7 @@
  * is the schema's output, documented defaults filled in, and each answer is
  * parsed with its loose schema (PlatformResponseError otherwise).
  */
-import { createPlatformClient } from './client.ts';
+import { callOptions, createPlatformClient, isPathSegment } from './client.ts';
 import { PlatformClientOptionsError } from './errors.ts';
 import type { CallOptions, PlatformHttpClient } from './http-client.ts';
 import type { Chat } from './schemas/chats.ts';
@@ -56,7 +56,7 @@ export function createUnifiedMessagingClient(deps: {
   organizationId: string;
 }): UnifiedMessagingClient {
   const { http, organizationId } = deps;
-  if (!isSegment(organizationId)) throw new PlatformClientOptionsError('organizationId must be a non-empty id');
+  if (!isPathSegment(organizationId)) throw new PlatformClientOptionsError('organizationId must be a non-empty id');
   // The gateway's calls go through the typed client: the same endpoint list, schemas and checks as everyone's.
   const platform = createPlatformClient({ http, organizationId });
   const config = (id: string) => ({ config_id: id });
@@ -64,41 +64,41 @@ export function createUnifiedMessagingClient(deps: {
   const client: UnifiedMessagingClient = {
     organizationId,
 
-    createConfiguration: (body, options) => platform.createChannelConfiguration({ ...pick(options), body }),
+    createConfiguration: (body, options) => platform.createChannelConfiguration({ ...callOptions(options), body }),
 
     async listConfigurationsPage(options = {}) {
       const query = { ordering: options.ordering, page_size: options.pageSize, cursor: options.cursor };
-      return asPage(await platform.listChannelConfigurations({ ...pick(options), query }));
+      return asPage(await platform.listChannelConfigurations({ ...callOptions(options), query }));
     },
 
     listConfigurations: (options = {}) =>
       platform.paginate('listChannelConfigurations', {
-        ...pick(options),
+        ...callOptions(options),
         query: { ordering: options.ordering, page_size: options.pageSize },
       }),
 
-    getConfiguration: (id, options) => platform.getChannelConfiguration({ ...pick(options), params: config(id) }),
+    getConfiguration: (id, options) => platform.getChannelConfiguration({ ...callOptions(options), params: config(id) }),
 
     replaceConfiguration: (id, body, options) =>
-      platform.replaceChannelConfiguration({ ...pick(options), params: config(id), body }),
+      platform.replaceChannelConfiguration({ ...callOptions(options), params: config(id), body }),
 
     patchConfiguration: (id, body, options) =>
-      platform.updateChannelConfiguration({ ...pick(options), params: config(id), body }),
+      platform.updateChannelConfiguration({ ...callOptions(options), params: config(id), body }),
 
     async deleteConfiguration(id, options) {
-      await platform.deleteChannelConfiguration({ ...pick(options), params: config(id) });
+      await platform.deleteChannelConfiguration({ ...callOptions(options), params: config(id) });
     },
 
     createMessages: (configId, body, options) =>
-      platform.createUnifiedMessages({ ...pick(options), params: config(configId), body }),
+      platform.createUnifiedMessages({ ...callOptions(options), params: config(configId), body }),
 
     closeSession: (configId, threadId, options) =>
-      platform.closeUnifiedSession({ ...pick(options), params: config(configId), body: { thread_id: threadId } }),
+      platform.closeUnifiedSession({ ...callOptions(options), params: config(configId), body: { thread_id: threadId } }),
 
-    getOwnedChat: (chatId, options) => platform.getOwnedChat({ ...pick(options), params: { chat_id: chatId } }),
+    getOwnedChat: (chatId, options) => platform.getOwnedChat({ ...callOptions(options), params: { chat_id: chatId } }),
 
     endOwnedChat: (chatId, options) =>
-      platform.endOwnedChat({ ...pick(options), params: { chat_id: chatId }, body: { is_ended: true } }),
+      platform.endOwnedChat({ ...callOptions(options), params: { chat_id: chatId }, body: { is_ended: true } }),
   };
   return client;
 }
@@ -106,20 +106,4 @@ export function createUnifiedMessagingClient(deps: {
 /** The spec does not show the list wrapper; a bare array (an unpaginated list) is read as one last page. */
 function asPage<T>(answer: Page<T> | T[]): Page<T> {
   return Array.isArray(answer) ? { next: null, previous: null, results: answer } : answer;
-}
-
-function isSegment(value: unknown): value is string {
-  return typeof value === 'string' && value !== '' && value !== '.' && value !== '..';
-}
-
-/** Only the call options, never a stray key of a wider object. */
-function pick(options: CallOptions | undefined): CallOptions {
-  if (options === undefined) return {};
-  const { timeoutMs, retry, signal, idempotent } = options;
-  return {
-    ...(timeoutMs === undefined ? {} : { timeoutMs }),
-    ...(retry === undefined ? {} : { retry }),
-    ...(idempotent === undefined ? {} : { idempotent }),
-    ...(signal === undefined ? {} : { signal }),
-  };
 }

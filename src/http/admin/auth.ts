@@ -12,7 +12,7 @@ import { AdminUnauthorizedError } from '../errors.ts';
 const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
 
 /** True when `header` is `Bearer <token>` (scheme case-insensitive). */
-export function bearerMatcher(token: string): (header: string | undefined) => boolean {
+function bearerMatcher(token: string): (header: string | undefined) => boolean {
   const expected = digest(token);
   return (header) => {
     const given = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? '');

@@ -9,10 +9,10 @@ import { component } from './route-table.ts';
 import { timeFrom } from '../../time-spans.ts';
 
 export const DEFAULT_LIMIT = 50;
-export const MAX_LIMIT = 1_000;
+const MAX_LIMIT = 1_000;
 
 /** A whole number in a path or query string, `min` to `max`, with one plain message. */
-export function wholeNumber(min: number, max = Number.MAX_SAFE_INTEGER) {
+function wholeNumber(min: number, max = Number.MAX_SAFE_INTEGER) {
   const range = max === Number.MAX_SAFE_INTEGER ? `${min} or more` : `from ${min} to ${max}`;
   return z
     .string()

@@ -5,11 +5,11 @@
  * and body are checked with the route's zod schemas before the handler runs:
  * a bad field is a 400 naming it, an unknown id a 404, all as JSON.
  */
-import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { ConnectorHealth } from '../../connector/api.ts';
 import type { Store } from '../../store/database.ts';
+import { PACKAGE_VERSION } from '../inline-page.ts';
 import { requireAdminToken } from './auth.ts';
 import { deliveryRoutes } from './delivery-routes.ts';
 import { inboundRoutes } from './inbound-routes.ts';
@@ -33,8 +33,6 @@ export interface AdminDeps {
   logger: Logger;
 }
 
-const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-
 export function registerAdmin(app: FastifyInstance, deps: AdminDeps): void {
   const logger = deps.logger.child({ room: 'admin' });
   if (!deps.token) {
@@ -53,7 +51,7 @@ export function registerAdmin(app: FastifyInstance, deps: AdminDeps): void {
     runs,
     logger,
   };
-  const document = buildOpenApiDocument(ADMIN_ROUTES, VERSION);
+  const document = buildOpenApiDocument(ADMIN_ROUTES, PACKAGE_VERSION);
   app.addHook('onClose', () => runs.close());
 
   registerAdminPage(app);

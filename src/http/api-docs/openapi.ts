@@ -46,10 +46,10 @@ const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
 const ERROR_REF: JsonSchema = { $ref: '#/components/schemas/GatewayError' };
 
 /** `/a/<x>/b` → `/a/{x}/b`. */
-export const openApiPath = (path: string): string => path.replace(PARAM, '{$1}');
+const openApiPath = (path: string): string => path.replace(PARAM, '{$1}');
 
 /** The parameter names of a documented path, in order. */
-export const pathParams = (path: string): string[] => [...path.matchAll(PARAM)].map((m) => m[1] as string);
+const pathParams = (path: string): string[] => [...path.matchAll(PARAM)].map((m) => m[1] as string);
 
 /**
  * Converts one schema; `$defs` (recursion, schemas registered with an id) are

@@ -7,30 +7,24 @@
  * once, on first registration; the page's Content-Security-Policy allows
  * exactly its own inline script and style (by their SHA-256).
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ALL_ENDPOINTS } from '../../platform/endpoints/index.ts';
+import { inlinePageHeaders, PACKAGE_VERSION } from '../inline-page.ts';
 import { API_DOCS_JSON_PATH, API_DOCS_PATH, buildApiDocs, type ApiDocsOperation, type JsonSchema } from './openapi.ts';
 
 const PAGE_FILE = new URL('./page.html', import.meta.url);
-const PACKAGE_FILE = new URL('../../../package.json', import.meta.url);
 
 interface Built {
   json: string;
   html: string;
-  csp: string;
+  headers: Record<string, string>;
 }
 
 let built: Built | undefined;
 
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
-
-const hashesOf = (html: string, tag: 'script' | 'style'): string[] =>
-  [...html.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'g'))].map(
-    (m) => `'sha256-${createHash('sha256').update(m[1] as string, 'utf8').digest('base64')}'`,
-  );
 
 const schemaBlock = (label: string, schema: JsonSchema): string =>
   `<details><summary>${escapeHtml(label)}</summary><pre>${escapeHtml(JSON.stringify(schema, null, 2))}</pre></details>`;
@@ -64,37 +58,22 @@ function renderOperations(operations: readonly ApiDocsOperation[]): string {
 }
 
 function build(): Built {
-  const version = (JSON.parse(readFileSync(PACKAGE_FILE, 'utf8')) as { version: string }).version;
-  const { document, operations } = buildApiDocs(ALL_ENDPOINTS, version);
+  const { document, operations } = buildApiDocs(ALL_ENDPOINTS, PACKAGE_VERSION);
   const template = readFileSync(PAGE_FILE, 'utf8');
   // The hashes are of the template's own script and style; the rendered list adds neither.
-  const csp = [
-    "default-src 'none'",
-    `script-src ${hashesOf(template, 'script').join(' ')}`,
-    `style-src ${hashesOf(template, 'style').join(' ')}`,
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
+  const headers = inlinePageHeaders(template);
   const html = template
-    .replace('<!--VERSION-->', () => escapeHtml(version))
+    .replace('<!--VERSION-->', () => escapeHtml(PACKAGE_VERSION))
     .replace('<!--OPERATIONS-->', () => renderOperations(operations));
-  return { json: JSON.stringify(document), html, csp };
+  return { json: JSON.stringify(document), html, headers };
 }
 
 export function registerApiDocs(app: FastifyInstance): void {
   const docs = (built ??= build());
-  const pageHeaders = {
-    'content-type': 'text/html; charset=utf-8',
-    'content-security-policy': docs.csp,
-    'x-frame-options': 'DENY',
-    'x-content-type-options': 'nosniff',
-    'referrer-policy': 'no-referrer',
-  };
   app.get(API_DOCS_JSON_PATH, async (_request, reply: FastifyReply) =>
     reply.header('content-type', 'application/json; charset=utf-8').send(docs.json),
   );
-  const page = async (_request: unknown, reply: FastifyReply) => reply.headers(pageHeaders).send(docs.html);
+  const page = async (_request: unknown, reply: FastifyReply) => reply.headers(docs.headers).send(docs.html);
   app.get(API_DOCS_PATH, page);
   app.get(`${API_DOCS_PATH}/`, page);
 }

@@ -14,7 +14,9 @@ export interface Caller {
   digest: Buffer;
 }
 
-export type Admission = { ok: true; caller: Caller } | { ok: false; status: 401 | 403 | 429; message: string; retryAfterSeconds?: number };
+export type Admission =
+  | { ok: true; caller: Caller }
+  | { ok: false; status: 401 | 403 | 429; code: 'TG_PROXY_UNAUTHORIZED' | 'TG_PROXY_FORBIDDEN' | 'TG_PROXY_RATE_LIMITED'; message: string; retryAfterSeconds?: number };
 
 export class ProxyCallers {
   readonly #callers: Caller[];
@@ -38,16 +40,16 @@ export class ProxyCallers {
   /** Checks the presented Authorization, then the allow-list, then the rate limit. */
   admit(authorization: string | undefined, method: string, path: string): Admission {
     const key = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
-    if (key === undefined) return { ok: false, status: 401, message: 'send the gateway key as Authorization: Bearer <key>' };
+    if (key === undefined) return { ok: false, status: 401, code: 'TG_PROXY_UNAUTHORIZED', message: 'send the gateway key as Authorization: Bearer <key>' };
     const presented = createHash('sha256').update(key, 'utf8').digest();
     let found: Caller | undefined;
     for (const caller of this.#callers) if (timingSafeEqual(presented, caller.digest) && !found) found = caller; // every one compared
-    if (!found) return { ok: false, status: 401, message: 'unknown gateway key' };
+    if (!found) return { ok: false, status: 401, code: 'TG_PROXY_UNAUTHORIZED', message: 'unknown gateway key' };
     const segments = splitPath(path);
     const allowed = found.allow.some((a) => (a.methods.includes('*') || a.methods.includes(method)) && a.paths.some((p) => matchPattern(p, segments)));
-    if (!allowed) return { ok: false, status: 403, message: `client ${found.name} may not ${method} ${path}` };
+    if (!allowed) return { ok: false, status: 403, code: 'TG_PROXY_FORBIDDEN', message: `client ${found.name} may not ${method} ${path}` };
     const wait = this.#take(found);
-    if (wait > 0) return { ok: false, status: 429, message: `client ${found.name} is over ${found.ratePerMinute} requests a minute`, retryAfterSeconds: Math.ceil(wait / 1000) };
+    if (wait > 0) return { ok: false, status: 429, code: 'TG_PROXY_RATE_LIMITED', message: `client ${found.name} is over ${found.ratePerMinute} requests a minute`, retryAfterSeconds: Math.ceil(wait / 1000) };
     return { ok: true, caller: found };
   }
 

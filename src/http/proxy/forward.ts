@@ -44,7 +44,7 @@ export interface Forwarded {
   body: Readable;
 }
 
-export function requestHeaders(input: ForwardInput): Record<string, string | string[]> {
+function requestHeaders(input: ForwardInput): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(input.headers)) {
     if (value === undefined || HOP_BY_HOP.has(name) || name === 'authorization' || name.startsWith('x-forwarded-')) continue;

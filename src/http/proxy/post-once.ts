@@ -13,7 +13,7 @@ import type { EndpointSpec } from '../../platform/endpoints/types.ts';
 import type { ProxyPostsRepo } from '../../store/proxy-posts-repo.ts';
 import type { Forwarded } from './forward.ts';
 
-export const IDEMPOTENT_ENDPOINT = 'createUnifiedMessages';
+const IDEMPOTENT_ENDPOINT = 'createUnifiedMessages';
 
 export interface OncePost {
   configId: string;

@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import { Pool } from 'undici';
 import { ThreadgateError } from '../../errors.ts';
 import type { EndpointSpec, Upstream } from '../../platform/endpoints/types.ts';
+import { zodIssues } from '../../platform/errors.ts';
 import { RequestInvalidError, RouteNotFoundError } from '../errors.ts';
 import type { ProxyCallers } from './callers.ts';
 import { forward } from './forward.ts';
@@ -45,24 +46,30 @@ export interface ProxyDeps {
   onCall?: (call: { client: string; method: string; template: string; status: number; seconds: number }) => void;
 }
 
+/** Where a proxied call goes: the upstream's base URL (no trailing slash) and the pool of its origin. */
+interface Target {
+  base: string;
+  pool: Pool;
+}
+
 /** Connections kept to each upstream; a proxied call waits for a free one beyond that. */
 const UPSTREAM_CONNECTIONS = 64;
 
 /** The path prefixes the documents use; the proxy answers under these only. */
-export const PROXY_PREFIXES = ['/api/*', '/authorize', '/callback', '/token'] as const;
+const PROXY_PREFIXES = ['/api/*', '/authorize', '/callback', '/token'] as const;
 
 export function registerProxyRoutes(app: FastifyInstance, deps: ProxyDeps): void {
   // One keep-alive pool per upstream origin, apart from undici's global agent (which the gateway's own calls and
-  // connectors share), closed with the app.
+  // connectors share), made once here and closed with the app.
   const pools = new Map<string, Pool>();
-  const poolFor = (origin: string) => {
-    let pool = pools.get(origin);
-    if (pool === undefined) {
-      pool = new Pool(origin, { connections: UPSTREAM_CONNECTIONS, keepAliveTimeout: 10_000 });
-      pools.set(origin, pool);
-    }
-    return pool;
-  };
+  const targets = {} as Record<Upstream, Target>;
+  for (const [name, url] of Object.entries(deps.upstreams) as [Upstream, string][]) {
+    const base = url.replace(/\/+$/, '');
+    const origin = new URL(base).origin;
+    const pool = pools.get(origin) ?? new Pool(origin, { connections: UPSTREAM_CONNECTIONS, keepAliveTimeout: 10_000 });
+    pools.set(origin, pool);
+    targets[name] = { base, pool };
+  }
   app.addHook('onClose', async () => {
     await Promise.all([...pools.values()].map((p) => p.close()));
   });
@@ -71,7 +78,7 @@ export function registerProxyRoutes(app: FastifyInstance, deps: ProxyDeps): void
     // Bodies stay unread streams here; a checked JSON body is read by the handler within the limit.
     scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
     for (const url of PROXY_PREFIXES) {
-      scope.route({ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url, handler: (request, reply) => handle(request, reply, deps, poolFor) });
+      scope.route({ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url, handler: (request, reply) => handle(request, reply, deps, targets) });
     }
   });
 }
@@ -80,7 +87,7 @@ async function handle(
   request: FastifyRequest,
   reply: import('fastify').FastifyReply,
   deps: ProxyDeps,
-  poolFor: (origin: string) => Pool,
+  targets: Record<Upstream, Target>,
 ): Promise<unknown> {
   const started = performance.now();
   const [path = '/', query = ''] = request.url.split('?', 2) as [string, string?];
@@ -97,8 +104,7 @@ async function handle(
     const admitted = deps.callers.admit(request.headers.authorization, request.method, path);
     if (!admitted.ok) {
       if (admitted.retryAfterSeconds !== undefined) void reply.header('retry-after', String(admitted.retryAfterSeconds));
-      const code = admitted.status === 401 ? 'TG_PROXY_UNAUTHORIZED' : admitted.status === 403 ? 'TG_PROXY_FORBIDDEN' : 'TG_PROXY_RATE_LIMITED';
-      throw new ProxyDeniedError(admitted.status, code, admitted.message);
+      throw new ProxyDeniedError(admitted.status, admitted.code, admitted.message);
     }
     client = admitted.caller.name;
     authorization = deps.platformAuthorization;
@@ -108,12 +114,11 @@ async function handle(
   const stream = request.body as Readable | undefined;
   const checked = endpoint?.body && isJson(request) ? await checkedBody(stream, endpoint, deps.bodyLimit) : undefined;
   const body = checked ? checked.raw : hasBody(request) ? stream : undefined;
-  const upstream = deps.upstreams[endpoint?.upstream ?? upstreamOf(path)];
-  const url = `${upstream.replace(/\/+$/, '')}${path}${query ? `?${query}` : ''}`;
+  const target = targets[endpoint?.upstream ?? upstreamOf(path)];
   const send = () =>
     forward({
-      url,
-      dispatcher: poolFor(new URL(url).origin),
+      url: `${target.base}${path}${query ? `?${query}` : ''}`,
+      dispatcher: target.pool,
       method: request.method,
       headers: request.headers,
       body,
@@ -156,7 +161,7 @@ async function checkedBody(stream: Readable | undefined, endpoint: EndpointSpec,
     throw new RequestInvalidError([{ path: '', message: `malformed JSON: ${(err as Error).message}` }]);
   }
   const parsed = endpoint.body!.safeParse(json);
-  if (!parsed.success) throw new RequestInvalidError(parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })));
+  if (!parsed.success) throw new RequestInvalidError(zodIssues(parsed.error));
   return { raw, json: parsed.data }; // the caller's bytes go on unchanged
 }
 
@@ -168,7 +173,7 @@ function checkQuery(query: string, endpoint: EndpointSpec): void {
     values[key] = prior === undefined ? value : Array.isArray(prior) ? [...prior, value] : [prior, value];
   }
   const parsed = endpoint.query!.safeParse(values);
-  if (!parsed.success) throw new RequestInvalidError(parsed.error.issues.map((i) => ({ path: ['query', ...i.path].join('.'), message: i.message })));
+  if (!parsed.success) throw new RequestInvalidError(zodIssues(parsed.error, 'query'));
 }
 
 /** For undocumented paths (passthrough): the upstream the document's prefixes point at. */
