@@ -9,19 +9,17 @@ import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { createPlatformClient, PlatformHttpError, PlatformResponseError, type PlatformClient, type PlatformDownload } from '../../src/platform/client.ts';
 import type { Chat } from '../../src/platform/schemas/chats.ts';
 import type { ChannelConfiguration } from '../../src/platform/schemas/unified-messaging.ts';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.ts';
+import { startTestSandbox } from '../sandbox/support.ts';
 import { ORG_ID, TOKEN, chat } from './fixtures.ts';
 import { startScriptedPlatform, type ScriptedPlatform, type Script } from './scripted-platform.ts';
 
 let platform: ScriptedPlatform | undefined;
-let sandbox: RunningSandbox | undefined;
 let client: PlatformClient | undefined;
 
 afterEach(async () => {
   await client?.close();
   await platform?.close();
-  await sandbox?.close();
-  client = platform = sandbox = undefined;
+  client = platform = undefined;
 });
 
 async function scripted(script: Script[]): Promise<{ platform: ScriptedPlatform; client: PlatformClient }> {
@@ -154,7 +152,7 @@ describe('types', () => {
 
 describe('against the sandbox', () => {
   it('registers a configuration, posts a message, reads, lists and ends the chat it opened', async () => {
-    sandbox = await startSandbox({ logger: false });
+    const sandbox = await startTestSandbox({ logger: false });
     client = createPlatformClient({ url: sandbox.url, builderUrl: sandbox.url, authUrl: sandbox.url, token: sandbox.token, organizationId: sandbox.organizationId });
     const config = await client.createChannelConfiguration({
       body: { name: 'typed client', messaging_channel: 'email', room_id: sandbox.roomId, reply_webhook_url: 'http://127.0.0.1:9/hook' },
@@ -177,7 +175,7 @@ describe('against the sandbox', () => {
   });
 
   it('manages a configuration through all of its unified messaging endpoints', async () => {
-    sandbox = await startSandbox({ logger: false });
+    const sandbox = await startTestSandbox({ logger: false });
     client = createPlatformClient({ url: sandbox.url, token: sandbox.token, organizationId: sandbox.organizationId });
     const body = { name: 'desk', messaging_channel: 'email', room_id: sandbox.roomId, reply_webhook_url: 'http://127.0.0.1:9/hook' };
     const config = await client.createChannelConfiguration({ body });
