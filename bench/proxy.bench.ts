@@ -16,6 +16,7 @@ import { startGateway } from '../src/cli/gateway.ts';
 import { loadSettings } from '../src/config/load.ts';
 import { createLogger } from '../src/logger.ts';
 import type { GetLoadSummary } from './get-load.ts';
+import { spawnJson } from './spawn-json.ts';
 
 const ORG = '6f1c1f1e-8d1a-4a8e-9a57-0d4f1b0c2a10';
 const KEY = 'bench-proxy-key-0123456789abcdef';
@@ -23,12 +24,7 @@ const PATH = `/api/v5/orgs/${ORG}/unified_messaging`;
 const LOAD = join(import.meta.dirname, 'get-load.ts');
 
 function load(url: string, headers: Record<string, string>): Promise<GetLoadSummary> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [LOAD, url, JSON.stringify(headers), '10', '10', '2'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as GetLoadSummary) : reject(new Error(`get-load exited ${code}`))));
-  });
+  return spawnJson<GetLoadSummary>(LOAD, [url, JSON.stringify(headers), '10', '10', '2']);
 }
 
 const upstream = spawn(process.execPath, [join(import.meta.dirname, 'json-upstream.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });

@@ -32,17 +32,15 @@ export interface BridgeOptions {
   connectors: { has(name: string): boolean; instanceOf(name: string): ConnectorInstance | undefined };
   targetOf(connector: string): RegistrationTarget;
   signature: { payload: SignaturePayload; toleranceSeconds: number };
-  jobs: { maxAttempts: number; platformMaxAttempts?: number; concurrency: number; leaseMs?: number; pollMs?: number };
-  /** Bodies of delivered webhooks kept up to this size (default 256 KiB). */
-  maxStoredBodyBytes?: number;
+  jobs: { maxAttempts: number; platformMaxAttempts: number; concurrency: number; leaseMs?: number; pollMs?: number };
+  /** Bodies of delivered webhooks kept up to this size. */
+  maxStoredBodyBytes: number;
   /** Observation hooks (metrics). */
   observe?: {
     jobFinished?: RunnerOptions['onJobFinished'];
     webhook?: WebhookIntakeDeps['onResult'];
   };
 }
-
-export const DEFAULT_MAX_STORED_BODY_BYTES = 256 * 1024;
 
 export class Bridge {
   readonly queue: JobQueue;
@@ -83,7 +81,7 @@ export class Bridge {
       threads: this.threads,
       inbound: this.inboundRepo,
       notify,
-      maxAttempts: o.jobs.platformMaxAttempts ?? o.jobs.maxAttempts,
+      maxAttempts: o.jobs.platformMaxAttempts,
     });
     this.intake = new WebhookIntake({
       store: o.store,
@@ -110,7 +108,7 @@ export class Bridge {
     const dispatch = new OutboundDispatch({
       store: o.store,
       attempts: this.attempts,
-      maxStoredBodyBytes: o.maxStoredBodyBytes ?? DEFAULT_MAX_STORED_BODY_BYTES,
+      maxStoredBodyBytes: o.maxStoredBodyBytes,
       deliveries: this.deliveries,
       threads: this.threads,
       instanceOf: (name) => o.connectors.instanceOf(name),
@@ -122,7 +120,7 @@ export class Bridge {
       deliveries: this.deliveries,
       inbound: this.inboundRepo,
       maxAttempts: o.jobs.maxAttempts,
-      platformMaxAttempts: o.jobs.platformMaxAttempts ?? o.jobs.maxAttempts,
+      platformMaxAttempts: o.jobs.platformMaxAttempts,
       notify,
     });
     const kind = { concurrency: o.jobs.concurrency, ...(o.jobs.leaseMs ? { leaseMs: o.jobs.leaseMs } : {}) };

@@ -6,7 +6,7 @@
  */
 import type { Logger } from 'pino';
 import type { ConnectorInstance, Thread } from '../connector/api.ts';
-import { PermanentJobError } from '../jobs/errors.ts';
+import { describeFailure, PermanentJobError } from '../jobs/errors.ts';
 import type { JobContext } from '../jobs/runner.ts';
 import { WebhookEvent } from '../platform/schemas/unified-messaging.ts';
 import type { AttemptsRepo } from '../store/attempts-repo.ts';
@@ -82,7 +82,7 @@ export class OutboundDispatch {
           this.#d.attempts.closeDelivery(attemptId, 'aborted', 'the gateway stopped during the attempt', null, at);
           throw err;
         }
-        const final = (err as { permanent?: unknown }).permanent === true || ctx.job.attempts >= ctx.job.maxAttempts;
+        const final = describeFailure(err).permanent || ctx.job.attempts >= ctx.job.maxAttempts;
         const message = (err instanceof Error ? `${(err as { code?: string }).code ?? err.name}: ${err.message}` : String(err)).slice(0, 2_000);
         this.#d.store.transaction(() => {
           this.#d.attempts.closeDelivery(attemptId, final ? 'dead' : 'failed', message, null, at);

@@ -10,7 +10,7 @@ import type { JobQueue } from '../jobs/queue.ts';
 import type { Store } from '../store/database.ts';
 import type { DeliveriesRepo } from '../store/deliveries-repo.ts';
 import type { InboundRepo } from '../store/inbound-repo.ts';
-import { listDeliveries, type DeliveryFilter } from '../store/log-queries.ts';
+import { matchingDeliveryIds, type DeliveryFilter } from '../store/log-queries.ts';
 import { NotReplayableError, RecordNotFoundError } from './errors.ts';
 import { CLOSE_SESSION_JOB, POST_MESSAGES_JOB, type ThreadJobPayload } from './inbound.ts';
 import { DELIVER_JOB, type DeliverJobPayload } from './webhook-intake.ts';
@@ -21,8 +21,8 @@ export interface ReplayDeps {
   deliveries: DeliveriesRepo;
   inbound: InboundRepo;
   maxAttempts: number;
-  /** For inbound retries (platform POSTs); default maxAttempts. */
-  platformMaxAttempts?: number;
+  /** For inbound retries (platform POSTs). */
+  platformMaxAttempts: number;
   notify?: (kind: string) => void;
   now?: () => number;
 }
@@ -64,16 +64,9 @@ export class Replayer {
 
   /** Replays every delivery the filter matches (all of them, page by page); `dryRun` only counts. */
   replayWhere(filter: Omit<DeliveryFilter, 'before' | 'limit'>, options: { dryRun?: boolean; onProgress?: (done: number, total: number) => void } = {}): BulkReplayResult {
-    const ids: number[] = [];
-    for (let before: number | undefined; ; ) {
-      const page = listDeliveries(this.#d.store, { ...filter, ...(before === undefined ? {} : { before }), limit: 1_000 });
-      ids.push(...page.map((d) => d.id));
-      if (page.length < 1_000) break;
-      before = page[page.length - 1]!.id;
-    }
+    const ids = matchingDeliveryIds(this.#d.store, filter); // oldest first, the order they happened in
     const result: BulkReplayResult = { matched: ids.length, replayed: [], skipped: [] };
     if (options.dryRun) return result;
-    ids.reverse(); // oldest first, the order they happened in
     ids.forEach((id, i) => {
       try {
         this.replayDelivery(id);
@@ -88,18 +81,18 @@ export class Replayer {
 
   /** A dead inbound message (or close request) back to pending, and its thread's flush queued. */
   retryInbound(id: number): number {
-    const jobId = this.#d.store.transaction(() => {
+    const queued = this.#d.store.transaction(() => {
       const message = this.#d.inbound.byId(id);
       if (!message) throw new RecordNotFoundError(`no inbound message ${id}`);
       if (message.status !== 'dead') throw new NotReplayableError(`inbound message ${id} is ${message.status}; only dead ones are retried`);
       this.#d.inbound.revive(id);
       const payload: ThreadJobPayload = { connector: message.connector, thread: message.thread, messages: [id] };
       const kind = message.kind === 'close' ? CLOSE_SESSION_JOB : POST_MESSAGES_JOB;
-      const job = this.#d.queue.enqueue({ kind, payload, maxAttempts: this.#d.platformMaxAttempts ?? this.#d.maxAttempts });
+      const job = this.#d.queue.enqueue({ kind, payload, maxAttempts: this.#d.platformMaxAttempts });
       this.#d.inbound.setJob(id, job);
-      return job;
+      return { job, kind };
     });
-    this.#d.notify?.(POST_MESSAGES_JOB);
-    return jobId;
+    this.#d.notify?.(queued.kind);
+    return queued.job;
   }
 }

@@ -3,9 +3,9 @@
  * connector's own keys, print each problem with its path and exit 1, or print
  * a summary and exit 0.
  */
-import { ConfigInvalidError, formatPath, formatProblem } from '../config/errors.ts';
+import { ConfigInvalidError, formatProblem } from '../config/errors.ts';
 import { loadSettings } from '../config/load.ts';
-import { loadConnectors } from '../connector/registry.ts';
+import { assertNoEntryProblems, loadConnectors } from '../connector/registry.ts';
 import { configOption, parse } from './args.ts';
 import { UsageError } from './errors.ts';
 
@@ -17,9 +17,7 @@ export async function configCommand(argv: string[]): Promise<number> {
   try {
     const { settings, file, baseDir } = loadSettings({ path: values.config });
     const { problems } = await loadConnectors(settings.connectors, baseDir);
-    if (problems.length > 0) {
-      throw new ConfigInvalidError(file ?? '(defaults)', problems.map((p) => ({ path: formatPath(p.path), message: p.message })));
-    }
+    assertNoEntryProblems(file ?? '(defaults)', problems);
     const platform = settings.platform.url ?? 'embedded sandbox';
     process.stdout.write(
       `${file ?? '(no file: defaults)'}: ok — platform ${platform}, ` +

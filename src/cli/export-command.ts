@@ -4,7 +4,7 @@
  * body and headers — for `threadgate replay --from file.ndjson --to URL`.
  */
 import { DeliveriesRepo } from '../store/deliveries-repo.ts';
-import { listDeliveries, type DeliveryFilter } from '../store/log-queries.ts';
+import { matchingDeliveryIds, type DeliveryFilter } from '../store/log-queries.ts';
 import type { ExportedDelivery } from './forward.ts';
 import { openConfiguredStore } from './store-access.ts';
 
@@ -12,14 +12,8 @@ export function exportDeliveries(configPath: string | undefined, filter: Deliver
   const { store } = openConfiguredStore(configPath);
   try {
     const repo = new DeliveriesRepo(store);
-    const ids: number[] = [];
-    for (let before: number | undefined; ; ) {
-      const page = listDeliveries(store, { ...filter, ...(before === undefined ? {} : { before }), limit: 1_000 });
-      ids.push(...page.map((d) => d.id));
-      if (page.length < 1_000) break;
-      before = page[page.length - 1]!.id;
-    }
-    for (const id of ids.reverse()) {
+    const ids = matchingDeliveryIds(store, filter);
+    for (const id of ids) {
       const d = repo.byId(id);
       if (!d) continue;
       const line: ExportedDelivery = {

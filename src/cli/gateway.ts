@@ -5,16 +5,14 @@
  * loops are signalled, the HTTP server drains, the job runner finishes or
  * releases its jobs, then connectors stop and the store closes.
  */
-import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { Bridge } from '../bridge/bridge.ts';
 import { createConnectorContext } from '../bridge/connector-context.ts';
 import { startRetention } from '../bridge/retention.ts';
 import type { RegistrationTarget } from '../bridge/registrar.ts';
-import { ConfigInvalidError, formatPath } from '../config/errors.ts';
 import type { LoadedSettings } from '../config/load.ts';
 import type { ConnectorEntry } from '../config/schema.ts';
-import { loadConnectors } from '../connector/registry.ts';
+import { assertNoEntryProblems, loadConnectors } from '../connector/registry.ts';
 import { ConnectorRuntime } from '../connector/runtime.ts';
 import { buildApp } from '../http/app.ts';
 import { GatewayMetrics } from '../http/metrics.ts';
@@ -25,6 +23,7 @@ import { createUnifiedMessagingClient } from '../platform/unified-messaging-clie
 import { startSandbox, type RunningSandbox } from '../sandbox/index.ts';
 import { openStore, type Store } from '../store/database.ts';
 import { DEMO_CONNECTOR, logDemoSteps } from './demo.ts';
+import { storeOptions } from './store-access.ts';
 
 export interface PlatformTarget {
   url: string;
@@ -64,15 +63,9 @@ export async function startGateway(
   const embedded = settings.platform.url === undefined;
   const entries: ConnectorEntry[] = embedded && settings.connectors.length === 0 ? [DEMO_CONNECTOR] : [...settings.connectors];
   const connectorsLoaded = await loadConnectors(entries, baseDir);
-  if (connectorsLoaded.problems.length > 0) {
-    throw new ConfigInvalidError(loaded.file ?? 'settings', connectorsLoaded.problems.map((p) => ({ path: formatPath(p.path), message: p.message })));
-  }
+  assertNoEntryProblems(loaded.file ?? 'settings', connectorsLoaded.problems);
 
-  const store = openStore({
-    path: resolve(baseDir, settings.store.path),
-    synchronous: settings.store.synchronous,
-    busyTimeoutMs: settings.store.busy_timeout_ms,
-  });
+  const store = openStore(storeOptions(loaded));
   let sandbox: RunningSandbox | null = null;
   let app: FastifyInstance | null = null;
   const runtime = new ConnectorRuntime(logger.child({ room: 'connector' }));

@@ -4,15 +4,13 @@
  * each message's platform POST attempts; retry puts dead messages back.
  */
 import { NotReplayableError, RecordNotFoundError } from '../bridge/errors.ts';
-import { Replayer } from '../bridge/replay.ts';
-import { JobQueue } from '../jobs/queue.ts';
 import { AttemptsRepo } from '../store/attempts-repo.ts';
-import { DeliveriesRepo } from '../store/deliveries-repo.ts';
 import { InboundRepo } from '../store/inbound-repo.ts';
 import { listInbound } from '../store/log-queries.ts';
 import { configOption, parse } from './args.ts';
 import { UsageError } from './errors.ts';
 import { filterOptions, inboundFilter, parseId } from './log-filters.ts';
+import { replayerFor } from './replayer-for.ts';
 import { openConfiguredStore } from './store-access.ts';
 import { formatTable, isoTime, printJson } from './table.ts';
 
@@ -52,7 +50,7 @@ export async function inboundCommand(argv: string[]): Promise<number> {
       }
       return 0;
     }
-    const replayer = new Replayer({ store, queue: new JobQueue(store), deliveries: new DeliveriesRepo(store), inbound: new InboundRepo(store), maxAttempts: loaded.settings.jobs.max_attempts, platformMaxAttempts: loaded.settings.jobs.platform_max_attempts });
+    const replayer = replayerFor(store, loaded);
     let failed = 0;
     for (const id of ids) {
       try {

@@ -4,14 +4,11 @@
  * connectors again (bypassing dedup; recorded as replay attempts). Works on
  * the store beside a running `serve`, whose job runner picks the jobs up.
  */
-import { JobQueue } from '../jobs/queue.ts';
 import { NotReplayableError, RecordNotFoundError } from '../bridge/errors.ts';
-import { Replayer } from '../bridge/replay.ts';
-import { DeliveriesRepo } from '../store/deliveries-repo.ts';
-import { InboundRepo } from '../store/inbound-repo.ts';
 import { configOption, parse } from './args.ts';
 import { UsageError } from './errors.ts';
 import { deliveryFilter, filterOptions, parseId } from './log-filters.ts';
+import { replayerFor } from './replayer-for.ts';
 import { openConfiguredStore } from './store-access.ts';
 import { forwardCommand } from './forward-command.ts';
 import { printJson } from './table.ts';
@@ -40,13 +37,7 @@ export async function replayCommand(argv: string[]): Promise<number> {
 
   const { loaded, store } = openConfiguredStore(values.config);
   try {
-    const replayer = new Replayer({
-      store,
-      queue: new JobQueue(store),
-      deliveries: new DeliveriesRepo(store),
-      inbound: new InboundRepo(store),
-      maxAttempts: loaded.settings.jobs.max_attempts, platformMaxAttempts: loaded.settings.jobs.platform_max_attempts,
-    });
+    const replayer = replayerFor(store, loaded);
     if (filter) {
       const tty = process.stderr.isTTY === true;
       const result = replayer.replayWhere(filter, {

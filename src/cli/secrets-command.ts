@@ -5,7 +5,6 @@
  * to the platform; a running `serve` reads both from the store on every
  * webhook, so nothing is refused while the platform switches over.
  */
-import { resolve } from 'node:path';
 import { RegistrationsRepo } from '../store/registrations-repo.ts';
 import { Registrar, DEFAULT_ROTATION_GRACE_MS } from '../bridge/registrar.ts';
 import { loadSettings } from '../config/load.ts';
@@ -16,6 +15,7 @@ import { openStore } from '../store/database.ts';
 import { configOption, parse } from './args.ts';
 import { UsageError } from './errors.ts';
 import { parseDuration } from './duration.ts';
+import { storeOptions } from './store-access.ts';
 
 const USAGE = 'usage: threadgate secrets rotate <connector> [--grace 24h] [--config PATH]';
 
@@ -25,12 +25,13 @@ export async function secretsCommand(argv: string[]): Promise<number> {
   if (verb !== 'rotate' || connector === undefined || rest.length > 0) throw new UsageError(USAGE);
   const graceMs = values.grace === undefined ? DEFAULT_ROTATION_GRACE_MS : parseDuration(values.grace, '--grace');
 
-  const { settings, baseDir } = loadSettings({ path: values.config });
+  const loaded = loadSettings({ path: values.config });
+  const { settings } = loaded;
   if (settings.platform.url === undefined) {
     throw new UsageError('the embedded sandbox lives inside `serve`; rotate secrets against a configured platform.url');
   }
   const logger = createLogger('warn');
-  const store = openStore({ path: resolve(baseDir, settings.store.path), synchronous: settings.store.synchronous, busyTimeoutMs: settings.store.busy_timeout_ms });
+  const store = openStore(storeOptions(loaded));
   const http = new PlatformHttpClient({
     baseUrl: settings.platform.url,
     token: settings.platform.token ?? '',

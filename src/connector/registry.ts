@@ -9,13 +9,15 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ConfigInvalidError, formatPath } from '../config/errors.ts';
+import { ConnectorEntry } from '../config/schema.ts';
 import type { ConnectorDefinition } from './api.ts';
 import { ConnectorLoadError } from './errors.ts';
 
 export const BUNDLED_DIR = fileURLToPath(new URL('../../connectors/', import.meta.url));
 const TYPE = /^[a-z0-9-]+$/;
 /** Keys of an entry that belong to the gateway, not to the connector's own schema. */
-export const ENTRY_KEYS = ['name', 'type', 'room_id', 'module', 'messaging_channel', 'max_retry_count'] as const;
+export const ENTRY_KEYS: readonly string[] = Object.keys(ConnectorEntry.shape);
 
 export function bundledTypes(): string[] {
   if (!existsSync(BUNDLED_DIR)) return [];
@@ -37,6 +39,11 @@ export interface ConnectorEntryLike {
 export interface EntryProblem {
   path: PropertyKey[];
   message: string;
+}
+
+/** Throws the problems of `loadConnectors` as one ConfigInvalidError of `source`, if there are any. */
+export function assertNoEntryProblems(source: string, problems: readonly EntryProblem[]): void {
+  if (problems.length > 0) throw new ConfigInvalidError(source, problems.map((p) => ({ path: formatPath(p.path), message: p.message })));
 }
 
 export interface LoadedConnectors {
@@ -66,16 +73,17 @@ export async function loadConnectors(entries: readonly ConnectorEntryLike[], bas
   const configs = new Map<string, unknown>();
   const problems: EntryProblem[] = [];
   const byFile = new Map<string, ConnectorDefinition>();
+  const bundled = bundledTypes();
 
   for (const [i, entry] of entries.entries()) {
     const at = (...path: PropertyKey[]): PropertyKey[] => ['connectors', i, ...path];
     let file: string;
     if (entry.module !== undefined) {
       file = isAbsolute(entry.module) ? entry.module : resolve(baseDir, entry.module);
-    } else if (TYPE.test(entry.type) && bundledTypes().includes(entry.type)) {
+    } else if (TYPE.test(entry.type) && bundled.includes(entry.type)) {
       file = resolve(BUNDLED_DIR, entry.type, 'index.ts');
     } else {
-      problems.push({ path: at('type'), message: `unknown connector type "${entry.type}" (bundled: ${bundledTypes().join(', ') || 'none'}; or give module: PATH)` });
+      problems.push({ path: at('type'), message: `unknown connector type "${entry.type}" (bundled: ${bundled.join(', ') || 'none'}; or give module: PATH)` });
       continue;
     }
     let def = byFile.get(file);
@@ -93,7 +101,7 @@ export async function loadConnectors(entries: readonly ConnectorEntryLike[], bas
       continue;
     }
     definitions.set(entry.type, def);
-    const own = Object.fromEntries(Object.entries(entry).filter(([k]) => !(ENTRY_KEYS as readonly string[]).includes(k)));
+    const own = Object.fromEntries(Object.entries(entry).filter(([k]) => !ENTRY_KEYS.includes(k)));
     const parsed = def.configSchema.safeParse(own);
     if (parsed.success) configs.set(entry.name, parsed.data);
     else for (const issue of parsed.error.issues) problems.push({ path: at(...issue.path), message: issue.message });

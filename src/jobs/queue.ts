@@ -7,6 +7,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Store } from '../store/database.ts';
 import type { JobStatus } from '../store/schema.ts';
+import { countJobsByStatus } from '../store/status-counts.ts';
 import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
 import { describeFailure, JobNotDeadError, JobNotFoundError } from './errors.ts';
 
@@ -194,12 +195,6 @@ export class JobQueue {
   }
 
   countByStatus(): Record<JobStatus, number> {
-    const counts: Record<JobStatus, number> = { queued: 0, running: 0, done: 0, dead: 0 };
-    const rows = this.#store.sqlite.prepare(`select status, count(*) as n from jobs group by status`).all() as {
-      status: JobStatus;
-      n: number;
-    }[];
-    for (const r of rows) counts[r.status] = r.n;
-    return counts;
+    return countJobsByStatus(this.#store);
   }
 }

@@ -3,6 +3,7 @@
  * first, with the same id cursor (`before`) as the delivery log.
  */
 import type { Store } from './database.ts';
+import { eq, MAX_PAGE, oneOf, where } from './sql-filters.ts';
 import type { JobStatus } from './statuses.ts';
 
 export interface JobFilter {
@@ -28,29 +29,14 @@ export interface JobSummary {
   finishedAt: number | null;
 }
 
-export const MAX_JOB_PAGE = 1_000;
-
 export function listJobs(store: Store, f: JobFilter): JobSummary[] {
-  const clauses: string[] = [];
-  const params: unknown[] = [];
-  if (f.status && f.status.length > 0) {
-    clauses.push(`status in (${f.status.map(() => '?').join(', ')})`);
-    params.push(...f.status);
-  }
-  if (f.kind !== undefined) {
-    clauses.push('kind = ?');
-    params.push(f.kind);
-  }
-  if (f.before !== undefined) {
-    clauses.push('id < ?');
-    params.push(f.before);
-  }
+  const { sql, params } = where([oneOf('status', f.status), eq('kind', f.kind), eq('id', f.before, '<')]);
   const rows = store.sqlite
     .prepare(
       `select id, kind, payload, status, attempts, max_attempts as maxAttempts, last_error as lastError, run_at as runAt,
          created_at as createdAt, updated_at as updatedAt, finished_at as finishedAt
-       from jobs ${clauses.length ? `where ${clauses.join(' and ')}` : ''} order by id desc limit ?`,
+       from jobs ${sql} order by id desc limit ?`,
     )
-    .all(...params, Math.min(f.limit ?? 50, MAX_JOB_PAGE)) as (Omit<JobSummary, 'payload'> & { payload: string })[];
+    .all(...params, Math.min(f.limit ?? 50, MAX_PAGE)) as (Omit<JobSummary, 'payload'> & { payload: string })[];
   return rows.map((r) => ({ ...r, payload: JSON.parse(r.payload) as unknown }));
 }

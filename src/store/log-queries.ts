@@ -4,6 +4,7 @@
  */
 import type { Store } from './database.ts';
 import type { DeliveryStatus, InboundStatus } from './schema.ts';
+import { eq, MAX_PAGE, oneOf, where } from './sql-filters.ts';
 
 export interface DeliveryFilter {
   status?: DeliveryStatus[];
@@ -60,24 +61,10 @@ export interface InboundSummary {
   postedAt: number | null;
 }
 
-export const MAX_PAGE = 1_000;
+export { MAX_PAGE };
 
-type Clause = [sql: string, params: unknown[]];
-
-/** `where a = ? and b in (?, ?)` from the clauses whose value was given. */
-function where(clauses: (Clause | undefined)[]): { sql: string; params: unknown[] } {
-  const used = clauses.filter((c): c is Clause => c !== undefined);
-  return { sql: used.length ? `where ${used.map(([c]) => c).join(' and ')}` : '', params: used.flatMap(([, p]) => p) };
-}
-
-const eq = (column: string, value: unknown, op = '='): Clause | undefined =>
-  value === undefined ? undefined : [`${column} ${op} ?`, [value]];
-
-const oneOf = (column: string, values: readonly string[] | undefined): Clause | undefined =>
-  values && values.length > 0 ? [`${column} in (${values.map(() => '?').join(', ')})`, [...values]] : undefined;
-
-export function listDeliveries(store: Store, f: DeliveryFilter): DeliverySummary[] {
-  const { sql, params } = where([
+function deliveryWhere(f: DeliveryFilter): { sql: string; params: unknown[] } {
+  return where([
     oneOf('d.status', f.status),
     eq('d.connector', f.connector),
     eq('d.event_type', f.event),
@@ -86,6 +73,10 @@ export function listDeliveries(store: Store, f: DeliveryFilter): DeliverySummary
     eq('d.received_at', f.until, '<'),
     eq('d.id', f.before, '<'),
   ]);
+}
+
+export function listDeliveries(store: Store, f: DeliveryFilter): DeliverySummary[] {
+  const { sql, params } = deliveryWhere(f);
   return store.sqlite
     .prepare(
       `select d.id, d.connector, d.event_type as eventType, d.status, d.thread_id as threadId, d.chat_id as chatId,
@@ -94,6 +85,15 @@ export function listDeliveries(store: Store, f: DeliveryFilter): DeliverySummary
        from deliveries d ${sql} order by d.id desc limit ?`,
     )
     .all(...params, Math.min(f.limit ?? 50, MAX_PAGE)) as DeliverySummary[];
+}
+
+/** The ids of every delivery the filter matches (all of them, `limit` ignored), oldest first. */
+export function matchingDeliveryIds(store: Store, f: DeliveryFilter): number[] {
+  const { sql, params } = deliveryWhere(f);
+  return store.sqlite
+    .prepare(`select d.id from deliveries d ${sql} order by d.id asc`)
+    .pluck()
+    .all(...params) as number[];
 }
 
 export function listInbound(store: Store, f: InboundFilter): InboundSummary[] {

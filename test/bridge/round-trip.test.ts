@@ -74,8 +74,13 @@ describe('inbound: connector → platform', () => {
     expect((await tg.call('POST', '/connectors/desk/close', { threadKey: 'T-close' })).status).toBe(202);
     const firstChat = await chatOf(tg, 'T-close');
     await until(async () => (await tg.sandbox.call('GET', `/_sandbox/chats/${firstChat}`)).body.chat?.is_ended === true, 5_000, 'the chat to end');
+    // The message pending before the close reached the first chat before it ended.
+    expect((await sandboxMessages(tg, firstChat)).map((m) => m.message)).toEqual(['Hello']);
     await submit(tg, { threadKey: 'T-close', messageId: 'c-2', body: 'one more thing' });
     await until(async () => (await tg.call('GET', '/connectors/desk/threads/T-close')).body.chatId !== firstChat, 5_000, 'a new chat');
+    const secondChat = (await tg.call('GET', '/connectors/desk/threads/T-close')).body.chatId as string;
+    await until(async () => (await sandboxMessages(tg, secondChat)).length === 1, 5_000, 'the message in the new chat');
+    expect((await sandboxMessages(tg, secondChat)).map((m) => m.message)).toEqual(['one more thing']);
   });
 
   it('refuses a blank body with 400 naming the field, and stores nothing', async () => {
@@ -84,6 +89,8 @@ describe('inbound: connector → platform', () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'TG_SUBMIT_INVALID' });
     expect(res.body.message).toContain('body');
+    expect(tg.gateway.bridge.inboundRepo.exists('desk', 'b-1')).toBe(false);
+    expect(tg.gateway.bridge.threads.byKey('desk', 'T-bad')).toBeUndefined();
   });
 });
 
@@ -102,6 +109,7 @@ describe('outbound: platform → connector', () => {
     expect(got.thread?.key).toBe('T-out');
     await until(() => tg.gateway.bridge.deliveries.countByStatus('desk').delivered === 1, 5_000, 'delivered status');
     expect(tg.gateway.bridge.deliveries.countByStatus('desk')).toEqual({ delivered: 1 });
+    expect(delivered.length - before).toBe(1);
   });
 
   it('a delivery that fails is retried by the job queue until it succeeds', async () => {

@@ -13,7 +13,7 @@ import { setImmediate as turn } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Replayer } from '../../bridge/replay.ts';
 import type { Store } from '../../store/database.ts';
-import { listDeliveries, MAX_PAGE, type DeliveryFilter } from '../../store/log-queries.ts';
+import { matchingDeliveryIds, type DeliveryFilter } from '../../store/log-queries.ts';
 
 export type ReplayFilter = Omit<DeliveryFilter, 'before' | 'limit'>;
 
@@ -93,17 +93,9 @@ export class ReplayRuns {
     const batch = this.#d.batchSize ?? DEFAULT_BATCH;
     try {
       await turn();
-      const ids: number[] = [];
-      for (let before: number | undefined; !signal.aborted; ) {
-        const page = listDeliveries(this.#d.store, { ...filter, ...(before === undefined ? {} : { before }), limit: MAX_PAGE });
-        ids.push(...page.map((d) => d.id));
-        if (page.length < MAX_PAGE) break;
-        before = page[page.length - 1]!.id;
-        await turn();
-      }
+      const ids = signal.aborted ? [] : matchingDeliveryIds(this.#d.store, filter); // oldest first, the order they happened in
       run.matched = ids.length;
       if (run.dry_run) return;
-      ids.reverse(); // oldest first, the order they happened in
       for (let i = 0; i < ids.length && !signal.aborted; i += batch) {
         for (const id of ids.slice(i, i + batch)) this.#replayOne(run, id);
         await turn();
