@@ -19,21 +19,30 @@ export function organizationIdOf(request: FastifyRequest): string {
   return (request.params as { organization_id?: string }).organization_id ?? '';
 }
 
-/** The token of the request's credentials, or 401 (paths without an organization use this alone). */
-export function authenticateToken(state: SandboxState, request: FastifyRequest): ApiToken {
+/**
+ * The issued, unexpired token `raw` names, or 401 ("Invalid token." /
+ * "Token expired."); `source`, when given, says in the message where the
+ * token came from.
+ */
+export function validToken(state: SandboxState, raw: string | undefined, source?: string): ApiToken {
+  const where = source === undefined ? '' : ` (${source})`;
+  const issued = raw === undefined ? undefined : state.tokens.get(raw);
+  if (!issued) throw new SandboxUnauthenticatedError(`Invalid token${where}.`);
+  if (issued.expiresAt !== undefined && issued.expiresAt <= state.now()) throw new SandboxUnauthenticatedError(`Token expired${where}.`);
+  return issued;
+}
+
+/** The caller's token: the request's credentials, or 401 (paths without an organization use this alone). */
+export function callerOf(state: SandboxState, request: FastifyRequest): ApiToken {
   const header = request.headers.authorization;
   if (header === undefined || header === '') {
     throw new SandboxUnauthenticatedError('Authentication credentials were not provided.');
   }
-  const match = AUTHORIZATION.exec(header);
-  const issued = match?.[2] === undefined ? undefined : state.tokens.get(match[2]);
-  if (!issued) throw new SandboxUnauthenticatedError('Invalid token.');
-  if (issued.expiresAt !== undefined && issued.expiresAt <= state.now()) throw new SandboxUnauthenticatedError('Token expired.');
-  return issued;
+  return validToken(state, AUTHORIZATION.exec(header)?.[2]);
 }
 
 export function authenticate(state: SandboxState, request: FastifyRequest, scope?: string): ApiToken {
-  const issued = authenticateToken(state, request);
+  const issued = callerOf(state, request);
 
   const organizationId = organizationIdOf(request);
   if (!state.organizations.has(organizationId)) throw new SandboxNotFoundError('Organization not found.');

@@ -9,9 +9,6 @@
 import type { Chat, ChatListQuery } from '../platform/schemas/chats.ts';
 import type { Ordering } from './pagination.ts';
 
-/** The listing page size; spec 01 documents a default of 20 only for decrypted chats and we use it everywhere. */
-export const CHAT_PAGE_SIZE = 20;
-
 export type ParsedChatListQuery = { [K in keyof ChatListQuery]?: string };
 
 /** Chats by creation time (ties by id). */

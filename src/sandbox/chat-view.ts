@@ -11,10 +11,9 @@
 import type { Chat } from '../platform/schemas/chats.ts';
 import type { ChatRecord, MessageRecord } from './model.ts';
 import type { SandboxState } from './state.ts';
+import { iso, isoOrNull } from './time.ts';
 
 export const ACTIVE_WINDOW_MS = 60_000;
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 function activeDurationSeconds(times: readonly number[]): number {
   let active = 0;
@@ -42,11 +41,11 @@ export function chatView(state: SandboxState, chat: ChatRecord): Chat {
 
   return {
     id: chat.id,
-    created_at: new Date(chat.createdAt).toISOString(),
-    updated_at: new Date(chat.updatedAt).toISOString(),
-    waiting_started_at: iso(chat.waitingStartedAt),
+    created_at: iso(chat.createdAt),
+    updated_at: iso(chat.updatedAt),
+    waiting_started_at: isoOrNull(chat.waitingStartedAt),
     is_ended: chat.isEnded,
-    ended_at: iso(chat.endedAt),
+    ended_at: isoOrNull(chat.endedAt),
     room_id: chat.roomId,
     room_name: room?.name ?? '',
     room_organization_id: chat.organizationId,

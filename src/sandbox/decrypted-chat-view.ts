@@ -9,8 +9,7 @@ import type { DecryptedChat } from '../platform/schemas/chats.ts';
 import { chatDecipher } from './chat-encryption.ts';
 import type { ChatRecord } from './model.ts';
 import type { SandboxState } from './state.ts';
-
-const iso = (ms: number) => new Date(ms).toISOString();
+import { iso, isoOrNull } from './time.ts';
 
 export function decryptedChatView(state: SandboxState, chat: ChatRecord, privateKey: KeyObject): DecryptedChat {
   const messages = state.messagesOf(chat.id);
@@ -20,7 +19,7 @@ export function decryptedChatView(state: SandboxState, chat: ChatRecord, private
     id: chat.id,
     created_at: iso(chat.createdAt),
     updated_at: iso(chat.updatedAt),
-    ended_at: chat.endedAt === null ? null : iso(chat.endedAt),
+    ended_at: isoOrNull(chat.endedAt),
     room_id: chat.roomId,
     room_organization_id: chat.organizationId,
     room_name: state.rooms.get(chat.roomId)?.name ?? '',

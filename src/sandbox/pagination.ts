@@ -11,6 +11,12 @@ import type { FastifyRequest } from 'fastify';
 import type { Page } from '../platform/schemas/pagination.ts';
 import { SandboxBadRequestError } from './errors.ts';
 
+/**
+ * The page size of every paginated listing without its own: spec 01 documents
+ * a default of 20 only for decrypted chats and the sandbox uses it everywhere.
+ */
+export const DEFAULT_PAGE_SIZE = 20;
+
 export type SortKey = readonly [value: string | number, id: string];
 
 export interface Ordering<T> {
@@ -26,7 +32,8 @@ interface Cursor {
   direction: 'next' | 'previous';
 }
 
-function compareKeys(a: SortKey, b: SortKey): number {
+/** Sort keys in ascending order: by value, then by id. */
+export function compareKeys(a: SortKey, b: SortKey): number {
   if (a[0] !== b[0]) return a[0] < b[0] ? -1 : 1;
   return a[1] === b[1] ? 0 : a[1] < b[1] ? -1 : 1;
 }
@@ -69,33 +76,35 @@ export interface PageRequest<T> {
 export function paginate<T>(request: PageRequest<T>): Page<T> {
   const { ordering, pageSize } = request;
   const order = (a: SortKey, b: SortKey) => (ordering.descending ? -compareKeys(a, b) : compareKeys(a, b));
-  const sorted = [...request.items].sort((a, b) => order(ordering.keyOf(a), ordering.keyOf(b)));
+  // Each item's key is computed once (decorate, sort, undecorate).
+  const keyed = [...request.items].map((item) => ({ item, key: ordering.keyOf(item) }));
+  keyed.sort((a, b) => order(a.key, b.key));
   const cursor = request.cursor === undefined ? undefined : decodeCursor(request.cursor, ordering.name);
 
   let start: number;
   let end: number;
   if (cursor === undefined) {
     start = 0;
-    end = Math.min(sorted.length, pageSize);
+    end = Math.min(keyed.length, pageSize);
   } else if (cursor.direction === 'next') {
-    start = firstIndex(sorted, (item) => order(ordering.keyOf(item), cursor.key) > 0);
-    end = Math.min(sorted.length, start + pageSize);
+    start = firstIndex(keyed, ({ key }) => order(key, cursor.key) > 0);
+    end = Math.min(keyed.length, start + pageSize);
   } else {
-    end = firstIndex(sorted, (item) => order(ordering.keyOf(item), cursor.key) >= 0);
+    end = firstIndex(keyed, ({ key }) => order(key, cursor.key) >= 0);
     start = Math.max(0, end - pageSize);
   }
-  const results = sorted.slice(start, end);
-  const first = results[0];
-  const last = results[results.length - 1];
+  const page = keyed.slice(start, end);
+  const first = page[0];
+  const last = page[page.length - 1];
   // An empty page after a cursor (its items were deleted) still links back from the cursor's position.
-  const previousAnchor = first !== undefined ? ordering.keyOf(first) : cursor?.key;
+  const previousAnchor = first !== undefined ? first.key : cursor?.key;
   const link = (direction: Cursor['direction'], key: SortKey) =>
     request.linkFor(encodeCursor({ ordering: ordering.name, key, direction }));
 
   return {
-    next: end < sorted.length && last !== undefined ? link('next', ordering.keyOf(last)) : null,
+    next: end < keyed.length && last !== undefined ? link('next', last.key) : null,
     previous: start > 0 && previousAnchor !== undefined ? link('previous', previousAnchor) : null,
-    results,
+    results: page.map(({ item }) => item),
   };
 }
 

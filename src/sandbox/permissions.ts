@@ -9,13 +9,13 @@
  * of another organization 403), as separate hooks, so `requireAccess` keeps
  * serving the other route families unchanged.
  */
-import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
-import { authenticateToken } from './auth.ts';
+import type { onRequestAsyncHookHandler } from 'fastify';
+import { callerOf } from './auth.ts';
 import { SandboxForbiddenError } from './errors.ts';
 import type { ApiToken, TokenPermissions } from './model.ts';
 import type { SandboxState } from './state.ts';
 
-export const ALL_PERMISSIONS: Readonly<TokenPermissions> = Object.freeze({
+const ALL_PERMISSIONS: Readonly<TokenPermissions> = Object.freeze({
   subscription: true,
   organizationAccess: true,
   reports: true,
@@ -42,15 +42,10 @@ export function assertUsersPermission(token: ApiToken): void {
   if (!permissionsOf(token).users) throw new SandboxForbiddenError('You do not have the users permission.');
 }
 
-/** The caller's token (401 without valid credentials). */
-export function callerOf(state: SandboxState, request: FastifyRequest): ApiToken {
-  return authenticateToken(state, request);
-}
-
 /** Paths without an organization (`/api/v5/users/...`): credentials, then the subscription. */
 export function requireSubscription(state: SandboxState): onRequestAsyncHookHandler {
   return async (request) => {
-    assertSubscription(authenticateToken(state, request));
+    assertSubscription(callerOf(state, request));
   };
 }
 
@@ -65,7 +60,7 @@ export function requireOrganizationPermissions(
   needs: OrganizationPermissionNeeds = {},
 ): onRequestAsyncHookHandler {
   return async (request) => {
-    const token = authenticateToken(state, request);
+    const token = callerOf(state, request);
     assertSubscription(token);
     assertOrganizationAccess(token);
     if (needs.reports === 'always') assertReports(token);

@@ -12,8 +12,7 @@ import type {
 } from '../platform/schemas/unified-messaging.ts';
 import type { ChannelConfigurationRecord, ChatLink, ChatRecord, MessageRecord, ReplySuggestionRecord, User } from './model.ts';
 import type { SandboxState } from './state.ts';
-
-const iso = (ms: number) => new Date(ms).toISOString();
+import { iso } from './time.ts';
 
 /** The user object nested in a reply suggestion. */
 function userObject(user: User | undefined): Record<string, unknown> | null {

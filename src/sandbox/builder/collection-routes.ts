@@ -7,10 +7,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { CollectionWrite } from '../../platform/schemas/builder-collections.ts';
+import { callerOf } from '../auth.ts';
 import type { SandboxContext } from '../context.ts';
 import { parsePayload } from '../http-errors.ts';
 import { builderStateOf, mayAccess } from './builder-state.ts';
-import { callerOf } from './caller.ts';
 import { collectionView, createCollection, deleteCollection, requireOwnCollection, updateCollection } from './collections.ts';
 
 export const COLLECTION_PREFIXES = ['/api/v1/collections', '/api/v1/groups'] as const;

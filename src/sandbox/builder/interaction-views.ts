@@ -9,9 +9,8 @@
  * `publishedAssetUid` are deprecated and always null.
  */
 import type { Interaction, InteractionListItem, LegacyInteraction } from '../../platform/schemas/builder-interactions.ts';
+import { iso, isoOrNull } from '../time.ts';
 import type { InteractionRecord } from './model.ts';
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The `tag` of an interaction: its updatedDate. */
 export const tagOf = (i: InteractionRecord) => iso(i.updatedAt);
@@ -28,7 +27,7 @@ export function listView(i: InteractionRecord): InteractionListItem {
     author_company_id: i.createdBy.organizationId,
     author_user_id: i.createdBy.userId,
     published_asset_id: null,
-    published_at: i.publishedAt === null ? null : iso(i.publishedAt),
+    published_at: isoOrNull(i.publishedAt),
     published_name: i.isPublished && i.published ? i.published.name : null,
     theme_id: i.themeId,
     updated_at: iso(i.updatedAt),
@@ -67,7 +66,7 @@ export function legacyView(i: InteractionRecord): LegacyInteraction {
     themeId: i.themeId,
     templateName: i.templateName,
     publishedAssetUid: null,
-    publishedDate: i.publishedAt === null ? null : iso(i.publishedAt),
+    publishedDate: isoOrNull(i.publishedAt),
     isPublished: i.isPublished,
     interactionUuid: i.uuid,
     tag: tagOf(i),

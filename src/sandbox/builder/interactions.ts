@@ -12,11 +12,11 @@ import type { z } from 'zod';
 import type { InteractionCreate, LegacyInteractionUpdate } from '../../platform/schemas/builder-interactions.ts';
 import { SandboxValidationError, type FieldErrors } from '../errors.ts';
 import type { SandboxState } from '../state.ts';
+import { instantOf } from '../time.ts';
 import { mayAccess, type BuilderState } from './builder-state.ts';
 import { StaleTagError } from './errors.ts';
 import { legacyView, tagOf } from './interaction-views.ts';
 import type { Actor, CollectionRecord, InteractionRecord } from './model.ts';
-import { instantOf } from './tags.ts';
 
 type CreateInput = z.output<typeof InteractionCreate>;
 type UpdateInput = z.output<typeof LegacyInteractionUpdate>;

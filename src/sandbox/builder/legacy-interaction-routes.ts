@@ -11,10 +11,11 @@ import {
   PublishQuery,
   RevertRequest,
 } from '../../platform/schemas/builder-interactions.ts';
+import { callerOf } from '../auth.ts';
 import type { SandboxContext } from '../context.ts';
 import { parsePayload } from '../http-errors.ts';
 import { builderStateOf } from './builder-state.ts';
-import { actorOf, callerOf } from './caller.ts';
+import { actorOf } from './caller.ts';
 import { defaultTemplate } from './default-template.ts';
 import { legacyView, singleView } from './interaction-views.ts';
 import { createInteraction, updateInteraction } from './interactions.ts';

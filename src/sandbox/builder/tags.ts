@@ -4,12 +4,7 @@
  * it is written (`Z` or an offset, any sub-second precision). A time without
  * an offset is read as UTC, like every time the builder shows.
  */
-const HAS_OFFSET = /(Z|[+-]\d{2}:?\d{2})$/i;
-
-/** Epoch milliseconds, or NaN for text that is not a date and time. */
-export function instantOf(text: string): number {
-  return Date.parse(HAS_OFFSET.test(text) ? text : `${text}Z`);
-}
+import { instantOf } from '../time.ts';
 
 /** True when no tag was given, or the tag names the instant `updatedAt`. */
 export function tagMatches(tag: string | undefined, updatedAt: number): boolean {

@@ -7,7 +7,7 @@
 import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { authenticate } from '../auth.ts';
 import { SandboxForbiddenError, SandboxNotFoundError, SandboxValidationError } from '../errors.ts';
-import type { ApiToken, User } from '../model.ts';
+import type { ApiToken } from '../model.ts';
 import type { ChannelRecord, MemberRecord } from './model.ts';
 import type { ChannelMessagingStore } from './store.ts';
 
@@ -48,13 +48,6 @@ export function requireMembership(store: ChannelMessagingStore, channel: Channel
   const member = store.memberOf(channel.id, userId);
   if (member === undefined) throw new SandboxForbiddenError('You are not a member of this channel.');
   return member;
-}
-
-/** A user of the organization named in the path (404 otherwise). */
-export function requirePathUser(store: ChannelMessagingStore, organizationId: string, userId: string): User {
-  const user = store.sandbox.users.get(userId);
-  if (user === undefined || user.organizationId !== organizationId) throw new SandboxNotFoundError('User not found.');
-  return user;
 }
 
 /** Users named in a request field: each must be a user of the organization (400 naming the item). */

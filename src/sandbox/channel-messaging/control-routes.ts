@@ -7,8 +7,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { SandboxConflictError, SandboxNotFoundError, SandboxValidationError } from '../errors.ts';
+import { SandboxConflictError, SandboxNotFoundError } from '../errors.ts';
 import { parsePayload } from '../http-errors.ts';
+import { organizationFor } from '../routes/control-admin.ts';
 import type { LiveStreamRecord } from './model.ts';
 import type { ChannelMessagingStore } from './store.ts';
 import { addRecording, connectStreamer, DEFAULT_BUFFER_SECONDS, disconnectStreamer, seeViewers, streamStatus, viewerCount } from './streams.ts';
@@ -47,8 +48,7 @@ export function registerChannelControlRoutes(app: FastifyInstance, store: Channe
   /** A user of an organization (default: the seeded one) with a token of their own, no scopes. */
   app.post('/users', async (request, reply) => {
     const body = parsePayload(UserBody, request.body);
-    const organizationId = body.organization_id ?? defaultOrganizationId;
-    if (!sandbox.organizations.has(organizationId)) throw SandboxValidationError.field('organization_id', 'Organization not found.');
+    const organizationId = organizationFor(sandbox, body.organization_id, defaultOrganizationId).id;
     const user = sandbox.addUser(organizationId, body.name, body.public_name);
     const token = sandbox.issueToken(organizationId, user.id, []);
     return reply.status(201).send({

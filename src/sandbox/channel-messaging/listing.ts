@@ -6,10 +6,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { Page } from '../../platform/schemas/pagination.ts';
 import { parsePayload } from '../http-errors.ts';
-import { pageUrl, paginate, type Ordering } from '../pagination.ts';
+import { DEFAULT_PAGE_SIZE, pageUrl, paginate, type Ordering } from '../pagination.ts';
 import { PageQuery } from './requests.ts';
-
-export const DEFAULT_PAGE_SIZE = 20;
 
 export function listPage<T, V>(
   request: FastifyRequest,

@@ -36,7 +36,7 @@ export function registerMemberRoutes(app: FastifyInstance, store: ChannelMessagi
 
   app.get<{ Params: ChannelParams }>('/channels/:channel_id/members', async (request) => {
     const channel = channelOf(request);
-    const ordering = oldestFirst<MemberRecord>('created_at', (m) => m.createdAt, (m) => store.membersOf(channel.id).indexOf(m));
+    const ordering = oldestFirst<MemberRecord>('created_at', (m) => m.createdAt, (m) => m.seq);
     return listPage(request, store.membersOf(channel.id), ordering, (m) => memberView(store, m));
   });
 

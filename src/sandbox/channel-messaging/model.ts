@@ -46,6 +46,8 @@ export interface ChannelMessageRecord {
 
 export interface MemberRecord {
   id: string;
+  /** Creation order, the tie-breaker of orderings by time. */
+  seq: number;
   channelId: string;
   organizationId: string;
   /** The user ID. */

@@ -16,7 +16,7 @@ export interface NotifyRequest {
 }
 
 /** Why `member` is notified of a message, or null when their mode keeps them quiet. */
-export function reasonFor(member: MemberRecord, request: NotifyRequest): NotificationReason | null {
+function reasonFor(member: MemberRecord, request: NotifyRequest): NotificationReason | null {
   const named = request.notifyUsers.includes(member.userId);
   switch (member.settings.mode) {
     case 'muted':

@@ -72,6 +72,7 @@ export class ChannelMessagingStore {
     const now = this.now();
     const member: MemberRecord = {
       id: randomUUID(),
+      seq: this.nextSeq(),
       channelId: channel.id,
       organizationId: channel.organizationId,
       userId,

@@ -13,7 +13,8 @@
 import type { FastifyInstance } from 'fastify';
 import { SandboxForbiddenError, SandboxNotFoundError, SandboxValidationError } from '../errors.ts';
 import { parsePayload } from '../http-errors.ts';
-import { callerId, canSee, requireFieldUsers, requirePathUser } from './access.ts';
+import { userOfOrganization } from '../users/accounts.ts';
+import { callerId, canSee, requireFieldUsers } from './access.ts';
 import { channelOrdering, type OrgParams } from './channel-routes.ts';
 import { listPage } from './listing.ts';
 import type { ChannelRecord } from './model.ts';
@@ -39,14 +40,14 @@ function joinedChannels(store: ChannelMessagingStore, organizationId: string, us
 export function registerUserChannelRoutes(app: FastifyInstance, store: ChannelMessagingStore): void {
   app.get<{ Params: UserParams }>('/users/:user_id/joined-channels', async (request) => {
     const { organization_id, user_id } = request.params;
-    requirePathUser(store, organization_id, user_id);
+    userOfOrganization(store.sandbox, organization_id, user_id);
     const channels = joinedChannels(store, organization_id, user_id, callerId(request));
     return listPage(request, channels, channelOrdering(store), (c) => channelView(store, c));
   });
 
   app.get<{ Params: JoinedParams }>('/users/:user_id/joined-channels/:channel_id', async (request) => {
     const { organization_id, user_id, channel_id } = request.params;
-    requirePathUser(store, organization_id, user_id);
+    userOfOrganization(store.sandbox, organization_id, user_id);
     const channel = joinedChannels(store, organization_id, user_id, callerId(request)).find((c) => c.id === channel_id);
     if (channel === undefined) throw new SandboxNotFoundError('The user has not joined this channel.');
     return channelView(store, channel);
@@ -54,7 +55,7 @@ export function registerUserChannelRoutes(app: FastifyInstance, store: ChannelMe
 
   app.get<{ Params: UserParams }>('/users/:user_id/dm-channels', async (request) => {
     const { organization_id, user_id } = request.params;
-    requirePathUser(store, organization_id, user_id);
+    userOfOrganization(store.sandbox, organization_id, user_id);
     const channels = joinedChannels(store, organization_id, user_id, callerId(request)).filter((c) => c.isDirectMessage);
     return listPage(request, channels, channelOrdering(store), (c) => channelView(store, c));
   });
@@ -62,7 +63,7 @@ export function registerUserChannelRoutes(app: FastifyInstance, store: ChannelMe
   app.post<{ Params: UserParams }>('/users/:user_id/dm-channels', async (request, reply) => {
     const { organization_id, user_id } = request.params;
     const creator = callerId(request);
-    requirePathUser(store, organization_id, user_id);
+    userOfOrganization(store.sandbox, organization_id, user_id);
     const body = parsePayload(CreateDmChannelBody, request.body);
     requireFieldUsers(store, organization_id, 'member_ids', body.member_ids);
     const members = [...new Set([user_id, ...body.member_ids])].sort();
@@ -91,7 +92,7 @@ export function registerUserChannelRoutes(app: FastifyInstance, store: ChannelMe
 
   app.get<{ Params: DmParams }>('/users/:user_id/dm-channels/:dm_channel_id', async (request) => {
     const { organization_id, user_id, dm_channel_id } = request.params;
-    requirePathUser(store, organization_id, user_id);
+    userOfOrganization(store.sandbox, organization_id, user_id);
     const channel = joinedChannels(store, organization_id, user_id, callerId(request)).find((c) => c.id === dm_channel_id && c.isDirectMessage);
     if (channel === undefined) throw new SandboxNotFoundError('Direct-message channel not found for this user.');
     return channelView(store, channel);

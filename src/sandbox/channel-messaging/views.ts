@@ -11,10 +11,9 @@ import type {
   NotificationSettings,
   RecordedStream,
 } from '../../platform/schemas/channel-messaging.ts';
+import { iso, isoOrNull } from '../time.ts';
 import type { ChannelMessageRecord, ChannelRecord, LiveStreamRecord, MemberRecord, NotificationRecord, RecordedStreamRecord } from './model.ts';
 import type { ChannelMessagingStore } from './store.ts';
-
-export const iso = (ms: number): string => new Date(ms).toISOString();
 
 export function messageView(message: ChannelMessageRecord): ChannelMessage {
   return {
@@ -54,7 +53,7 @@ export function memberView(store: ChannelMessagingStore, member: MemberRecord): 
     organization_id: member.organizationId,
     created_at: iso(member.createdAt),
     updated_at: iso(member.updatedAt),
-    last_seen_at: member.lastSeenAt === null ? null : iso(member.lastSeenAt),
+    last_seen_at: isoOrNull(member.lastSeenAt),
     unread_message_count: store.unreadCount(member),
     is_admin: member.isAdmin,
   };

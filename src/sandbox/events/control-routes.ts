@@ -12,8 +12,9 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { isoDateTime } from '../../platform/schemas/request-fields.ts';
 import type { SandboxContext } from '../context.ts';
-import { SandboxValidationError } from '../errors.ts';
 import { parsePayload } from '../http-errors.ts';
+import { organizationFor } from '../routes/control-admin.ts';
+import { instantOf } from '../time.ts';
 import { GENERIC_EVENT_COLUMNS, MESSAGE_EVENT_COLUMNS, type Scalar } from './model.ts';
 import type { EventListingState } from './state.ts';
 
@@ -38,19 +39,14 @@ function columnValues<C extends string>(names: readonly C[], input: Record<strin
 
 export function registerEventControlRoutes(app: FastifyInstance, ctx: SandboxContext, events: EventListingState): void {
   const { state, seed } = ctx;
-  const organizationOf = (id: string | undefined) => {
-    const organization = state.organizations.get(id ?? seed.organization.id);
-    if (organization === undefined) throw SandboxValidationError.field('organization_id', 'Organization not found.');
-    return organization.id;
-  };
   const timesOf = (input: { collector_created_at?: string | undefined; timestamp?: string | undefined }) => {
-    const collected = input.collector_created_at === undefined ? state.now() : Date.parse(input.collector_created_at);
-    return { collectorCreatedAt: collected, timestamp: input.timestamp === undefined ? collected : Date.parse(input.timestamp) };
+    const collected = input.collector_created_at === undefined ? state.now() : instantOf(input.collector_created_at);
+    return { collectorCreatedAt: collected, timestamp: input.timestamp === undefined ? collected : instantOf(input.timestamp) };
   };
 
   app.post('/reporting-events', async (request, reply) => {
     const body = parsePayload(GenericBody, request.body);
-    const organizationId = organizationOf(body.organization_id);
+    const organizationId = organizationFor(state, body.organization_id, seed.organization.id).id;
     const created = body.events.map((e) =>
       events.addGeneric({
         organizationId,
@@ -64,7 +60,7 @@ export function registerEventControlRoutes(app: FastifyInstance, ctx: SandboxCon
 
   app.post('/message-events', async (request, reply) => {
     const body = parsePayload(MessageBody, request.body);
-    const organizationId = organizationOf(body.organization_id);
+    const organizationId = organizationFor(state, body.organization_id, seed.organization.id).id;
     const created = body.events.map((e) =>
       events.addMessage({
         organizationId,
@@ -78,7 +74,7 @@ export function registerEventControlRoutes(app: FastifyInstance, ctx: SandboxCon
 
   app.post('/value-sets', async (request, reply) => {
     const body = parsePayload(ValueSetBody, request.body);
-    events.setValueSet(organizationOf(body.organization_id), body.name, body.values);
+    events.setValueSet(organizationFor(state, body.organization_id, seed.organization.id).id, body.name, body.values);
     return reply.status(201).send({ name: body.name, values: body.values });
   });
 }

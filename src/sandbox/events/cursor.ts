@@ -30,7 +30,7 @@ export interface CursorState {
 export const newCursorKey = (): Buffer => randomBytes(32);
 
 /** 400 `{"detail": "Invalid cursor.", "errors": {"cursor": [why]}}`. */
-export class InvalidCursorError extends SandboxBadRequestError {
+class InvalidCursorError extends SandboxBadRequestError {
   override readonly fieldErrors: FieldErrors;
 
   constructor(why: string) {

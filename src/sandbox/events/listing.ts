@@ -5,6 +5,7 @@
  * next page (null on the last).
  */
 import { EVENT_LISTING_LIMITS } from '../../platform/schemas/event-listing.ts';
+import { compareKeys } from '../pagination.ts';
 import { encodeCursor, type CursorState, type Listing } from './cursor.ts';
 import type { ListedEvent } from './model.ts';
 import type { RowsQuery } from './request.ts';
@@ -27,16 +28,15 @@ export interface PageInput<E extends ListedEvent<string>> {
   cursorKey: Buffer;
 }
 
-const compare = (a: [number, string], b: [number, string]) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
 const positionOf = (e: ListedEvent<string>): [number, string] => [e.collectorCreatedAt, e.tieKey];
 
 export function pageOf<E extends ListedEvent<string>>(input: PageInput<E>): EventPage<E> {
   const { query, after } = input;
   const matching = input.events
     .filter((e) => e.collectorCreatedAt >= query.start && e.collectorCreatedAt < query.end)
-    .filter((e) => after === undefined || compare(positionOf(e), after) > 0)
+    .filter((e) => after === undefined || compareKeys(positionOf(e), after) > 0)
     .filter((e) => input.keep(e))
-    .sort((a, b) => compare(positionOf(a), positionOf(b)));
+    .sort((a, b) => compareKeys(positionOf(a), positionOf(b)));
   const results = matching.slice(0, EVENT_LISTING_LIMITS.pageSize);
   const last = results[results.length - 1];
   const next: CursorState | undefined =

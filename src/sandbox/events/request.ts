@@ -15,6 +15,7 @@ import { EVENT_LISTING_LIMITS, EventRowsRequest } from '../../platform/schemas/e
 import { isoDateTime } from '../../platform/schemas/request-fields.ts';
 import { SandboxValidationError } from '../errors.ts';
 import { parsePayload } from '../http-errors.ts';
+import { instantOf } from '../time.ts';
 import type { Scalar } from './model.ts';
 
 const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()], {
@@ -47,8 +48,8 @@ export interface RowsQuery {
 export type RowsRequest = { cursor: string } | { query: RowsQuery };
 
 function windowOf(start: string, end: string): { start: number; end: number } {
-  const from = Date.parse(start);
-  const to = Date.parse(end);
+  const from = instantOf(start);
+  const to = instantOf(end);
   if (!(to > from)) throw SandboxValidationError.field('end', 'Must be later than start.');
   if (to - from > EVENT_LISTING_LIMITS.maxWindowMs) {
     throw SandboxValidationError.field(

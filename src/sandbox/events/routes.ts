@@ -8,6 +8,7 @@ import type { EventRowsResponse, EventTypesResponse } from '../../platform/schem
 import { authenticate, organizationIdOf } from '../auth.ts';
 import { SandboxForbiddenError, SandboxNotFoundError } from '../errors.ts';
 import type { SandboxState } from '../state.ts';
+import { iso } from '../time.ts';
 import { decodeCursor, type Listing } from './cursor.ts';
 import { filterPredicate } from './filters.ts';
 import { pageOf } from './listing.ts';
@@ -35,8 +36,6 @@ export function requireOwnOrganization(state: SandboxState): onRequestAsyncHookH
     }
   };
 }
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 function baseRow(event: ListedEvent<string>) {
   return { id: event.id, collector_created_at: iso(event.collectorCreatedAt), timestamp: iso(event.timestamp), ...event.columns };

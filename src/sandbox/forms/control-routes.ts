@@ -13,10 +13,10 @@ import { FormDataValue } from '../../platform/schemas/form-submissions.ts';
 import { isoDateTime } from '../../platform/schemas/request-fields.ts';
 import { builderStateOf } from '../builder/builder-state.ts';
 import type { SandboxContext } from '../context.ts';
-import { SandboxValidationError } from '../errors.ts';
 import { parsePayload } from '../http-errors.ts';
+import { organizationFor } from '../routes/control-admin.ts';
+import { instantOf } from '../time.ts';
 import { formsStateOf, submissionView, type SubmissionRecord } from './forms-state.ts';
-import { instantOf } from './submission-filters.ts';
 
 const SubmissionSeed = z.strictObject({
   organization_id: z.string().optional(),
@@ -39,10 +39,12 @@ export function registerFormControlRoutes(app: FastifyInstance, ctx: SandboxCont
 
   const add = (input: SubmissionSeed, path: string): SubmissionRecord => {
     const interaction = builder.interactions.get(input.interactionUuid);
-    const organizationId = input.organization_id ?? interaction?.organizationId ?? seed.organization.id;
-    if (!state.organizations.has(organizationId)) {
-      throw SandboxValidationError.field(`${path}organization_id`, 'Organization not found.');
-    }
+    const organizationId = organizationFor(
+      state,
+      input.organization_id,
+      interaction?.organizationId ?? seed.organization.id,
+      `${path}organization_id`,
+    ).id;
     return forms.add({
       organizationId,
       interactionUuid: input.interactionUuid,

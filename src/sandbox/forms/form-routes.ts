@@ -6,8 +6,8 @@
  * deleting answers 200 with an empty body.
  *
  * The CSV export takes the filters in a JSON body plus `token`, which must be
- * a token of the organization in the path (401 when unknown, 403 when of
- * another organization) besides the Authorization header.
+ * a token of the organization in the path (401 when unknown or expired, 403
+ * when of another organization) besides the Authorization header.
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -16,8 +16,9 @@ import {
   FormSubmissionCsvRequest,
   FormSubmissionListQuery,
 } from '../../platform/schemas/form-submissions.ts';
+import { validToken } from '../auth.ts';
 import type { SandboxContext } from '../context.ts';
-import { SandboxForbiddenError, SandboxNotFoundError, SandboxUnauthenticatedError } from '../errors.ts';
+import { SandboxForbiddenError, SandboxNotFoundError } from '../errors.ts';
 import { parsePayload } from '../http-errors.ts';
 import { csvFilename, submissionsCsv } from './csv-export.ts';
 import { formsStateOf, submissionView } from './forms-state.ts';
@@ -72,8 +73,7 @@ export function registerFormRoutes(app: FastifyInstance, ctx: SandboxContext): v
 
   app.post<{ Params: OrgParams }>('/csv', async (request, reply) => {
     const body = parsePayload(FormSubmissionCsvRequest, request.body);
-    const bodyToken = state.tokens.get(body.token);
-    if (bodyToken === undefined) throw new SandboxUnauthenticatedError('Invalid token (the token field of the body).');
+    const bodyToken = validToken(state, body.token, 'the token field of the body');
     if (bodyToken.organizationId !== request.params.organization_id) {
       throw new SandboxForbiddenError('The token of the body has no access to this organization.');
     }

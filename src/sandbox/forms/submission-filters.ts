@@ -13,6 +13,7 @@
  *   ignoring case.
  * - Order: by submission time, then ID; `orderDesc` reverses it.
  */
+import { instantOf } from '../time.ts';
 import type { FormValue, SubmissionRecord } from './forms-state.ts';
 
 export interface SubmissionFilter {
@@ -24,9 +25,6 @@ export interface SubmissionFilter {
   jsonLike?: Record<string, unknown> | undefined;
   orderDesc?: boolean | undefined;
 }
-
-const HAS_OFFSET = /(Z|[+-]\d{2}:?\d{2})$/i;
-export const instantOf = (text: string) => Date.parse(HAS_OFFSET.test(text) ? text : `${text}Z`);
 
 const textOf = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
 

@@ -18,6 +18,7 @@ import {
   type WorkflowColumn,
   type WorkflowRows,
 } from '../../platform/schemas/workflow-reporting.ts';
+import { iso } from '../time.ts';
 import type { RawColumn, RawValue, WorkflowEventRecord } from './model.ts';
 import { LIST_COLUMNS, NUMBER_COLUMNS } from './state.ts';
 
@@ -33,8 +34,6 @@ export interface RowTable {
   columns: WorkflowColumn[];
   rows: Row[];
 }
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 function rawColumn(name: (typeof RAW_COLUMNS)[number]): WorkflowColumn {
   if (name === 'timestamp') return { name, type: 'datetime', tz: UTC };

@@ -16,6 +16,8 @@ import { WORKFLOW_TYPES } from '../../platform/schemas/workflow-reporting.ts';
 import type { SandboxContext } from '../context.ts';
 import { SandboxValidationError } from '../errors.ts';
 import { parsePayload } from '../http-errors.ts';
+import { organizationFor } from '../routes/control-admin.ts';
+import { instantOf } from '../time.ts';
 import type { RawColumn, RawValue } from './model.ts';
 import { workflowInfoView } from './routes.ts';
 import { LIST_COLUMNS, NUMBER_COLUMNS, RAW_FIELD_COLUMNS, type ReportingState } from './state.ts';
@@ -60,15 +62,10 @@ const toggle = (set: Set<string>, key: string, denied: boolean) => (denied ? set
 
 export function registerReportingControlRoutes(app: FastifyInstance, ctx: SandboxContext, reporting: ReportingState): void {
   const { state, seed } = ctx;
-  const organizationOf = (id: string | undefined) => {
-    const organization = state.organizations.get(id ?? seed.organization.id);
-    if (organization === undefined) throw SandboxValidationError.field('organization_id', 'Organization not found.');
-    return organization;
-  };
 
   app.post('/workflows', async (request, reply) => {
     const body = parsePayload(WorkflowBody, request.body);
-    const organization = organizationOf(body.organization_id);
+    const organization = organizationFor(state, body.organization_id, seed.organization.id);
     const workflow = reporting.addWorkflow(
       {
         organizationId: organization.id,
@@ -97,7 +94,7 @@ export function registerReportingControlRoutes(app: FastifyInstance, ctx: Sandbo
     if (workflow !== undefined && stepIndex !== null && stepIndex > workflow.steps) {
       throw SandboxValidationError.field('step_index', `The workflow has ${workflow.steps} steps.`);
     }
-    const organization = organizationOf(workflow?.organizationId ?? body.organization_id);
+    const organization = organizationFor(state, workflow?.organizationId ?? body.organization_id, seed.organization.id);
     const outerGoal = stepIndex === null ? { category: 'goal', action: 'trigger' } : {};
     const created = body.events.map((event) => {
       const { timestamp, ...fields } = event as { timestamp?: string } & Partial<Record<RawColumn, RawValue>>;
@@ -105,7 +102,7 @@ export function registerReportingControlRoutes(app: FastifyInstance, ctx: Sandbo
         organizationId: organization.id,
         workflowId: workflow?.id ?? null,
         stepIndex,
-        time: timestamp === undefined ? state.now() : Date.parse(timestamp),
+        time: timestamp === undefined ? state.now() : instantOf(timestamp),
         fields: { organization_id: organization.id, organization_name: organization.name, ...outerGoal, ...fields },
       });
     });
@@ -114,7 +111,7 @@ export function registerReportingControlRoutes(app: FastifyInstance, ctx: Sandbo
 
   app.post('/reporting-access', async (request) => {
     const body = parsePayload(AccessBody, request.body);
-    const organization = organizationOf(body.organization_id);
+    const organization = organizationFor(state, body.organization_id, seed.organization.id);
     if (body.subscription_active !== undefined) {
       toggle(reporting.access.inactiveSubscriptions, organization.id, !body.subscription_active);
     }

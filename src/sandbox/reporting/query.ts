@@ -17,6 +17,7 @@
  *   affected_goal_total = every outer goal trigger of the organization.
  */
 import { SandboxValidationError } from '../errors.ts';
+import { instantOf } from '../time.ts';
 import { ReportingNotImplementedError } from './errors.ts';
 import type { RawColumn, RawValue, WorkflowEventRecord, WorkflowRecord } from './model.ts';
 import { NUMBER_COLUMNS, RAW_FIELD_COLUMNS, type ReportingState } from './state.ts';
@@ -36,8 +37,8 @@ const FILTERABLE: ReadonlySet<string> = new Set(RAW_FIELD_COLUMNS.filter((c) => 
 type Predicate = (event: WorkflowEventRecord) => boolean;
 
 function intervalPredicate(interval: RowRequest['interval']): Predicate {
-  const start = Date.parse(interval.start);
-  const end = Date.parse(interval.end);
+  const start = instantOf(interval.start);
+  const end = instantOf(interval.end);
   if (!(start < end)) throw SandboxValidationError.field('interval', 'The end must be later than the start.');
   return (e) => e.time >= start && e.time < end;
 }

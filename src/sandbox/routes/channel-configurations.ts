@@ -18,9 +18,7 @@ import {
 } from '../configurations.ts';
 import type { SandboxContext } from '../context.ts';
 import { parsePayload } from '../http-errors.ts';
-import { pageUrl, paginate } from '../pagination.ts';
-
-export const DEFAULT_PAGE_SIZE = 20;
+import { DEFAULT_PAGE_SIZE, pageUrl, paginate } from '../pagination.ts';
 
 interface OrgParams {
   organization_id: string;

@@ -16,14 +16,14 @@ import {
 } from '../../platform/schemas/chats.ts';
 import type { Page } from '../../platform/schemas/pagination.ts';
 import { parsePrivateKeyHeader } from '../chat-encryption.ts';
-import { CHAT_PAGE_SIZE, chatFilter, chatOrdering, createdAtRange } from '../chat-listing.ts';
+import { chatFilter, chatOrdering, createdAtRange } from '../chat-listing.ts';
 import { chatView } from '../chat-view.ts';
 import type { SandboxContext } from '../context.ts';
 import { decryptedChatView } from '../decrypted-chat-view.ts';
 import { SandboxBadRequestError, SandboxForbiddenError, SandboxNotFoundError } from '../errors.ts';
 import { parsePayload } from '../http-errors.ts';
 import type { ChatRecord, Room } from '../model.ts';
-import { paginate, pageUrl } from '../pagination.ts';
+import { DEFAULT_PAGE_SIZE, paginate, pageUrl } from '../pagination.ts';
 import type { SandboxState } from '../state.ts';
 
 interface RoomParams {
@@ -46,7 +46,7 @@ function listChats(state: SandboxState, request: FastifyRequest, chats: Iterable
     items: views,
     ordering: chatOrdering<Chat>(query.ordering),
     cursor,
-    pageSize: CHAT_PAGE_SIZE,
+    pageSize: DEFAULT_PAGE_SIZE,
     linkFor: (next) => pageUrl(request, rest, next),
   });
 }

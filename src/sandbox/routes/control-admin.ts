@@ -28,9 +28,10 @@ function userView(user: User) {
 
 const roomView = (room: Room) => ({ id: room.id, name: room.name, organization_id: room.organizationId });
 
-function organizationFor(state: SandboxState, id: string | undefined, fallback: Organization): Organization {
-  const organization = id === undefined ? fallback : state.organizations.get(id);
-  if (organization === undefined) throw SandboxValidationError.field('organization_id', 'Organization not found.');
+/** The organization a control request names (default: `fallbackId`); a 400 on `field` when there is none. */
+export function organizationFor(state: SandboxState, id: string | undefined, fallbackId: string, field = 'organization_id'): Organization {
+  const organization = state.organizations.get(id ?? fallbackId);
+  if (organization === undefined) throw SandboxValidationError.field(field, 'Organization not found.');
   return organization;
 }
 
@@ -52,14 +53,14 @@ export function registerControlAdminRoutes(app: FastifyInstance, ctx: SandboxCon
 
   app.post('/users', async (request, reply) => {
     const body = parsePayload(UserBody, request.body);
-    const organization = organizationFor(state, body.organization_id, seed.organization);
+    const organization = organizationFor(state, body.organization_id, seed.organization.id);
     return reply.status(201).send(userView(state.addUser(organization.id, body.name, body.public_name)));
   });
 
   /** A token of the organization's default agent with exactly the given scopes. */
   app.post('/tokens', async (request, reply) => {
     const body = parsePayload(TokenBody, request.body);
-    const organization = organizationFor(state, body.organization_id, seed.organization);
+    const organization = organizationFor(state, body.organization_id, seed.organization.id);
     const agent = state.defaultAgent(organization.id) ?? state.addUser(organization.id, 'Token Holder');
     const issued = state.issueToken(organization.id, agent.id, body.scopes);
     return reply.status(201).send({ token: issued.token, token_type: 'Token', scopes: [...issued.scopes] });
@@ -67,7 +68,7 @@ export function registerControlAdminRoutes(app: FastifyInstance, ctx: SandboxCon
 
   app.post('/rooms', async (request, reply) => {
     const body = parsePayload(RoomBody, request.body);
-    const organization = organizationFor(state, body?.organization_id, seed.organization);
+    const organization = organizationFor(state, body?.organization_id, seed.organization.id);
     return reply.status(201).send(roomView(state.addRoom(organization.id, body?.name ?? 'Room')));
   });
 

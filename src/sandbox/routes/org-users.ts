@@ -10,19 +10,17 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { CreateUserRequest, ReplaceUserRequest, UpdateUserRequest, UserListQuery } from '../../platform/schemas/users.ts';
 import type { User } from '../../platform/schemas/users.ts';
+import { callerOf } from '../auth.ts';
 import type { SandboxContext } from '../context.ts';
 import { SandboxNotFoundError } from '../errors.ts';
 import { parsePayload } from '../http-errors.ts';
-import { paginate, pageUrl, type Ordering } from '../pagination.ts';
-import { assertUsersPermission, callerOf } from '../permissions.ts';
+import { DEFAULT_PAGE_SIZE, paginate, pageUrl, type Ordering } from '../pagination.ts';
+import { assertUsersPermission } from '../permissions.ts';
 import { assertMayManage, createUser, deleteUser, replaceUser, updateUser, userOfOrganization } from '../users/accounts.ts';
 import { AVATAR_MAX_BYTES, avatarOf, avatarUrlFor, avatarView, uploadAvatar } from '../users/avatars.ts';
 import { preferencesView } from '../users/preferences.ts';
 import { userView } from '../users/user-view.ts';
 import { registerUserClientRoutes } from './user-clients.ts';
-
-/** Page size of the users listing (not documented; the chats' 20). */
-export const USER_PAGE_SIZE = 20;
 
 interface OrgParams {
   organization_id: string;
@@ -59,7 +57,7 @@ export function registerOrgUserRoutes(app: FastifyInstance, ctx: SandboxContext)
       items: views,
       ordering: userOrdering(query.ordering),
       cursor,
-      pageSize: USER_PAGE_SIZE,
+      pageSize: DEFAULT_PAGE_SIZE,
       linkFor: (next) => pageUrl(request, rest, next),
     });
   });

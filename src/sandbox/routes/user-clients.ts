@@ -9,13 +9,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { UserClientRequest, type UserClient } from '../../platform/schemas/users.ts';
+import { callerOf } from '../auth.ts';
 import type { SandboxContext } from '../context.ts';
 import { SandboxNotFoundError } from '../errors.ts';
 import { parsePayload } from '../http-errors.ts';
 import type { User } from '../model.ts';
-import { paginate, pageUrl } from '../pagination.ts';
-import { callerOf } from '../permissions.ts';
-import { assertMayManage, isDeleted, userOfOrganization } from '../users/accounts.ts';
+import { DEFAULT_PAGE_SIZE, paginate, pageUrl } from '../pagination.ts';
+import { assertMayManage, assertNotDeleted, userOfOrganization } from '../users/accounts.ts';
 import { clientsOf, clientView, refreshClient, registerClient } from '../users/presence.ts';
 
 interface UserParams {
@@ -26,9 +26,6 @@ interface ClientParams extends UserParams {
   client_id: string;
 }
 
-/** Page size of the clients listing (not documented; the chats' 20). */
-const CLIENT_PAGE_SIZE = 20;
-
 const ClientListQuery = z.strictObject({ cursor: z.string().min(1).optional() });
 
 export function registerUserClientRoutes(app: FastifyInstance, ctx: SandboxContext): void {
@@ -38,7 +35,7 @@ export function registerUserClientRoutes(app: FastifyInstance, ctx: SandboxConte
   const userOf = (request: FastifyRequest<{ Params: UserParams }>): User => {
     assertMayManage(callerOf(state, request), request.params.user_id);
     const user = userOfOrganization(state, request.params.organization_id, request.params.user_id);
-    if (isDeleted(user)) throw new SandboxNotFoundError('User not found (the account was deleted).');
+    assertNotDeleted(user);
     return user;
   };
 
@@ -55,7 +52,7 @@ export function registerUserClientRoutes(app: FastifyInstance, ctx: SandboxConte
       items: clientsOf(state, user.id).map((c) => clientView(state, c)),
       ordering: { name: 'created_at', descending: false, keyOf: (c) => [Date.parse(c.created_at), c.id] },
       cursor: query.cursor,
-      pageSize: CLIENT_PAGE_SIZE,
+      pageSize: DEFAULT_PAGE_SIZE,
       linkFor: (next) => pageUrl(request, {}, next),
     });
   });

@@ -13,13 +13,13 @@ import {
   UpdateUserPreferencesRequest,
   UpdateUserRequest,
 } from '../../platform/schemas/users.ts';
+import { callerOf } from '../auth.ts';
 import { chatView } from '../chat-view.ts';
 import { seedChat } from '../chat-seeding.ts';
 import type { SandboxContext } from '../context.ts';
 import { SandboxNotFoundError, SandboxValidationError } from '../errors.ts';
 import { parsePayload } from '../http-errors.ts';
 import type { User } from '../model.ts';
-import { callerOf } from '../permissions.ts';
 import { assertNotDeleted, replaceUser, updateUser, userForCaller } from '../users/accounts.ts';
 import { AVATAR_MAX_BYTES, avatarOf, avatarUrlFor, avatarView, uploadAvatar } from '../users/avatars.ts';
 import { preferencesView, replacePreferences, updatePreferences } from '../users/preferences.ts';

@@ -14,7 +14,7 @@ import { TOKEN_PATH } from './token-route.ts';
 export const DISCOVERY_PATH = '/.well-known/openid-configuration';
 export const JWKS_PATH = '/.well-known/jwks.json';
 
-export function openIdConfiguration(issuer: string) {
+function openIdConfiguration(issuer: string) {
   return {
     issuer,
     authorization_endpoint: `${issuer}/authorize`,

@@ -28,7 +28,7 @@ export interface IdTokenRequest {
 }
 
 /** The claims of one ID token; checked against the shared schema so the sandbox never issues what a client would refuse. */
-export function idTokenClaims(req: IdTokenRequest): IdTokenClaims {
+function idTokenClaims(req: IdTokenRequest): IdTokenClaims {
   const iat = Math.floor(req.now / 1000);
   const claims: IdTokenClaims = {
     iss: req.issuer,

@@ -11,7 +11,7 @@ import { escapeHtml, page } from './html.ts';
 
 export const LOGIN_PATH = '/authorize/login';
 
-export function isActiveUser(user: User): boolean {
+function isActiveUser(user: User): boolean {
   return user.profile?.deletedAt === undefined || user.profile.deletedAt === null;
 }
 

@@ -23,7 +23,7 @@ export type UserPreferencesValues = {
 };
 
 /** The user's preferences, created with the defaults on first use; 404 for a deleted user. */
-export function preferencesOf(state: SandboxState, user: User): UserPreferencesValues {
+function preferencesOf(state: SandboxState, user: User): UserPreferencesValues {
   assertNotDeleted(user);
   let values = state.preferences.get(user.id);
   if (values === undefined) {

@@ -20,7 +20,7 @@ const ABOUT_TO_EXPIRE_FRACTION = 1 / 3;
 
 const expiresAt = (client: UserClientRecord) => client.refreshedAt + client.presenceExpiresIn * 1000;
 
-export function isClientPresent(state: SandboxState, client: UserClientRecord): boolean {
+function isClientPresent(state: SandboxState, client: UserClientRecord): boolean {
   return expiresAt(client) > state.now();
 }
 

@@ -10,6 +10,7 @@
 import type { User as UserResource } from '../../platform/schemas/users.ts';
 import type { User, UserProfile } from '../model.ts';
 import type { SandboxState } from '../state.ts';
+import { iso, isoOrNull } from '../time.ts';
 import { isUserPresent } from './presence.ts';
 
 export function defaultProfile(createdAt: number): UserProfile {
@@ -50,7 +51,6 @@ export function userView(state: SandboxState, user: User, avatarUrl: AvatarUrl):
   const profile = profileOf(user);
   const organization = state.organizations.get(user.organizationId);
   const present = isUserPresent(state, user.id);
-  const iso = (ms: number) => new Date(ms).toISOString();
   const currentChats = [...state.chats.values()].filter((c) => !c.isEnded && c.userMemberIds.includes(user.id)).length;
   return {
     id: user.id,
@@ -69,7 +69,7 @@ export function userView(state: SandboxState, user: User, avatarUrl: AvatarUrl):
     title: profile.title,
     created_at: iso(user.createdAt),
     updated_at: iso(profile.updatedAt),
-    deleted_at: profile.deletedAt === null ? null : iso(profile.deletedAt),
+    deleted_at: isoOrNull(profile.deletedAt),
     avatar_id: profile.avatarId,
     avatar: profile.avatarId === null ? null : { id: profile.avatarId, url: avatarUrl(profile.avatarId) },
     is_online_enabled: profile.isOnlineEnabled,
