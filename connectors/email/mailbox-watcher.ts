@@ -277,7 +277,3 @@ export class MailboxWatcher {
     else if (action.startsWith('move:')) await client.messageMove(String(uid), action.slice('move:'.length), { uid: true });
   }
 }
-
-/** Consecutive runs of `sized` whose sizes add up to at most `maxBytes`; at least one mail each. */
-
-export { describeImapError, groupsBySize, MailHandlingError, UidValidityChangedError } from './watcher-parts.ts';

@@ -15,7 +15,7 @@
  * is left. Never throws: whatever the bytes, the caller gets a message,
  * possibly one with `skip` set.
  */
-import { simpleParser } from 'mailparser';
+import { simpleParser, type ParsedMail as MailparserMail } from 'mailparser';
 import { parseBareAddress, toMailAddresses } from './addresses.ts';
 import { attachmentLine } from './attachments.ts';
 import { fallbackText } from './fallback-text.ts';
@@ -58,17 +58,20 @@ export function composeBody(fullText: string, attachments: readonly MailAttachme
 const cleanSubject = (subject: string | undefined) => (subject ?? '').replace(/\s+/g, ' ').trim();
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 200);
 
-async function decodeWithMailparser(raw: Buffer, block: HeaderBlock): Promise<Decoded> {
-  const { mail, text, attachments } = await readMimeContent(withUtf8HeaderBlock(raw, block.bodyStart));
+/** Subject and addresses of a mailparser result. */
+function addressesOf(mail: MailparserMail): Omit<Decoded, 'text' | 'attachments'> {
   return {
     subject: cleanSubject(mail.subject),
     from: toMailAddresses(mail.from),
     to: toMailAddresses(mail.to),
     cc: toMailAddresses(mail.cc),
     replyTo: toMailAddresses(mail.replyTo),
-    text,
-    attachments,
   };
+}
+
+async function decodeWithMailparser(raw: Buffer, block: HeaderBlock): Promise<Decoded> {
+  const { mail, text, attachments } = await readMimeContent(withUtf8HeaderBlock(raw, block.bodyStart));
+  return { ...addressesOf(mail), text, attachments };
 }
 
 /** Address and subject headers only, each cut to a sane length: what a refused header block can still give. */
@@ -83,15 +86,7 @@ function essentialHeaders(block: HeaderBlock): Buffer {
 /** mailparser refused the message: headers from the essential header lines alone, text read without it. */
 async function decodeWithoutMime(raw: Buffer, block: HeaderBlock): Promise<Decoded> {
   const mail = await simpleParser(essentialHeaders(block), PARSER_OPTIONS);
-  return {
-    subject: cleanSubject(mail.subject),
-    from: toMailAddresses(mail.from),
-    to: toMailAddresses(mail.to),
-    cc: toMailAddresses(mail.cc),
-    replyTo: toMailAddresses(mail.replyTo),
-    text: normaliseText(fallbackText(raw)),
-    attachments: [],
-  };
+  return { ...addressesOf(mail), text: normaliseText(fallbackText(raw)), attachments: [] };
 }
 
 function assemble(raw: Buffer, block: HeaderBlock, decoded: Decoded, skip: MailSkip | undefined, options: ParseMailOptions): ParsedMail {

@@ -1,7 +1,6 @@
 /**
  * Small parts of watching a mailbox, apart from the loop itself: its errors,
- * how an IMAP failure is described in health, grouping downloads by size,
- * and an abortable sleep.
+ * how an IMAP failure is described in health, and grouping downloads by size.
  */
 export class UidValidityChangedError extends Error {
   readonly code = 'TG_EMAIL_UIDVALIDITY_CHANGED';
@@ -12,6 +11,7 @@ export class MailHandlingError extends Error {
   readonly code = 'TG_EMAIL_HANDLING_FAILED';
 }
 
+/** Consecutive runs of `sized` whose sizes add up to at most `maxBytes`; at least one mail each. */
 export function groupsBySize<T extends { size: number }>(sized: readonly T[], maxBytes: number): T[][] {
   const groups: T[][] = [];
   let group: T[] = [];

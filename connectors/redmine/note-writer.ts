@@ -26,6 +26,7 @@ import {
   type Thread,
   type WebhookEvent,
 } from '../../src/connector/api.ts';
+import { messageOf } from './poller-progress.ts';
 import { TicketSystemError, type TicketAdapter, type TicketEntry } from './ticket-adapter.ts';
 
 export class TicketNoteRefusedError extends PermanentDeliveryError {
@@ -125,10 +126,10 @@ export class NoteWriter {
 
   #classify(err: unknown, ticketId: string): Error {
     if (!(err instanceof TicketSystemError)) return err as Error;
-    const said = err.answer ? `${err.message}: ${err.answer}` : err.message;
+    const said = messageOf(err);
     if (err.refused || err.status === 422) return new TicketNoteRefusedError(`note on ticket ${ticketId} refused: ${said}`, err.status);
-    if ((err.status === 429 || err.status === 503) && err.retryAfterSeconds !== undefined) {
-      return new RetryLaterError(`${this.#adapter.system} asked to wait: ${said}`, err.retryAfterSeconds * 1000, { cause: err });
+    if ((err.status === 429 || err.status === 503) && err.retryAfterMs !== undefined) {
+      return new RetryLaterError(`${this.#adapter.system} asked to wait: ${said}`, err.retryAfterMs, { cause: err });
     }
     return new TicketNoteFailedError(`note on ticket ${ticketId} failed: ${said}`, { cause: err });
   }

@@ -41,6 +41,9 @@ export class RedmineAdapter implements TicketAdapter {
   readonly #config: RedmineConnectorConfig;
   readonly #keyBase: string;
   #self: TicketPerson | undefined;
+  /** The API key's user's admin flag and memberships, read with `#self`. */
+  #access: z.output<typeof CurrentUserMemberships>['user'] | undefined;
+  #projectId: number | undefined;
   #trackerId: number | undefined;
   #closedStatuses = new Set<number>();
   #knownStatuses = new Set<number>();
@@ -64,23 +67,33 @@ export class RedmineAdapter implements TicketAdapter {
 
   async connect(signal: AbortSignal): Promise<TicketPerson> {
     const self = await this.#whoAmI(signal);
-    await this.#http.get(`/projects/${encodeURIComponent(this.#config.project)}.json`, {}, signal).catch((err: unknown) => {
-      if (err instanceof TicketSystemError && err.status === 404) {
-        throw new TicketSystemError(`Redmine at ${this.host} has no project "${this.#config.project}" visible to the API key's user (404)`, { status: 404, answer: err.answer });
-      }
-      throw err;
-    });
+    await this.#projectIdOf(signal);
     await this.#loadStatuses(signal);
     this.#trackerId = await this.#resolveTracker(signal);
     return self;
   }
 
-  /** The API key's user (needed to tell the gateway's own notes, also by a `deliver` before `connect`). */
+  /** The API key's user (needed to tell the gateway's own notes, also by a `deliver` before `connect`), with its memberships. */
   async #whoAmI(signal: AbortSignal): Promise<TicketPerson> {
     if (this.#self) return this.#self;
-    const me = this.#parse(CurrentUser, (await this.#http.get('/users/current.json', {}, signal)).json, 'users/current');
+    const json = (await this.#http.get('/users/current.json', { include: 'memberships' }, signal)).json;
+    const me = this.#parse(CurrentUser, json, 'users/current');
+    this.#access = this.#parse(CurrentUserMemberships, json, 'users/current').user;
     this.#self = { id: String(me.user.id), name: `${me.user.firstname} ${me.user.lastname}`.trim() || (me.user.login ?? '') };
     return this.#self;
+  }
+
+  /** The configured project's id, asked once (by `connect`, or by a `deliver` before it). */
+  async #projectIdOf(signal: AbortSignal): Promise<number> {
+    if (this.#projectId !== undefined) return this.#projectId;
+    const response = await this.#http.get(`/projects/${encodeURIComponent(this.#config.project)}.json`, {}, signal).catch((err: unknown) => {
+      if (err instanceof TicketSystemError && err.status === 404) {
+        throw new TicketSystemError(`Redmine at ${this.host} has no project "${this.#config.project}" visible to the API key's user (404)`, { status: 404, answer: err.answer });
+      }
+      throw err;
+    });
+    this.#projectId = this.#parse(Project, response.json, 'projects').project.id;
+    return this.#projectId;
   }
 
   async listChanges(since: string | undefined, signal: AbortSignal): Promise<ChangeList> {
@@ -212,17 +225,19 @@ export class RedmineAdapter implements TicketAdapter {
    * Whether the API key's user may mark notes private in the project: true
    * (an admin, or a role with set_notes_private), false (its roles there lack
    * it), undefined (not a member: Redmine's "Non member" role applies, unknown
-   * here; the note writer's read-back still catches a public note). A yes is
-   * kept for 10 minutes, a no is asked again each time.
+   * here; the note writer's read-back still catches a public note). The user
+   * and project are those read by `connect`; a yes is kept for 10 minutes, a
+   * no asks the roles again each time.
    */
   async #mayMarkNotesPrivate(signal: AbortSignal): Promise<boolean | undefined> {
     if (this.#privateAllowedUntil > Date.now()) return true;
-    const me = this.#parse(CurrentUserMemberships, (await this.#http.get('/users/current.json', { include: 'memberships' }, signal)).json, 'users/current');
+    await this.#whoAmI(signal);
+    const me = this.#access!;
     let allowed: boolean | undefined;
-    if (me.user.admin === true) allowed = true;
+    if (me.admin === true) allowed = true;
     else {
-      const project = this.#parse(Project, (await this.#http.get(`/projects/${encodeURIComponent(this.#config.project)}.json`, {}, signal)).json, 'projects').project;
-      const membership = me.user.memberships.find((m) => m.project?.id === project.id);
+      const projectId = await this.#projectIdOf(signal);
+      const membership = me.memberships.find((m) => m.project?.id === projectId);
       if (membership !== undefined) {
         allowed = false;
         for (const role of membership.roles) {

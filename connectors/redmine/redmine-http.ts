@@ -4,6 +4,7 @@
  * timeout per request, and every failure as a `TicketSystemError` that says
  * what Redmine answered (its `errors` list, or the start of the body).
  */
+import { parseRetryAfter } from '../../src/connector/api.ts';
 import { TicketSystemError } from './ticket-adapter.ts';
 
 export interface RedmineResponse {
@@ -74,7 +75,7 @@ export class RedmineHttp {
       throw new TicketSystemError(`Redmine at ${this.host} answered ${what} with ${response.status}${describe(response.status)}`, {
         status: response.status,
         answer: answerOf(text),
-        retryAfterSeconds: retryAfter(response.headers.get('retry-after')),
+        retryAfterMs: parseRetryAfter(response.headers.get('retry-after') ?? undefined),
       });
     }
     let json: unknown;
@@ -111,12 +112,4 @@ function answerOf(text: string): string | undefined {
   }
   const trimmed = text.replace(/\s+/g, ' ').trim();
   return trimmed === '' ? undefined : trimmed.slice(0, ANSWER_MAX);
-}
-
-function retryAfter(value: string | null): number | undefined {
-  if (value === null) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, (at - Date.now()) / 1000);
 }

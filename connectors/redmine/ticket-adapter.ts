@@ -113,16 +113,16 @@ export class TicketSystemError extends Error {
   readonly status: number | undefined;
   /** The system's own answer (an error list), shortened; never a credential. */
   readonly answer: string | undefined;
-  /** Seconds from a `Retry-After` header. */
-  readonly retryAfterSeconds: number | undefined;
+  /** Milliseconds from a `Retry-After` header. */
+  readonly retryAfterMs: number | undefined;
   /** The system answered, but not in the shape expected (a schema failure). */
   readonly malformed: boolean;
 
-  constructor(message: string, options: { status?: number; answer?: string; retryAfterSeconds?: number; malformed?: boolean; cause?: unknown } = {}) {
+  constructor(message: string, options: { status?: number; answer?: string; retryAfterMs?: number; malformed?: boolean; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.status = options.status;
     this.answer = options.answer;
-    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.retryAfterMs = options.retryAfterMs;
     this.malformed = options.malformed === true;
   }
 

@@ -111,7 +111,7 @@ export class TicketPoller {
   #failed(err: unknown): void {
     const e = err as TicketSystemError;
     const message = e instanceof Error ? e.message : String(err);
-    const described = e.answer ? `${message}: ${e.answer}` : message;
+    const described = messageOf(err);
     const first = this.status.consecutiveFailures === 0 || this.status.lastError !== described;
     this.status.consecutiveFailures += 1;
     this.status.lastError = described;

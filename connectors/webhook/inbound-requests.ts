@@ -7,7 +7,7 @@
  *        "errors":[{"path":"messages.0.body","message":"This field may not be blank."}]}
  */
 import { z } from 'zod';
-import type { RouteRequest } from '../../src/connector/api.ts';
+import { RouteError, type RouteRequest } from '../../src/connector/api.ts';
 
 export const MAX_THREAD_ID = 400;
 export const MAX_ID = 512;
@@ -50,17 +50,9 @@ export interface FieldError {
 export type RefusalCode = 'TG_REQUEST_INVALID' | 'TG_UNSUPPORTED_MEDIA_TYPE' | 'TG_THREAD_NOT_FOUND';
 
 /** A request the connector answers with a 4xx; `errors` lists fields for a 400. */
-export class InboundRefusal extends Error {
-  readonly code: RefusalCode;
-  readonly status: number;
-  readonly errors: FieldError[] | undefined;
-
+export class InboundRefusal extends RouteError {
   constructor(code: RefusalCode, status: number, message: string, errors?: FieldError[]) {
-    super(message);
-    this.name = 'InboundRefusal';
-    this.code = code;
-    this.status = status;
-    this.errors = errors;
+    super(status, code, message, errors);
   }
 
   static invalid(errors: FieldError[]): InboundRefusal {

@@ -13,9 +13,16 @@
  * again answers with its messages counted as duplicates, and closing twice
  * closes once.
  */
-import type { ConnectorContext, RouteHandler, RouteRequest, RouteResponse, SubmitMessage } from '../../src/connector/api.ts';
+import {
+  RouteError,
+  type ConnectorContext,
+  type RouteHandler,
+  type RouteRequest,
+  type RouteResponse,
+  type SubmitMessage,
+} from '../../src/connector/api.ts';
 import { InboundRefusal, PostCloseBody, PostMessagesBody, readJsonBody } from './inbound-requests.ts';
-import { HEADER_ID, SignatureRefusedError, type InboundVerifier } from './standard-webhooks.ts';
+import { HEADER_ID, type InboundVerifier } from './standard-webhooks.ts';
 
 export function registerInboundRoutes(ctx: ConnectorContext, verify: InboundVerifier): void {
   ctx.routes.add('POST', '/messages', refusing(ctx, 'POST /messages', verify, (request) => postMessages(ctx, request)));
@@ -74,21 +81,12 @@ function refusing(
       verify(request);
       return await handle(request);
     } catch (err) {
-      const refusal = asRefusal(err);
-      if (refusal === undefined) throw err;
+      if (!(err instanceof RouteError)) throw err;
       ctx.logger.info(
-        { route, status: refusal.status, code: refusal.code, webhook_id: request.headers[HEADER_ID]?.slice(0, 128) },
-        `inbound request refused: ${refusal.message}`,
+        { route, status: err.statusCode, code: err.code, webhook_id: request.headers[HEADER_ID]?.slice(0, 128) },
+        `inbound request refused: ${err.message}`,
       );
-      const body: Record<string, unknown> = { code: refusal.code, message: refusal.message };
-      if (refusal.errors !== undefined) body.errors = refusal.errors;
-      return { status: refusal.status, body };
+      return { status: err.statusCode, body: err.toJSON() };
     }
   };
-}
-
-function asRefusal(err: unknown): { status: number; code: string; message: string; errors?: unknown } | undefined {
-  if (err instanceof SignatureRefusedError) return { status: 401, code: err.code, message: err.message };
-  if (err instanceof InboundRefusal) return { status: err.status, code: err.code, message: err.message, errors: err.errors };
-  return undefined;
 }

@@ -14,7 +14,7 @@
  * Messages name the receiver's host and the status, with a short excerpt of
  * its answer; never the path (it may carry a token) or the secret.
  */
-import { PermanentDeliveryError, RetryLaterError } from '../../src/connector/api.ts';
+import { PermanentDeliveryError, RetryLaterError, parseRetryAfter } from '../../src/connector/api.ts';
 
 /** Characters of the receiver's answer kept in an error message. */
 export const EXCERPT_CHARS = 200;
@@ -61,7 +61,7 @@ export class OutboundWebhookRejectedError extends PermanentDeliveryError {
 }
 
 /** The error a non-2xx answer becomes; `host` names the receiver in the message. */
-export function errorForStatus(host: string, status: number, retryAfter: string | undefined, text: string): Error {
+export function errorForStatus(host: string, status: number, retryAfter: string | string[] | undefined, text: string): Error {
   const excerpt = clip(text);
   const said = excerpt === '' ? '' : `: ${excerpt}`;
   const message = `outbound webhook to ${host} answered ${status}${said}`;
@@ -74,16 +74,6 @@ export function errorForStatus(host: string, status: number, retryAfter: string 
     return new OutboundWebhookRejectedError(message, status, excerpt);
   }
   return new OutboundWebhookError(message, status);
-}
-
-/** Retry-After as delay-seconds or an HTTP date, in ms; undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
-  if (value === undefined) return undefined;
-  const text = value.trim();
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  if (!/[a-z]/i.test(text)) return undefined;
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 function clip(text: string): string {

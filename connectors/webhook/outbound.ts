@@ -103,7 +103,7 @@ export class WebhookReplySink implements ReplySink {
     const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
     this.#lastStatus = null;
     let status: number;
-    let retryAfter: string | undefined;
+    let retryAfter: string | string[] | undefined;
     let text: string;
     try {
       const res = await request(this.#url, {
@@ -117,7 +117,7 @@ export class WebhookReplySink implements ReplySink {
       });
       status = res.statusCode;
       this.#lastStatus = status;
-      retryAfter = firstHeader(res.headers['retry-after']);
+      retryAfter = res.headers['retry-after'];
       text = await readAndDrain(res.body);
     } catch (err) {
       if (stop?.aborted) throw stop.reason;
@@ -186,10 +186,6 @@ function isUndiciTimeout(err: unknown): boolean {
 function errorCode(err: unknown): string | undefined {
   const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
   return typeof code === 'string' ? code : undefined;
-}
-
-function firstHeader(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
 
 function elapsed(started: number): number {

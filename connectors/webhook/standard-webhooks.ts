@@ -12,20 +12,18 @@
  */
 import { createHash } from 'node:crypto';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import type { RouteRequest, WebhookEvent } from '../../src/connector/api.ts';
+import { RouteError, type RouteRequest, type WebhookEvent } from '../../src/connector/api.ts';
 import { webhookEventKey } from '../../src/platform/schemas/unified-messaging.ts';
 
 export const HEADER_ID = 'webhook-id';
 export const HEADER_TIMESTAMP = 'webhook-timestamp';
 export const HEADER_SIGNATURE = 'webhook-signature';
 
-/** Why a request's signature was refused; never carries the signature or secret. */
-export class SignatureRefusedError extends Error {
-  readonly code = 'TG_SIGNATURE_INVALID';
-
+/** Why a request's signature was refused (401); never carries the signature or secret. */
+export class SignatureRefusedError extends RouteError {
   constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'SignatureRefusedError';
+    super(401, 'TG_SIGNATURE_INVALID', message);
+    if (options?.cause !== undefined) this.cause = options.cause;
   }
 }
 

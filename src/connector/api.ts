@@ -26,6 +26,8 @@ import type {
 export type { Logger, MessageCreatedEvent, ReplySuggestionCreatedEvent, WebhookEvent };
 /** Waits `ms`, or less when `signal` aborts; never rejects (for poll and reconnect loops). */
 export { sleep } from '../sleep.ts';
+/** A `Retry-After` header in ms (delta-seconds or an HTTP-date); undefined when absent or unreadable. */
+export { parseRetryAfter } from '../platform/retry.ts';
 
 // ─── Inbound ──────────────────────────────────────────────────────────────────
 
