@@ -4,7 +4,7 @@
  * never pass is dead-lettered with the platform's answer.
  */
 import { describe, expect, it } from 'vitest';
-import { until } from '../sandbox/support.ts';
+import { until } from '../support/wait.ts';
 import { RECORDER_MODULE, startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { startOutageProxy } from '../support/outage-proxy.ts';
 import { startTestSandbox } from '../sandbox/support.ts';

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { signedHeaders, signWebhook } from '../../src/platform/signature.ts';
 import { delivered } from '../fixtures/connectors/recorder.ts';
 import { messageCreatedEnvelope } from '../support/events.ts';
-import { startTestSandbox, until } from '../sandbox/support.ts';
+import { startTestSandbox } from '../sandbox/support.ts';
+import { until } from '../support/wait.ts';
 import { RECORDER_MODULE, startTestGateway, type TestGateway } from '../support/gateway.ts';
 
 const desk = { name: 'desk', type: 'recorder', module: RECORDER_MODULE };

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { delivered } from '../fixtures/connectors/recorder.ts';
-import { until } from '../sandbox/support.ts';
+import { until } from '../support/wait.ts';
 import { RECORDER_MODULE, startTestGateway, type TestGateway } from '../support/gateway.ts';
 
 const recorder = (name = 'desk', extra: Record<string, unknown> = {}) => ({ name, type: 'recorder', module: RECORDER_MODULE, ...extra });

@@ -6,36 +6,18 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { signedHeaders } from '../../src/platform/signature.ts';
 import { delivered } from '../fixtures/connectors/recorder.ts';
-import { until } from '../sandbox/support.ts';
+import { until } from '../support/wait.ts';
 import { runCliAsync } from '../support/cli.ts';
-import { messageCreatedEnvelope } from '../support/events.ts';
+import { startAdminGateway, WAIT_MS } from '../support/admin-gateway.ts';
 import { RECORDER_MODULE, startTestGateway, type TestGateway } from '../support/gateway.ts';
 import { startOutageProxy } from '../support/outage-proxy.ts';
 import { startTestSandbox } from '../sandbox/support.ts';
 
-const WAIT_MS = 8_000;
-
-/** A gateway with one delivered, one dead and one rejected delivery. */
+/** A gateway (test/support/admin-gateway.ts) with one delivered, one dead and one rejected delivery. */
 async function populated(): Promise<{ tg: TestGateway; cli: (...args: string[]) => ReturnType<typeof runCliAsync> }> {
-  const tg = await startTestGateway({
-    connectors: [
-      { name: 'desk', type: 'recorder', module: RECORDER_MODULE },
-      { name: 'refuser', type: 'recorder', module: RECORDER_MODULE, permanent_failure: true },
-    ],
-  });
+  const tg = await startAdminGateway();
   const cli = (...args: string[]) => runCliAsync([...args, '--config', join(tg.dir, 'threadgate.yaml')]);
-  for (const connector of ['desk', 'refuser']) {
-    await tg.call('POST', `/connectors/${connector}/submit`, { threadKey: 'T1', messageId: `${connector}-1`, senderId: 'a@b.c', body: 'hi' });
-    await until(() => tg.gateway.bridge.threads.byKey(connector, 'T1')?.chatId != null, WAIT_MS, `a chat for ${connector}`);
-    const chatId = tg.gateway.bridge.threads.byKey(connector, 'T1')!.chatId!;
-    await tg.sandbox.call('POST', `/_sandbox/chats/${chatId}/agent_messages`, { text: `reply via ${connector}` });
-  }
-  await until(() => tg.gateway.bridge.deliveries.countByStatus('desk').delivered === 1, WAIT_MS, 'a delivered delivery');
-  await until(() => tg.gateway.bridge.deliveries.countByStatus('refuser').dead === 1, WAIT_MS, 'a dead delivery');
-  const raw = JSON.stringify(messageCreatedEnvelope({ threadId: 'desk:T1' }));
-  expect((await tg.call('POST', '/webhooks/desk', raw, signedHeaders('0'.repeat(64), raw))).status).toBe(401);
   return { tg, cli };
 }
 

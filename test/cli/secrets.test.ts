@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { until } from '../sandbox/support.ts';
+import { until } from '../support/wait.ts';
 import { runCli, runCliAsync } from '../support/cli.ts';
 import { RECORDER_MODULE, startTestGateway } from '../support/gateway.ts';
 

@@ -8,13 +8,14 @@
  * its accepting a POST and our commit can double that batch (docs/decisions.md).
  */
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { Webhook } from 'standardwebhooks';
 import { stringify } from 'yaml';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import { startTestSandbox, until } from '../sandbox/support.ts';
+import { startTestSandbox } from '../sandbox/support.ts';
+import { freePort } from '../support/ports.ts';
+import { sleep, until } from '../support/wait.ts';
 import { startCli, type LongRunning } from '../support/cli.ts';
 import { tempDir } from '../support/temp-dir.ts';
 import { INBOUND_SECRET, OUTBOUND_SECRET } from '../connectors/webhook/fixtures.ts';
@@ -32,15 +33,6 @@ const REPLY_GAP_MS = 20;
 let receiver: Receiver | undefined;
 afterEach(async () => receiver?.close());
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const between = ([lo, hi]: readonly [number, number]) => lo + Math.random() * (hi - lo);
 
 /** POSTs until the gateway answers 202 (it may be down, or die mid-request): what an upstream system does. */

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { until } from '../sandbox/support.ts';
+import { until } from '../support/wait.ts';
 import { startTestGateway } from '../support/gateway.ts';
 
 const ROOT = join(import.meta.dirname, '../..');

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { delivered } from '../fixtures/connectors/recorder.ts';
-import { startTestSandbox, until, type JsonResponse } from '../sandbox/support.ts';
+import { startTestSandbox, type JsonResponse } from '../sandbox/support.ts';
+import { until } from '../support/wait.ts';
 import { ADMIN_AUTH, startAdminGateway, WAIT_MS } from '../support/admin-gateway.ts';
 import { RECORDER_MODULE, startTestGateway } from '../support/gateway.ts';
 import { startOutageProxy } from '../support/outage-proxy.ts';

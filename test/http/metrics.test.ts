@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { signedHeaders } from '../../src/platform/signature.ts';
-import { until } from '../sandbox/support.ts';
+import { until } from '../support/wait.ts';
 import { messageCreatedEnvelope } from '../support/events.ts';
 import { RECORDER_MODULE, startTestGateway } from '../support/gateway.ts';
 

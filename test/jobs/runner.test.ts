@@ -5,8 +5,11 @@ import { JobRunner } from '../../src/jobs/runner.ts';
 import { createLogger } from '../../src/logger.ts';
 import { openStore } from '../../src/store/database.ts';
 import { tempDir } from '../support/temp-dir.ts';
+import { until } from '../support/wait.ts';
 
 const POLL_MS = 5_000; // long, so only notify() and due timers can explain prompt runs
+/** How long a job may take to get where a test waits for it. */
+const WAIT_MS = 5_000;
 
 function setup() {
   const store = openStore({ path: join(tempDir(), 'jobs.db') });
@@ -19,13 +22,6 @@ function setup() {
   return { store, queue, runner };
 }
 
-async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 describe('job runner', () => {
   it('runs every job once, never more than the kind’s concurrency at a time', async () => {
@@ -46,10 +42,10 @@ describe('job runner', () => {
     runner.start();
     for (let n = 0; n < 6; n++) queue.enqueue({ kind: 'work', payload: n });
     runner.notify('work');
-    await until(() => seen.length === 6);
+    await until(() => seen.length === 6, WAIT_MS, 'all six jobs run');
     expect(seen.sort()).toEqual([0, 1, 2, 3, 4, 5]);
     expect(peak).toBe(2);
-    await until(() => queue.countByStatus().done === 6);
+    await until(() => queue.countByStatus().done === 6, WAIT_MS, 'all six jobs done');
   });
 
   it('retries a failing job after its backoff until it succeeds', async () => {
@@ -64,7 +60,7 @@ describe('job runner', () => {
     runner.start();
     const id = queue.enqueue({ kind: 'flaky', payload: {} });
     runner.notify('flaky');
-    await until(() => queue.get(id)?.status === 'done');
+    await until(() => queue.get(id)?.status === 'done', WAIT_MS, 'the job done');
     expect(calls).toBe(3);
     expect(queue.get(id)).toMatchObject({ attempts: 3, lastError: 'failure 2' });
   });
@@ -75,7 +71,7 @@ describe('job runner', () => {
     runner.start();
     const id = queue.enqueue({ kind: 'doomed', payload: {}, maxAttempts: 3 });
     runner.notify();
-    await until(() => queue.get(id)?.status === 'dead');
+    await until(() => queue.get(id)?.status === 'dead', WAIT_MS, 'the job dead');
     expect(queue.get(id)).toMatchObject({ attempts: 3, lastError: 'always' });
   });
 
@@ -91,7 +87,7 @@ describe('job runner', () => {
     runner.start();
     const id = queue.enqueue({ kind: 'slow', payload: {} });
     runner.notify();
-    await until(() => runner.inFlightCount() === 1);
+    await until(() => runner.inFlightCount() === 1, WAIT_MS, 'the job in flight');
     await runner.stop(2_000);
     expect(finished).toBe(true);
     expect(queue.get(id)!.status).toBe('done');
@@ -113,7 +109,7 @@ describe('job runner', () => {
     runner.start();
     const id = queue.enqueue({ kind: 'stuck', payload: {} });
     runner.notify();
-    await until(() => runner.inFlightCount() === 1);
+    await until(() => runner.inFlightCount() === 1, WAIT_MS, 'the job in flight');
     await runner.stop(50);
     expect(aborted).toBe(true);
     expect(queue.get(id)).toMatchObject({ status: 'queued', attempts: 0 });
@@ -135,7 +131,7 @@ describe('job runner', () => {
       runner.start();
       const id = queue.enqueue({ kind: 'work', payload: {} });
       runner.notify();
-      await until(() => queue.get(id)?.status === 'done');
+      await until(() => queue.get(id)?.status === 'done', WAIT_MS, 'the job done');
       expect(out.all()).toEqual([{ job: id, note: 'achieved' }]);
     });
 
@@ -158,7 +154,7 @@ describe('job runner', () => {
       const thrown = queue.enqueue({ kind: 'then-throws', payload: {} });
       const stuck = queue.enqueue({ kind: 'then-stuck', payload: {} });
       runner.notify();
-      await until(() => queue.get(thrown)?.status === 'done' && runner.inFlightCount() === 1);
+      await until(() => queue.get(thrown)?.status === 'done' && runner.inFlightCount() === 1, WAIT_MS, 'one job done, the other in flight');
       await runner.stop(50);
       expect(queue.get(thrown)).toMatchObject({ status: 'done', attempts: 1 });
       expect(queue.get(stuck)).toMatchObject({ status: 'done', attempts: 1 });
@@ -178,7 +174,7 @@ describe('job runner', () => {
       runner.start();
       const id = queue.enqueue({ kind: 'bad-work', payload: {}, maxAttempts: 1 });
       runner.notify();
-      await until(() => queue.get(id)?.status === 'dead');
+      await until(() => queue.get(id)?.status === 'dead', WAIT_MS, 'the job dead');
       expect(queue.get(id)).toMatchObject({ lastError: 'work failed' });
       expect(out.all()).toEqual([]);
     });

@@ -12,8 +12,10 @@ import {
   isRetryable,
 } from '../../src/platform/errors.ts';
 import { PlatformHttpClient, type PlatformHttpOptions } from '../../src/platform/http-client.ts';
+import { failure } from '../support/failure.ts';
+import { closedPort } from '../support/ports.ts';
 import { capturingLogger, TOKEN } from './fixtures.ts';
-import { closedPort, startScriptedPlatform, type Script, type ScriptedPlatform } from './scripted-platform.ts';
+import { startScriptedPlatform, type Script, type ScriptedPlatform } from './scripted-platform.ts';
 
 /** Backoff short enough that three attempts take milliseconds. */
 const FAST_RETRY = { attempts: 3, baseMs: 1, maxMs: 20 };
@@ -37,15 +39,6 @@ async function setup(script: Script[], options: Partial<PlatformHttpOptions> = {
   platform = await startScriptedPlatform(script);
   client = new PlatformHttpClient({ baseUrl: platform.origin, token: TOKEN, retry: FAST_RETRY, ...options });
   return { platform, client };
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected the call to fail');
 }
 
 function expectNoToken(err: unknown) {

@@ -11,6 +11,7 @@ import {
 } from '../../src/platform/errors.ts';
 import { PlatformHttpClient } from '../../src/platform/http-client.ts';
 import { createUnifiedMessagingClient, type UnifiedMessagingClient } from '../../src/platform/unified-messaging-client.ts';
+import { failure } from '../support/failure.ts';
 import {
   CHAT_ID,
   CONFIG_ID,
@@ -41,15 +42,6 @@ async function setup(script: Script[], organizationId = ORG_ID): Promise<{ platf
   platform = await startScriptedPlatform(script);
   http = new PlatformHttpClient({ baseUrl: platform.origin, token: TOKEN, retry: FAST_RETRY });
   return { platform, um: createUnifiedMessagingClient({ http, organizationId }) };
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected the call to fail');
 }
 
 describe('configurations', () => {

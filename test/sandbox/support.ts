@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { onTestFinished } from 'vitest';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.ts';
+import { until } from '../support/wait.ts';
 
 export interface JsonResponse {
   status: number;
@@ -166,13 +167,4 @@ export async function startReceiver(respond: Respond = () => ({ status: 200 })):
   return { url: `http://127.0.0.1:${port}/hooks/reply`, received, waitFor };
 }
 
-/** Polls `condition` every 10 ms until true; fails after `timeoutMs`. */
-export async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export { sleep, until } from '../support/wait.ts';

@@ -7,7 +7,7 @@
  */
 import { expect } from 'vitest';
 import { signedHeaders } from '../../src/platform/signature.ts';
-import { until } from '../sandbox/support.ts';
+import { until } from './wait.ts';
 import { messageCreatedEnvelope } from './events.ts';
 import { RECORDER_MODULE, startTestGateway, type TestGateway } from './gateway.ts';
 

@@ -72,3 +72,9 @@ export async function startTestGateway(options: TestGatewayOptions): Promise<Tes
   };
   return { gateway, sandbox, dir, call };
 }
+
+/** The visitor messages of a chat on the platform (the sandbox), oldest first. */
+export async function chatTexts(tg: TestGateway, chatId: string): Promise<string[]> {
+  const all = (await tg.sandbox.call('GET', `/_sandbox/chats/${chatId}/messages`)).body.results as { type: string; sender_type: string; message: string }[];
+  return all.filter((m) => m.type === 'msg' && m.sender_type === 'visitor').map((m) => m.message);
+}

@@ -21,10 +21,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from './ports.ts';
 
 export const REDMINE_ROOT = '/usr/share/redmine';
 const INSTANCES = '/var/lib/redmine';
@@ -92,14 +92,6 @@ function cleanStale(): void {
   }
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, HOST, resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 export async function startRedmine(): Promise<RunningRedmine> {
   ensureInstalled();
   cleanStale();
@@ -149,7 +141,7 @@ export async function startRedmine(): Promise<RunningRedmine> {
     const seedOut = step('seed', ['bin/rails', 'runner', SEED], /^\{.*"admin_key"/m);
     const seed = JSON.parse(seedOut.split('\n').find((l) => l.startsWith('{')) ?? '{}') as RedmineSeed;
 
-    const port = await freePort();
+    const port = await freePort(HOST);
     const pidFile = join(dir, 'tmp', 'pids', 'server.pid');
     rmSync(pidFile, { force: true });
     const log = join(dir, 'log', 'server.out');

@@ -5,9 +5,10 @@
  * together across clients, and noise that never reaches the chat.
  */
 import { describe, expect, it } from 'vitest';
-import { until } from '../../sandbox/support.ts';
-import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
+import { until } from '../../support/wait.ts';
+import { chatTexts, startTestGateway, type TestGateway } from '../../support/gateway.ts';
 import { fetchAll, mailServers, openImap, restartDovecot, sendMail, waitForMail, type MailUser } from '../../support/mail-servers.ts';
+import { emailConnector } from './settings.ts';
 
 /** Local delivery plus one IDLE notice takes well under a second; CI machines are slow and shared. */
 const MAIL_ARRIVES_MS = 10_000;
@@ -22,21 +23,7 @@ async function mailroom(extra: Record<string, unknown> = {}): Promise<Mailroom> 
   const servers = mailServers();
   const support = await servers.addUser('support', 'example.test');
   const customer = await servers.addUser('ann', 'customer.test');
-  const tg = await startTestGateway({
-    connectors: [
-      {
-        name: 'mail',
-        type: 'email',
-        imap: { host: servers.imap.host, port: servers.imap.port, secure: false, user: support.user, password: support.password },
-        smtp: { host: servers.smtp.host, port: servers.smtp.port, secure: false },
-        address: support.address,
-        from_name: 'Support',
-        poll_seconds: 5,
-        reconnect_max_seconds: 2,
-        ...extra,
-      },
-    ],
-  });
+  const tg = await startTestGateway({ connectors: [emailConnector(support, { from_name: 'Support', reconnect_max_seconds: 2, ...extra })] });
   return { tg, support, customer };
 }
 
@@ -44,11 +31,6 @@ const threadsOf = (tg: TestGateway) =>
   tg.gateway.store.sqlite.prepare(`select thread_key as key, thread_id as threadId, chat_id as chatId from threads where connector = 'mail' order by id`).all() as {
     key: string; threadId: string; chatId: string | null;
   }[];
-
-async function chatTexts(tg: TestGateway, chatId: string): Promise<string[]> {
-  const all = (await tg.sandbox.call('GET', `/_sandbox/chats/${chatId}/messages`)).body.results as { type: string; sender_type: string; message: string }[];
-  return all.filter((m) => m.type === 'msg' && m.sender_type === 'visitor').map((m) => m.message);
-}
 
 async function firstChat(tg: TestGateway): Promise<string> {
   await until(() => threadsOf(tg)[0]?.chatId != null, MAIL_ARRIVES_MS, 'the first mail to reach the platform');
@@ -171,7 +153,6 @@ describe('e-mail connector, nothing lost or doubled', () => {
   };
 
   it('a restarted gateway goes on from its cursor: mail sent while it was down is posted once, nothing twice', async () => {
-    const servers = mailServers();
     const { tg, support, customer } = await mailroom();
     for (let i = 1; i <= 3; i++) await sendMail({ from: customer.address, to: support.address, subject: `before ${i}`, text: 'x\n' });
     await until(async () => (await visitorTexts(tg)).length === 3, MAIL_ARRIVES_MS, '3 mails');
@@ -181,13 +162,7 @@ describe('e-mail connector, nothing lost or doubled', () => {
     const again = await startTestGateway({
       sandbox: tg.sandbox,
       dir: tg.dir,
-      connectors: [
-        {
-          name: 'mail', type: 'email', address: support.address, poll_seconds: 5, reconnect_max_seconds: 2,
-          imap: { host: servers.imap.host, port: servers.imap.port, secure: false, user: support.user, password: support.password },
-          smtp: { host: servers.smtp.host, port: servers.smtp.port, secure: false },
-        },
-      ],
+      connectors: [emailConnector(support, { reconnect_max_seconds: 2 })],
     });
     await until(async () => (await visitorTexts(again)).length === 5, MAIL_ARRIVES_MS, '5 mails after the restart');
     await new Promise((r) => setTimeout(r, 500));
@@ -204,15 +179,7 @@ describe('e-mail connector, nothing lost or doubled', () => {
         `Message-ID: <q${i}.${support.address}>`, 'Date: Sun, 22 Nov 2026 10:00:00 +0000', 'Content-Type: text/plain; charset=utf-8', '', `body ${i}`, '',
       ].join('\r\n'));
     }
-    const tg = await startTestGateway({
-      connectors: [
-        {
-          name: 'mail', type: 'email', address: support.address, poll_seconds: 5,
-          imap: { host: servers.imap.host, port: servers.imap.port, secure: false, user: support.user, password: support.password },
-          smtp: { host: servers.smtp.host, port: servers.smtp.port, secure: false },
-        },
-      ],
-    });
+    const tg = await startTestGateway({ connectors: [emailConnector(support)] });
     const posted = () => tg.gateway.store.sqlite.prepare(`select count(*) as n from inbound_messages where connector = 'mail' and status = 'posted'`).get() as { n: number };
     await until(() => posted().n === 200, 90_000, '200 posted messages');
     const total = tg.gateway.store.sqlite.prepare(`select count(*) as n, count(distinct external_id) as d from inbound_messages where connector = 'mail'`).get();
@@ -231,7 +198,7 @@ describe('e-mail connector, nothing lost or doubled', () => {
     for (let i = 1; i <= 3; i++) await sendMail({ from: customer.address, to: support.address, subject: `second ${i}`, text: 'x\n' });
     await until(async () => (await visitorTexts(tg)).length === 6, 30_000, '6 mails after the restart');
     await new Promise((r) => setTimeout(r, 500));
-    expect(await visitorTexts(tg)).toHaveLength(6);
+    expect(await visitorTexts(tg)).toEqual(['first 1\n\nx', 'first 2\n\nx', 'first 3\n\nx', 'second 1\n\nx', 'second 2\n\nx', 'second 3\n\nx']);
     const health = (await tg.call('GET', '/readyz')).body.connectors.mail;
     expect(health.details.reconnects).toBeGreaterThanOrEqual(1);
   });

@@ -7,7 +7,7 @@
 import { ImapFlow } from 'imapflow';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { MailIntake } from '../../../connectors/email/mail-intake.ts';
-import { until } from '../../sandbox/support.ts';
+import { until } from '../../support/wait.ts';
 import { appendRaw, mailServers } from '../../support/mail-servers.ts';
 import { ARRIVES_MS, gatewayFor, inbound, prose, rawMail, watcherFor } from './hard-mail-support.ts';
 

@@ -9,7 +9,7 @@ import pino from 'pino';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { MailIntake } from '../../../connectors/email/mail-intake.ts';
 import type { ConnectorContext, SkipRecord, SubmitMessage } from '../../../src/connector/api.ts';
-import { until } from '../../sandbox/support.ts';
+import { until } from '../../support/wait.ts';
 import { appendRaw, fetchAll, mailServers } from '../../support/mail-servers.ts';
 import { ARRIVES_MS, cursorOf, gatewayFor, inbound, rawMail, watcherFor } from './hard-mail-support.ts';
 

@@ -5,17 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fitAddress, fitBody, fitFullText, fitMessageId } from '../../../connectors/email/mail-intake.ts';
-import { until } from '../../sandbox/support.ts';
-import type { TestGateway } from '../../support/gateway.ts';
+import { until } from '../../support/wait.ts';
+import { chatTexts } from '../../support/gateway.ts';
 import { appendRaw, mailServers } from '../../support/mail-servers.ts';
 import { ARRIVES_MS, cursorOf, gatewayFor, inbound, longId, prose, rawMail, sha256 } from './hard-mail-support.ts';
 
 const MARKER = /\n\[… message cut: (\d+) characters in all\]$/;
-
-async function chatTexts(tg: TestGateway, chatId: string): Promise<string[]> {
-  const all = (await tg.sandbox.call('GET', `/_sandbox/chats/${chatId}/messages`)).body.results as { type: string; sender_type: string; message: string }[];
-  return all.filter((m) => m.type === 'msg' && m.sender_type === 'visitor').map((m) => m.message);
-}
 
 describe('mail beyond the bridge limits', () => {
   it('a 3,000-character Message-ID, a 2 MB body and a normal mail are all handled in order; the huge body is posted cut', { timeout: 60_000 }, async () => {

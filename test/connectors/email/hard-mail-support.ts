@@ -10,7 +10,8 @@ import { EmailConnectorConfig } from '../../../connectors/email/config.ts';
 import { MailboxWatcher, type Cursor } from '../../../connectors/email/mailbox-watcher.ts';
 import type { ConnectorState } from '../../../src/connector/api.ts';
 import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
-import { mailServers, type MailUser } from '../../support/mail-servers.ts';
+import type { MailUser } from '../../support/mail-servers.ts';
+import { emailConnector, emailSettings } from './settings.ts';
 
 export const ARRIVES_MS = 20_000;
 
@@ -43,17 +44,7 @@ export function prose(chars: number): string {
 }
 
 export async function gatewayFor(support: MailUser, extra: Record<string, unknown> = {}): Promise<TestGateway> {
-  const servers = mailServers();
-  return startTestGateway({
-    connectors: [
-      {
-        name: 'mail', type: 'email', address: support.address, poll_seconds: 5, reconnect_max_seconds: 1,
-        imap: { host: servers.imap.host, port: servers.imap.port, secure: false, user: support.user, password: support.password },
-        smtp: { host: servers.smtp.host, port: servers.smtp.port, secure: false },
-        ...extra,
-      },
-    ],
-  });
+  return startTestGateway({ connectors: [emailConnector(support, { reconnect_max_seconds: 1, ...extra })] });
 }
 
 export interface InboundRow { id: string; status: string; body: string; fullText: string | null; thread: string; senderId: string }
@@ -66,12 +57,7 @@ export const cursorOf = (tg: TestGateway) => tg.gateway.bridge.state.get('mail',
 
 /** A watcher of its own (no gateway) over `support`'s INBOX, with its state in memory. */
 export function watcherFor(support: MailUser, handle: (raw: Buffer, uid: number) => Promise<void>, options: ConstructorParameters<typeof MailboxWatcher>[4] = {}) {
-  const servers = mailServers();
-  const config = EmailConnectorConfig.parse({
-    address: support.address, poll_seconds: 5, reconnect_max_seconds: 1,
-    imap: { host: servers.imap.host, port: servers.imap.port, secure: false, user: support.user, password: support.password },
-    smtp: { host: servers.smtp.host, port: servers.smtp.port, secure: false },
-  });
+  const config = EmailConnectorConfig.parse(emailSettings(support, { reconnect_max_seconds: 1 }));
   const values = new Map<string, unknown>();
   const state: ConnectorState = {
     get: async <T>(k: string) => values.get(k) as T | undefined,

@@ -4,9 +4,10 @@
  * health report that tells a wrong password from a working connection.
  */
 import { describe, expect, it } from 'vitest';
-import { until } from '../../sandbox/support.ts';
+import { until } from '../../support/wait.ts';
 import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
 import { appendRaw, fetchAll, mailServers, openImap, type MailUser } from '../../support/mail-servers.ts';
+import { emailConnector } from './settings.ts';
 
 const ARRIVES_MS = 10_000;
 
@@ -18,17 +19,7 @@ function rawMail(n: number, to: string, extra: string[] = []): string {
 }
 
 async function gatewayFor(support: MailUser, extra: Record<string, unknown> = {}, imapExtra: Record<string, unknown> = {}): Promise<TestGateway> {
-  const servers = mailServers();
-  return startTestGateway({
-    connectors: [
-      {
-        name: 'mail', type: 'email', address: support.address, poll_seconds: 5, reconnect_max_seconds: 1,
-        imap: { host: servers.imap.host, port: servers.imap.port, secure: false, user: support.user, password: support.password, ...imapExtra },
-        smtp: { host: servers.smtp.host, port: servers.smtp.port, secure: false },
-        ...extra,
-      },
-    ],
-  });
+  return startTestGateway({ connectors: [emailConnector(support, { reconnect_max_seconds: 1, ...extra }, imapExtra)] });
 }
 
 const inbound = (tg: TestGateway) =>

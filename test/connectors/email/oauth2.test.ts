@@ -11,9 +11,10 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { ImapFlow } from 'imapflow';
 import { describe, expect, it } from 'vitest';
-import { until } from '../../sandbox/support.ts';
+import { until } from '../../support/wait.ts';
 import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
 import { appendRaw, issueAccessToken, mailServers, revokeAccessToken, type MailUser } from '../../support/mail-servers.ts';
+import { emailConnector } from './settings.ts';
 import { tempDir } from '../../support/temp-dir.ts';
 
 /** Generous: a refused login costs Dovecot's auth_failure_delay (2 s) on top of the reconnect backoff. */
@@ -113,15 +114,8 @@ describe('OAuth2 logins to the test Dovecot', () => {
 
 describe('the e-mail connector with OAuth2', () => {
   async function gatewayFor(support: MailUser, tokenFile: string): Promise<TestGateway> {
-    const servers = mailServers();
     return startTestGateway({
-      connectors: [
-        {
-          name: 'mail', type: 'email', address: support.address, poll_seconds: 5, reconnect_max_seconds: 1,
-          imap: { host: servers.imap.host, port: servers.imap.port, secure: false, auth: { type: 'oauth2', user: support.user, token_command: `cat '${tokenFile}'` } },
-          smtp: { host: servers.smtp.host, port: servers.smtp.port, secure: false },
-        },
-      ],
+      connectors: [emailConnector(support, { reconnect_max_seconds: 1 }, { auth: { type: 'oauth2', user: support.user, token_command: `cat '${tokenFile}'` } })],
     });
   }
 

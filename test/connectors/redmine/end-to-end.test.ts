@@ -7,9 +7,10 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { until } from '../../sandbox/support.ts';
+import { until } from '../../support/wait.ts';
 import { redmine, type TestRedmine } from '../../support/redmine.ts';
-import { ARRIVES_MS, CONNECTOR, chatOfIssue, chatsOf, chatTexts, health, helpDesk, threadOf } from './support.ts';
+import { chatTexts } from '../../support/gateway.ts';
+import { ARRIVES_MS, CONNECTOR, chatOfIssue, chatsOf, health, helpDesk, threadOf } from './support.ts';
 
 let rm: TestRedmine;
 beforeAll(async () => {

@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConnectors } from '../../../src/connector/registry.ts';
-import { until } from '../../sandbox/support.ts';
-import type { TestGateway } from '../../support/gateway.ts';
+import { until } from '../../support/wait.ts';
+import { chatTexts, type TestGateway } from '../../support/gateway.ts';
 import { redmine, type TestRedmine } from '../../support/redmine.ts';
 import { tempDir } from '../../support/temp-dir.ts';
 import { startRedmineProxy } from './redmine-proxy.ts';
-import { ARRIVES_MS, CONNECTOR, allVisitorTexts, chatOfIssue, chatTexts, health, helpDesk } from './support.ts';
+import { ARRIVES_MS, CONNECTOR, allVisitorTexts, chatOfIssue, health, helpDesk } from './support.ts';
 
 let rm: TestRedmine;
 beforeAll(async () => {

@@ -4,8 +4,8 @@
  * `redmine` connector polls it every second; plus readers of what the
  * platform (the sandbox) and the gateway's store hold.
  */
-import { until } from '../../sandbox/support.ts';
-import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
+import { until } from '../../support/wait.ts';
+import { chatTexts, startTestGateway, type TestGateway } from '../../support/gateway.ts';
 import type { TestRedmine } from '../../support/redmine.ts';
 
 /** A poll a second, one Redmine round trip per changed issue, then the platform POST. */
@@ -68,12 +68,6 @@ export function threadsOf(tg: TestGateway): ThreadRow[] {
 export function threadOf(tg: TestGateway, rm: TestRedmine, issueId: number): ThreadRow | undefined {
   const key = `${new URL(rm.url).host}/issues/${issueId}`;
   return threadsOf(tg).find((t) => t.key === key || t.key.endsWith(`/issues/${issueId}`));
-}
-
-/** The visitor messages of a chat on the platform, oldest first. */
-export async function chatTexts(tg: TestGateway, chatId: string): Promise<string[]> {
-  const all = (await tg.sandbox.call('GET', `/_sandbox/chats/${chatId}/messages`)).body.results as { type: string; sender_type: string; message: string }[];
-  return all.filter((m) => m.type === 'msg' && m.sender_type === 'visitor').map((m) => m.message);
 }
 
 /** Every chat of a thread on the platform, newest first, with whether it ended. */

@@ -6,7 +6,7 @@
  */
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { until } from '../../sandbox/support.ts';
+import { until } from '../../support/wait.ts';
 import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
 import { INBOUND_SECRET, OUTBOUND_SECRET } from './fixtures.ts';
 import { startReceiver, type Receiver } from './receiver.ts';

@@ -11,10 +11,12 @@ import {
   OutboundWebhookRejectedError,
   OutboundWebhookTimeoutError,
 } from '../../../connectors/webhook/index.ts';
+import { failure } from '../../support/failure.ts';
+import { closedPort } from '../../support/ports.ts';
 import { CHAT_ID, createConnector, INBOUND_SECRET, messageCreated, OUTBOUND_SECRET, replySuggestionCreated } from './fixtures.ts';
 import type { RecordingContext } from './recording-context.ts';
 import { LEVEL } from './recording-context.ts';
-import { closedPort, startReceiver, type Receiver, type Script } from './receiver.ts';
+import { startReceiver, type Receiver, type Script } from './receiver.ts';
 
 /** Short enough to keep the suite fast, long enough for loopback. */
 const TIMEOUT_MS = 300;
@@ -48,15 +50,6 @@ async function setup(script: Script, settings: Record<string, unknown> = {}) {
   });
   instance = created.instance;
   return { receiver, instance: created.instance, ctx: created.ctx };
-}
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (err) {
-    return err as Error;
-  }
-  throw new Error('expected the delivery to fail');
 }
 
 /** The context of a first attempt that nobody stops. */

@@ -113,12 +113,3 @@ export async function startReceiver(secret: string, script: Script): Promise<Rec
     },
   };
 }
-
-/** A port nothing listens on. */
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
