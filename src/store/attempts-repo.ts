@@ -34,17 +34,7 @@ export interface InboundAttemptRow {
   chatId: string | null;
 }
 
-export interface InboundAttemptInput {
-  inbound: number;
-  jobId: number | null;
-  attempt: number;
-  startedAt: number;
-  endedAt: number;
-  outcome: InboundOutcome;
-  status: number | null;
-  error: string | null;
-  chatId: string | null;
-}
+export type InboundAttemptInput = Omit<InboundAttemptRow, 'id'>;
 
 export class AttemptsRepo {
   readonly #sql: Record<'open' | 'close' | 'ofDelivery' | 'inbound' | 'ofInbound', Statement>;

@@ -7,28 +7,16 @@
  * with the endpoint's response schema by the client itself.
  */
 import { parse } from 'csv-parse/sync';
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { createPlatformClient, PlatformHttpError } from '../../src/platform/client.ts';
+import { describe, expect, it } from 'vitest';
+import { PlatformHttpError } from '../../src/platform/client.ts';
 import { seedSubmissions } from './builder-support.ts';
-import { startTestSandbox, type TestSandbox } from './support.ts';
-
-function clientFor(sb: TestSandbox) {
-  const client = createPlatformClient({
-    url: sb.url,
-    builderUrl: sb.url,
-    authUrl: sb.url,
-    token: sb.token,
-    tokenType: 'Token',
-    organizationId: sb.organizationId,
-  });
-  onTestFinished(() => client.close());
-  return client;
-}
+import { startTestSandbox } from './support.ts';
+import { platformClientFor } from './typed-client.ts';
 
 describe('typed client against the sandbox builder and form data', () => {
   it('collections: create, list, get, update, refused delete, delete', async () => {
     const sb = await startTestSandbox();
-    const platform = clientFor(sb);
+    const platform = platformClientFor(sb);
     const created = await platform.createCollection({ body: { name: 'Client collection' } });
     expect(created.organizationUid).toBe(sb.organizationId);
     expect((await platform.listCollections()).map((c) => c.id)).toEqual([created.id]);
@@ -59,7 +47,7 @@ describe('typed client against the sandbox builder and form data', () => {
 
   it('interactions: template, create, list, get, legacy read and update, publish/unpublish with tags, revert, copy, move', async () => {
     const sb = await startTestSandbox();
-    const platform = clientFor(sb);
+    const platform = platformClientFor(sb);
     const a = await platform.createCollection({ body: { name: 'A' } });
     const b = await platform.createCollection({ body: { name: 'B' } });
     const template = await platform.getDefaultTemplate();
@@ -106,7 +94,7 @@ describe('typed client against the sandbox builder and form data', () => {
 
   it('form data: list, count, delete and CSV export', async () => {
     const sb = await startTestSandbox();
-    const platform = clientFor(sb);
+    const platform = platformClientFor(sb);
     const interactionUuid = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
     const [first] = await seedSubmissions(sb, [
       { interactionUuid, timestamp: '2026-11-20T08:00:00Z', formdata: { email: 'a@example.com', optIn: true } },

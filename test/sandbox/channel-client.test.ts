@@ -10,6 +10,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { createPlatformClient, PlatformHttpError } from '../../src/platform/client.ts';
 import { SPEC_03_ENDPOINTS } from '../../src/platform/endpoints/spec-03.ts';
 import { startChannelSandbox, textBody } from './channel-support.ts';
+import { platformClientFor } from './typed-client.ts';
 
 const CHANNEL_MESSAGING_IDS = SPEC_03_ENDPOINTS.filter((e) => e.source.startsWith('03 Channel messaging')).map((e) => e.id);
 
@@ -17,16 +18,7 @@ describe('typed client against the sandbox: channel messaging', () => {
   it('exercises every channel messaging endpoint', async () => {
     const sb = await startChannelSandbox();
     const bob = await sb.addUser('Bob');
-    const platform = createPlatformClient({
-      url: sb.url,
-      builderUrl: sb.url,
-      authUrl: sb.url,
-      token: sb.token,
-      tokenType: 'Token',
-      organizationId: sb.organizationId,
-      retry: { attempts: 1 },
-    });
-    onTestFinished(() => platform.close());
+    const platform = platformClientFor(sb);
     const called = new Set<string>();
     const track = <T>(id: string, p: Promise<T>) => {
       called.add(id);

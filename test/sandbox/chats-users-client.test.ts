@@ -5,23 +5,11 @@
  * avatars; answers parse with the response schemas and errors come back as
  * PlatformHttpError with status and detail.
  */
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { createPlatformClient, PlatformHttpError } from '../../src/platform/client.ts';
-import { at, startSpec01Sandbox, uniqueEmail, type SeededUser, type Spec01Sandbox } from './spec01-support.ts';
+import { describe, expect, it } from 'vitest';
+import { at, startSpec01Sandbox, uniqueEmail, type SeededUser } from './spec01-support.ts';
+import { platformClientFor, rejection } from './typed-client.ts';
 
 const T0 = '2026-04-01T12:00:00.000Z';
-
-function clientFor(sb: Spec01Sandbox, token = sb.token) {
-  const client = createPlatformClient({ url: sb.url, builderUrl: sb.url, authUrl: sb.url, token, organizationId: sb.organizationId, retry: { attempts: 1 } });
-  onTestFinished(() => client.close());
-  return client;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<PlatformHttpError> {
-  const err = await promise.then(() => undefined, (e: unknown) => e);
-  expect(err).toBeInstanceOf(PlatformHttpError);
-  return err as PlatformHttpError;
-}
 
 describe('typed client against the sandbox: chats', () => {
   it('lists (with filters and paginate), reads and ends chats; ends with PUT too; errors carry status and detail', async () => {
@@ -31,7 +19,7 @@ describe('typed client against the sandbox: chats', () => {
       const messages = i % 2 === 0 ? [{ sender: 'visitor', text: `q${i}`, created_at: at(T0, i * 60 + 1) }] : [];
       ids.push((await sb.seedChat({ created_at: at(T0, i * 60), messages })).id);
     }
-    const client = clientFor(sb);
+    const client = platformClientFor(sb);
     const page = await client.listOwnedChats({ query: { ordering: 'created_at', has_visitor_messages: true } });
     expect(page.results).toHaveLength(12);
     expect(page.results[0]!.id).toBe(ids[0]);
@@ -58,7 +46,7 @@ describe('typed client against the sandbox: chats', () => {
     const sb = await startSpec01Sandbox();
     const keys = (await sb.call('POST', `/_sandbox/organizations/${sb.organizationId}/encryption`)).body;
     const chat = await sb.seedChat({ encrypted: true, messages: [{ sender: 'visitor', text: 'top secret' }] });
-    const client = clientFor(sb);
+    const client = platformClientFor(sb);
     const page = await client.listDecryptedChats({ params: { room_id: sb.roomId }, query: { limit: 5 }, headers: { 'x-private-key': keys.private_key_one_line } });
     expect(page.count).toBe(1);
     expect(page.results[0]).toMatchObject({ id: chat.id, is_encrypted: true });
@@ -71,7 +59,7 @@ describe('typed client against the sandbox: chats', () => {
 describe('typed client against the sandbox: users', () => {
   it('manages users: me, create, list (paginate), read, PATCH, PUT, delete', async () => {
     const sb = await startSpec01Sandbox();
-    const client = clientFor(sb);
+    const client = platformClientFor(sb);
     const me = await client.getMe();
     expect(me.organization_id).toBe(sb.organizationId);
     const created = await client.createOrgUser({ body: { email: uniqueEmail('typed'), first_name: 'Tia', last_name: 'Typed' } });
@@ -104,7 +92,7 @@ describe('typed client against the sandbox: users', () => {
   it('manages clients, preferences and avatars', async () => {
     const sb = await startSpec01Sandbox();
     const agent: SeededUser = await sb.addUser({}, { permissions: { users: false } });
-    const client = clientFor(sb, agent.token);
+    const client = platformClientFor(sb, agent.token);
     const params = { user_id: agent.id };
 
     const registered = await client.createUserClient({ params, body: { presence_expires_in: 60 } });

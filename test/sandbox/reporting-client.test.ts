@@ -6,36 +6,17 @@
  */
 import { parse } from 'csv-parse/sync';
 import { readSheet } from 'read-excel-file/node';
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { createPlatformClient, PlatformHttpError } from '../../src/platform/client.ts';
+import { describe, expect, it } from 'vitest';
 import { RAW_COLUMNS } from '../../src/platform/schemas/workflow-reporting.ts';
-import { DAY_START, startReportingSandbox, wholeDay, type ReportingSandbox } from './reporting-support.ts';
-
-function clientFor(sb: ReportingSandbox) {
-  const client = createPlatformClient({
-    url: sb.url,
-    builderUrl: sb.url,
-    authUrl: sb.url,
-    token: sb.token,
-    organizationId: sb.organizationId,
-    retry: { attempts: 1 },
-  });
-  onTestFinished(() => client.close());
-  return client;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<PlatformHttpError> {
-  const err = await promise.then(() => undefined, (e: unknown) => e);
-  expect(err).toBeInstanceOf(PlatformHttpError);
-  return err as PlatformHttpError;
-}
+import { DAY_START, startReportingSandbox, wholeDay } from './reporting-support.ts';
+import { platformClientFor, rejection } from './typed-client.ts';
 
 describe('typed client against the sandbox: workflow reporting', () => {
   it('reads step rows, source data, both downloads in both formats, and the info', async () => {
     const sb = await startReportingSandbox();
     await sb.seedEvents({ workflow_id: sb.workflow.id, step_index: 1, events: [{ timestamp: '2026-03-01T08:00:00Z', label: 'view-1', dim3: 'Hello' }] });
     await sb.seedEvents({ workflow_id: sb.workflow.id, events: [{ timestamp: '2026-03-01T09:00:00Z', label: 'goal-1' }] });
-    const client = clientFor(sb);
+    const client = platformClientFor(sb);
     const params = { workflow_id: sb.workflow.id };
     const body = { filters: [], interval: wholeDay().interval };
 
@@ -61,7 +42,7 @@ describe('typed client against the sandbox: workflow reporting', () => {
 
   it('surfaces the documented errors as PlatformHttpError: 404, 406, 403', async () => {
     const sb = await startReportingSandbox({ steps: 1 });
-    const client = clientFor(sb);
+    const client = platformClientFor(sb);
     const body = { filters: [], interval: wholeDay().interval };
 
     const missing = await rejection(client.getWorkflowStepRows({ params: { workflow_id: sb.workflow.id, step_index: 2 }, body }));
@@ -84,7 +65,7 @@ describe('typed client against the sandbox: event listing', () => {
     const events = Array.from({ length: 260 }, (_, i) => ({ collector_created_at: new Date(Date.parse(DAY_START) + i * 1000).toISOString(), vendor: 'shop', category: 'cart', action: i % 2 ? 'add' : 'remove' }));
     await sb.call('POST', '/_sandbox/reporting-events', { events });
     await sb.call('POST', '/_sandbox/message-events', { events: [{ collector_created_at: DAY_START, message_id: 'm-1', case_id: 'c-1' }] });
-    const client = clientFor(sb);
+    const client = platformClientFor(sb);
 
     const types = await client.listEventTypes({ body: {} });
     expect(types.results).toEqual([
