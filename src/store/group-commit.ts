@@ -7,11 +7,12 @@
  * commit. Every caller's promise settles only after the COMMIT that holds its
  * write returned — a 2xx sent on it is durable.
  *
- * A write is a function over the connection that may be async in form (the
- * store seam is async) but must not wait on anything but the store: the group
- * holds the write lock until its last write finished.
+ * A write is a synchronous function over the connection: the whole group
+ * runs in one synchronous block, so no other code can touch the connection
+ * while its transaction is open. A write that returns a promise is refused.
  */
 import type Database from 'better-sqlite3';
+import { StoreClosedError, StoreWriteAsyncError } from './errors.ts';
 
 export interface GroupCommitOptions {
   /** Most writes in one transaction; the rest go to the next group. */
@@ -37,7 +38,6 @@ export class GroupCommitter {
   readonly #sql: Record<'begin' | 'commit' | 'rollback' | 'savepoint' | 'release' | 'undo', Database.Statement>;
   #queue: Pending[] = [];
   #scheduled = false;
-  #flushing: Promise<void> | null = null;
   #closed = false;
 
   constructor(db: Database.Database, options: GroupCommitOptions = {}) {
@@ -55,9 +55,9 @@ export class GroupCommitter {
   }
 
   /** Runs `work` in the next group; resolves with its result after that group committed. */
-  write<T>(work: () => T | Promise<T>): Promise<Awaited<T>> {
-    if (this.#closed) return Promise.reject(new Error('the store is closed'));
-    return new Promise<Awaited<T>>((resolve, reject) => {
+  write<T>(work: () => T): Promise<T> {
+    if (this.#closed) return Promise.reject(new StoreClosedError('the store is closed'));
+    return new Promise<T>((resolve, reject) => {
       this.#queue.push({ work, resolve: resolve as (v: unknown) => void, reject });
       if (!this.#scheduled) {
         this.#scheduled = true;
@@ -73,28 +73,17 @@ export class GroupCommitter {
   }
 
   /** Commits what is queued, then refuses new writes. */
-  async close(): Promise<void> {
+  close(): void {
     this.#closed = true;
-    await this.#flushAll();
+    this.#flushAll();
   }
 
-  #flushAll(): Promise<void> {
-    // One flush at a time: a group's writes are awaited, and the next group must not begin inside it.
-    this.#flushing ??= (async () => {
-      try {
-        while (this.#queue.length > 0) {
-          const group = this.#queue.splice(0, this.#maxGroup);
-          await this.#commitGroup(group);
-        }
-      } finally {
-        this.#scheduled = false;
-        this.#flushing = null;
-      }
-    })();
-    return this.#flushing;
+  #flushAll(): void {
+    this.#scheduled = false;
+    while (this.#queue.length > 0) this.#commitGroup(this.#queue.splice(0, this.#maxGroup));
   }
 
-  async #commitGroup(group: Pending[]): Promise<void> {
+  #commitGroup(group: Pending[]): void {
     const started = performance.now();
     const settled: Settled[] = [];
     try {
@@ -107,7 +96,8 @@ export class GroupCommitter {
       for (const p of group) {
         this.#sql.savepoint.run();
         try {
-          const value = await p.work();
+          const value = p.work();
+          if (isThenable(value)) throw new StoreWriteAsyncError('a grouped write must be synchronous');
           this.#sql.release.run();
           settled.push({ ok: true, value });
         } catch (error) {
@@ -130,4 +120,8 @@ export class GroupCommitter {
       else p.reject(s.error);
     });
   }
+}
+
+function isThenable(value: unknown): boolean {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }

@@ -57,7 +57,7 @@ describe('group commit', () => {
         insert.get('a'); // unique constraint
       }),
       gc.write(() => insert.get('b')),
-      gc.write(async () => {
+      gc.write(() => {
         throw new Error('a bug in a write');
       }),
       gc.write(() => insert.get('c')),
@@ -67,6 +67,22 @@ describe('group commit', () => {
     expect(String((results[3] as PromiseRejectedResult).reason)).toMatch(/a bug in a write/);
     expect(committed()).toBe(3);
     expect((reader.prepare('select name from items order by id').all() as { name: string }[]).map((r) => r.name)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('refuses a write that returns a promise (it would hold the transaction open across other work), keeping its neighbours', async () => {
+    const { db, insert, committed } = files();
+    const gc = new GroupCommitter(db);
+    const results = await Promise.allSettled([
+      gc.write(() => insert.get('before')),
+      gc.write(() => {
+        insert.get('inside-async');
+        return Promise.resolve(1);
+      }),
+      gc.write(() => insert.get('after')),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: 'TG_STORE_WRITE_ASYNC' });
+    expect(committed()).toBe(2);
   });
 
   it('splits a burst into groups of at most maxGroup, in order', async () => {
@@ -95,9 +111,10 @@ describe('group commit', () => {
     const { db, insert, committed } = files();
     const gc = new GroupCommitter(db);
     const queued = gc.write(() => insert.get('last'));
-    await gc.close();
+    gc.close();
+    expect(committed()).toBe(1); // committed by close itself, before any later turn
     await queued;
     expect(committed()).toBe(1);
-    await expect(gc.write(() => insert.get('late'))).rejects.toThrow(/closed/);
+    await expect(gc.write(() => insert.get('late'))).rejects.toMatchObject({ code: 'TG_STORE_CLOSED' });
   });
 });
