@@ -1,8 +1,11 @@
 /**
  * The root pino logger. Secrets are redacted here, at the root, so no child
- * logger (per room, per connector, per job) can print one by accident.
+ * logger (per room, per connector, per job) can print one by accident: fields
+ * by path, and credentials in query strings (`?token=…`) anywhere in a line —
+ * a request's `url`, a message, an error's stack.
  */
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { redactQueryCredentials } from './redact-query.ts';
 
 export const REDACTED_PATHS = [
   'token',
@@ -40,6 +43,7 @@ export function createLogger(level: LogLevel = 'info', destination?: Destination
       base: { service: 'threadgate' },
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      hooks: { streamWrite: redactQueryCredentials },
     },
     destination,
   );

@@ -46,8 +46,13 @@ export async function recordingUpstream(script: UpstreamScript = answerEmptyList
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
 }
 
-/** A gateway proxying to `upstreamUrl`; `proxy` is merged over the default client list. */
-export async function proxyGateway(upstreamUrl: string, proxy: Record<string, unknown> = {}, logLines?: string[]): Promise<TestGateway> {
+/** A gateway proxying to `upstreamUrl`; `proxy` is merged over the default client list, `settings` over the top level. */
+export async function proxyGateway(
+  upstreamUrl: string,
+  proxy: Record<string, unknown> = {},
+  logLines?: string[],
+  settings: Record<string, unknown> = {},
+): Promise<TestGateway> {
   return startTestGateway({
     ...(logLines ? { logLines } : {}),
     connectors: [],
@@ -64,6 +69,7 @@ export async function proxyGateway(upstreamUrl: string, proxy: Record<string, un
         ],
         ...proxy,
       },
+      ...settings,
     },
   });
 }
