@@ -1,8 +1,12 @@
 /**
  * The root pino logger. Secrets are redacted here, at the root, so no child
- * logger (per room, per connector, per job) can print one by accident.
+ * logger (per room, per connector, per job) can print one by accident: fields
+ * by path, and credentials in query strings (`?token=…`) anywhere in a line —
+ * a request's `url`, a message, an error's stack.
  */
 import { pino, type DestinationStream, type Logger } from 'pino';
+
+const REDACTED = '[redacted]';
 
 export const REDACTED_PATHS = [
   'token',
@@ -31,6 +35,44 @@ export const REDACTED_PATHS = [
   'headers["x-private-key"]',
 ];
 
+// ─── Credentials in query strings ──────────────────────────────────────────────
+// In every `?name=value`, `&name=value` or `;name=value` of a written line whose
+// name is credential-like, the value becomes `[redacted]`. Names are compared
+// case-insensitively after percent-decoding (`%74oken`, `Access_Token`). A value
+// ends at `&`, `;`, `#`, a quote, `<`, `>` or white space; JSON escapes inside it
+// (`\"`) are part of it, so a value cannot end early and leave a tail.
+
+/** Names whose values are credentials, as the issue lists them and as OAuth and common APIs name them. */
+const CREDENTIAL_NAMES = new Set([
+  'token', 'key', 'api_key', 'apikey', 'access_token', 'refresh_token', 'id_token', 'auth',
+  'secret', 'client_secret', 'password', 'passwd', 'pwd', 'sig', 'signature', 'code',
+]);
+/** …and any name ending in one of these after `_` or `-` (`auth_token`, `x-api-key`, `webhook_secret`). */
+const CREDENTIAL_SUFFIX = /[_-](token|key|secret|password|signature)$/;
+
+const PARAMETER = /([?&;])([^=&;#?"'<>\s\\]+)=((?:\\.|[^&;#"'<>\s\\])*)/g;
+
+function nameOf(raw: string): string {
+  const spaced = raw.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(spaced).trim().toLowerCase();
+  } catch {
+    return spaced.trim().toLowerCase();
+  }
+}
+
+function isCredentialName(raw: string): boolean {
+  const name = nameOf(raw);
+  return CREDENTIAL_NAMES.has(name) || CREDENTIAL_SUFFIX.test(name);
+}
+
+/** `text` with the value of every credential-like query parameter replaced by `[redacted]`. */
+export function redactQueryCredentials(text: string): string {
+  return text.replace(PARAMETER, (whole, sep: string, name: string, value: string) =>
+    value !== '' && isCredentialName(name) ? `${sep}${name}=${REDACTED}` : whole,
+  );
+}
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export function createLogger(level: LogLevel = 'info', destination?: DestinationStream): Logger {
@@ -39,7 +81,8 @@ export function createLogger(level: LogLevel = 'info', destination?: Destination
       level,
       base: { service: 'threadgate' },
       timestamp: pino.stdTimeFunctions.isoTime,
-      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      redact: { paths: REDACTED_PATHS, censor: REDACTED },
+      hooks: { streamWrite: redactQueryCredentials },
     },
     destination,
   );

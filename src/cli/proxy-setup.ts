@@ -12,7 +12,7 @@ import { ProxyPostsRepo } from '../store/proxy-posts-repo.ts';
 
 export function proxyDeps(
   settings: Readonly<Settings>,
-  platform: { url: string; token: string; tokenType: string },
+  platform: { url: string; token: string; tokenType: string; organizationId: string },
   logger: Logger,
   metrics: GatewayMetrics,
   store: Store,
@@ -20,7 +20,7 @@ export function proxyDeps(
   return {
     posts: new PostOnce(new ProxyPostsRepo(store)),
     table: new ProxyRouteTable(ALL_ENDPOINTS),
-    callers: new ProxyCallers(settings.proxy.clients),
+    callers: new ProxyCallers(settings.proxy.clients, platform.organizationId),
     upstreams: {
       api: platform.url,
       builder: settings.platform.builder_url ?? platform.url,

@@ -12,7 +12,7 @@ import type { Store } from '../store/database.ts';
 import { registerAdmin, type AdminBridge } from './admin/index.ts';
 import { registerApiDocs } from './api-docs/routes.ts';
 import { registerConnectorRoutes } from './connector-routes.ts';
-import { installErrorHandlers } from './errors.ts';
+import { answerFrameworkError, installErrorHandlers } from './errors.ts';
 import { registerHealthRoutes } from './health-routes.ts';
 import { registerMetricsRoute, type GatewayMetrics } from './metrics.ts';
 import { registerProxyRoutes, type ProxyDeps } from './proxy/proxy-routes.ts';
@@ -40,6 +40,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     bodyLimit: deps.settings.server.body_limit_bytes,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    frameworkErrors: answerFrameworkError,
   });
   installErrorHandlers(app);
   registerHealthRoutes(app, deps.store, deps.connectorHealth);

@@ -3,7 +3,7 @@
  * with the right status. 4xx are logged at info, 5xx at error; a stack never
  * reaches a client.
  */
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ThreadgateError } from '../errors.ts';
 
 export interface FieldError {
@@ -39,6 +39,25 @@ export class AdminUnauthorizedError extends ThreadgateError {
   override readonly statusCode = 401;
 }
 
+/**
+ * A request path the gateway will not pass on or route (a dot segment, an
+ * encoded slash, a broken escape…): 400 naming the field `path`.
+ */
+export class PathInvalidError extends ThreadgateError {
+  readonly code = 'TG_PATH_INVALID';
+  override readonly statusCode = 400;
+  readonly #problem: string;
+
+  constructor(problem: string) {
+    super(`path: ${problem}`);
+    this.#problem = problem;
+  }
+
+  override toJSON(): ErrorBody {
+    return { code: this.code, message: this.message, errors: [{ path: 'path', message: this.#problem }] };
+  }
+}
+
 export class RouteNotFoundError extends ThreadgateError {
   readonly code = 'TG_NOT_FOUND';
   override readonly statusCode = 404;
@@ -66,13 +85,20 @@ export function toErrorBody(err: unknown): { status: number; body: ErrorBody } {
   return { status, body: { code, message: fe.message ?? 'bad request' } };
 }
 
+function answerError(err: unknown, request: FastifyRequest, reply: FastifyReply): void {
+  const { status, body } = toErrorBody(err);
+  if (status >= 500) request.log.error({ err }, 'request failed');
+  else request.log.info({ code: body.code, status }, body.message);
+  void reply.status(status).send(body);
+}
+
+/** Fastify's `frameworkErrors`: a URL the router cannot decode (a broken % escape) is refused like any bad path. */
+export function answerFrameworkError(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  answerError(err.code === 'FST_ERR_BAD_URL' ? new PathInvalidError('has a % that does not start a two-digit hex escape') : err, request, reply);
+}
+
 export function installErrorHandlers(app: FastifyInstance): void {
-  app.setErrorHandler((err, request, reply) => {
-    const { status, body } = toErrorBody(err);
-    if (status >= 500) request.log.error({ err }, 'request failed');
-    else request.log.info({ code: body.code, status }, body.message);
-    void reply.status(status).send(body);
-  });
+  app.setErrorHandler(answerError);
   app.setNotFoundHandler((request, reply) => {
     const err = new RouteNotFoundError(`no route ${request.method} ${request.url.split('?')[0]}`);
     void reply.status(404).send(err.toJSON());

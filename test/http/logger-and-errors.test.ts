@@ -37,6 +37,21 @@ describe('root logger', () => {
   });
 });
 
+describe('query credentials in log lines', () => {
+  // Guards against a credential in a URL leaking through an error's message or stack, or a message string.
+  it('redacts credential-like query values in messages, error messages and stacks', () => {
+    const { lines, stream } = capture();
+    const log = createLogger('info', stream).child({ room: 'test' });
+    const err = new Error('POST https://hooks.example.test/in?id=7&api_key=k-123&sig=s%2F456 failed: 503');
+    log.error({ err, target: 'https://hooks.example.test/in?Token=t-789' }, 'delivery to https://hooks.example.test/in?password=p-"quoted"x failed');
+    const out = lines.join('');
+    for (const secret of ['k-123', 's%2F456', 't-789', 'p-', 'quoted']) expect(out).not.toContain(secret);
+    expect(out).toContain('/in?id=7&api_key=[redacted]&sig=[redacted] failed: 503');
+    expect(out).toContain('?Token=[redacted]');
+    expect(JSON.parse(out).err.stack).toContain('api_key=[redacted]');
+  });
+});
+
 describe('HTTP error boundary', () => {
   async function app() {
     const { stream } = capture();

@@ -2,6 +2,8 @@
  * Who may call the proxy: `proxy.clients`, each with the SHA-256 of its key
  * (compared in constant time), an allow-list of methods and path patterns,
  * and a rate limit (a token bucket per client, refilled continuously).
+ * `<organization_id>` in an allow-list matches only the configured
+ * organisation.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { ProxyClient } from '../../config/schema.ts';
@@ -22,9 +24,11 @@ export class ProxyCallers {
   readonly #callers: Caller[];
   readonly #buckets = new Map<string, { tokens: number; at: number }>();
   readonly #now: () => number;
+  readonly #fixed: Readonly<Record<string, string>>;
 
-  constructor(clients: readonly ProxyClient[], now: () => number = Date.now) {
+  constructor(clients: readonly ProxyClient[], organizationId: string, now: () => number = Date.now) {
     this.#now = now;
+    this.#fixed = { organization_id: organizationId };
     this.#callers = clients.map((c) => ({
       name: c.name,
       allow: c.allow.map((a) => ({ methods: a.methods, paths: a.paths.map(compilePattern) })),
@@ -46,7 +50,7 @@ export class ProxyCallers {
     for (const caller of this.#callers) if (timingSafeEqual(presented, caller.digest) && !found) found = caller; // every one compared
     if (!found) return { ok: false, status: 401, code: 'TG_PROXY_UNAUTHORIZED', message: 'unknown gateway key' };
     const segments = splitPath(path);
-    const allowed = found.allow.some((a) => (a.methods.includes('*') || a.methods.includes(method)) && a.paths.some((p) => matchPattern(p, segments)));
+    const allowed = found.allow.some((a) => (a.methods.includes('*') || a.methods.includes(method)) && a.paths.some((p) => matchPattern(p, segments, this.#fixed)));
     if (!allowed) return { ok: false, status: 403, code: 'TG_PROXY_FORBIDDEN', message: `client ${found.name} may not ${method} ${path}` };
     const wait = this.#take(found);
     if (wait > 0) return { ok: false, status: 429, code: 'TG_PROXY_RATE_LIMITED', message: `client ${found.name} is over ${found.ratePerMinute} requests a minute`, retryAfterSeconds: Math.ceil(wait / 1000) };

@@ -1,6 +1,8 @@
 /**
  * The proxy: every documented platform path served at the same path on the
- * gateway. A caller is admitted by its gateway key (or, in
+ * gateway. A path that could mean another resource to a server on the way
+ * (dot segments, encoded slashes: path-check.ts) is refused first; the path
+ * checked is the path sent. A caller is admitted by its gateway key (or, in
  * `forward_caller_authorization` mode, brings its own platform token), a
  * documented JSON body is checked against its schema before anything leaves
  * (400 naming the field), and the request is forwarded to the upstream that
@@ -16,6 +18,7 @@ import { zodIssues } from '../../platform/errors.ts';
 import { RequestInvalidError, RouteNotFoundError } from '../errors.ts';
 import type { ProxyCallers } from './callers.ts';
 import { forward } from './forward.ts';
+import { checkProxyPath } from './path-check.ts';
 import type { PostOnce } from './post-once.ts';
 import type { ProxyRouteTable } from './route-table.ts';
 
@@ -46,9 +49,10 @@ export interface ProxyDeps {
   onCall?: (call: { client: string; method: string; template: string; status: number; seconds: number }) => void;
 }
 
-/** Where a proxied call goes: the upstream's base URL (no trailing slash) and the pool of its origin. */
+/** Where a proxied call goes: the upstream's origin, its base path (no trailing slash) and the pool of its origin. */
 interface Target {
-  base: string;
+  origin: string;
+  basePath: string;
   pool: Pool;
 }
 
@@ -64,11 +68,10 @@ export function registerProxyRoutes(app: FastifyInstance, deps: ProxyDeps): void
   const pools = new Map<string, Pool>();
   const targets = {} as Record<Upstream, Target>;
   for (const [name, url] of Object.entries(deps.upstreams) as [Upstream, string][]) {
-    const base = url.replace(/\/+$/, '');
-    const origin = new URL(base).origin;
+    const { origin, pathname } = new URL(url);
     const pool = pools.get(origin) ?? new Pool(origin, { connections: UPSTREAM_CONNECTIONS, keepAliveTimeout: 10_000 });
     pools.set(origin, pool);
-    targets[name] = { base, pool };
+    targets[name] = { origin, basePath: pathname.replace(/\/+$/, ''), pool };
   }
   app.addHook('onClose', async () => {
     await Promise.all([...pools.values()].map((p) => p.close()));
@@ -90,7 +93,11 @@ async function handle(
   targets: Record<Upstream, Target>,
 ): Promise<unknown> {
   const started = performance.now();
-  const [path = '/', query = ''] = request.url.split('?', 2) as [string, string?];
+  // The raw request target, split at its first `?`: what is checked here is what is sent.
+  const split = request.url.indexOf('?');
+  const path = split === -1 ? request.url : request.url.slice(0, split);
+  const query = split === -1 ? '' : request.url.slice(split + 1);
+  checkProxyPath(path);
   const hit = deps.table.lookup(request.method, path);
   if (hit === 'method') throw new ProxyDeniedError(405, 'TG_METHOD_NOT_ALLOWED', `${request.method} is not documented for ${path}`);
   if (hit === undefined && !deps.passthroughUnknown) throw new RouteNotFoundError(`${request.method} ${path} is not a documented platform endpoint`);
@@ -117,15 +124,14 @@ async function handle(
   const target = targets[endpoint?.upstream ?? upstreamOf(path)];
   const send = () =>
     forward({
-      url: `${target.base}${path}${query ? `?${query}` : ''}`,
+      origin: target.origin,
+      path: `${target.basePath}${path}${query ? `?${query}` : ''}`,
       dispatcher: target.pool,
       method: request.method,
       headers: request.headers,
       body,
       authorization,
-      forwardedFor: request.ip,
-      forwardedProto: request.protocol,
-      forwardedHost: request.host,
+      seen: { peer: request.ip, proto: request.protocol, host: request.host },
       timeoutMs: deps.timeoutMs,
     });
   const once = deps.posts && endpoint && hit !== undefined && checked ? deps.posts.applies(endpoint, hit.params, checked.json) : undefined;
