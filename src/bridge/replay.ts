@@ -7,6 +7,7 @@
  * serving job runner picks the job up at its next look at the table.
  */
 import type { JobQueue } from '../jobs/queue.ts';
+import type { RetryBudget } from '../jobs/retry-budget.ts';
 import type { Store } from '../store/database.ts';
 import type { DeliveriesRepo } from '../store/deliveries-repo.ts';
 import type { InboundRepo } from '../store/inbound-repo.ts';
@@ -20,9 +21,10 @@ export interface ReplayDeps {
   queue: JobQueue;
   deliveries: DeliveriesRepo;
   inbound: InboundRepo;
-  maxAttempts: number;
+  /** For replayed deliveries. */
+  deliveryBudget: RetryBudget;
   /** For inbound retries (platform POSTs). */
-  platformMaxAttempts: number;
+  platformBudget: RetryBudget;
   notify?: (kind: string) => void;
   now?: () => number;
 }
@@ -53,7 +55,7 @@ export class Replayer {
         throw new NotReplayableError(`delivery ${id} is still being delivered (job ${current.id} is ${current.status}, attempt ${current.attempts} of ${current.maxAttempts})`);
       }
       const payload: DeliverJobPayload = { connector: delivery.connector, delivery: id, replay: true };
-      const job = this.#d.queue.enqueue({ kind: DELIVER_JOB, payload, maxAttempts: this.#d.maxAttempts });
+      const job = this.#d.queue.enqueue({ kind: DELIVER_JOB, payload, ...this.#d.deliveryBudget });
       this.#d.deliveries.setJob(id, job);
       this.#d.deliveries.recordOutcome(id, 'accepted', null, null, (this.#d.now ?? Date.now)());
       return job;
@@ -88,7 +90,7 @@ export class Replayer {
       this.#d.inbound.revive(id);
       const payload: ThreadJobPayload = { connector: message.connector, thread: message.thread, messages: [id] };
       const kind = message.kind === 'close' ? CLOSE_SESSION_JOB : POST_MESSAGES_JOB;
-      const job = this.#d.queue.enqueue({ kind, payload, maxAttempts: this.#d.platformMaxAttempts });
+      const job = this.#d.queue.enqueue({ kind, payload, ...this.#d.platformBudget });
       this.#d.inbound.setJob(id, job);
       return { job, kind };
     });
