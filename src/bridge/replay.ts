@@ -11,7 +11,7 @@ import type { RetryBudget } from '../jobs/retry-budget.ts';
 import type { Store } from '../store/database.ts';
 import type { DeliveriesRepo } from '../store/deliveries-repo.ts';
 import type { InboundRepo } from '../store/inbound-repo.ts';
-import { matchingDeliveryIds, type DeliveryFilter } from '../store/log-queries.ts';
+import { matchingDeliveryIds, matchingInboundIds, type DeliveryFilter, type InboundFilter } from '../store/log-queries.ts';
 import { NotReplayableError, RecordNotFoundError } from './errors.ts';
 import { CLOSE_SESSION_JOB, POST_MESSAGES_JOB, type ThreadJobPayload } from './inbound.ts';
 import { DELIVER_JOB, type DeliverJobPayload } from './webhook-intake.ts';
@@ -32,6 +32,15 @@ export interface ReplayDeps {
 export interface BulkReplayResult {
   matched: number;
   replayed: number[];
+  skipped: { id: number; reason: string }[];
+}
+
+export interface BulkRetryResult {
+  /** The dead inbound messages the filter matched, oldest first. */
+  matched: number[];
+  /** Those queued again, each with its new job (none on a dry run). */
+  retried: { id: number; job: number }[];
+  /** Those that could not be (retried by someone else meanwhile). */
   skipped: { id: number; reason: string }[];
 }
 
@@ -96,5 +105,21 @@ export class Replayer {
     });
     this.#d.notify?.(queued.kind);
     return queued.job;
+  }
+
+  /** Retries every dead inbound message the filter matches, oldest first (the order they came in); `dryRun` only lists them. */
+  retryInboundWhere(filter: Omit<InboundFilter, 'status' | 'before' | 'limit'>, options: { dryRun?: boolean } = {}): BulkRetryResult {
+    const matched = matchingInboundIds(this.#d.store, { ...filter, status: ['dead'] });
+    const result: BulkRetryResult = { matched, retried: [], skipped: [] };
+    if (options.dryRun) return result;
+    for (const id of matched) {
+      try {
+        result.retried.push({ id, job: this.retryInbound(id) });
+      } catch (err) {
+        if (!(err instanceof NotReplayableError || err instanceof RecordNotFoundError)) throw err;
+        result.skipped.push({ id, reason: err.message });
+      }
+    }
+    return result;
   }
 }
