@@ -130,7 +130,7 @@ export async function startGateway(
       maxStoredBodyBytes: settings.store.max_stored_body_bytes,
       observe: { jobFinished: metrics.jobFinished, webhook: metrics.webhook },
       jobs: {
-        ...retryPolicy(settings.jobs),
+        ...retryPolicy(settings.jobs, logger),
         concurrency: settings.jobs.concurrency,
         leaseMs: settings.jobs.lease_seconds * 1000,
         ...(overrides.jobPollMs ? { pollMs: overrides.jobPollMs } : {}),

@@ -15,7 +15,7 @@ export const MAX_RETRY_AFTER_MS = 60 * 60 * 1000;
 export const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 1_000, maxMs: 15 * 60_000 };
 
 /** The delay after `attempt` (1-based) failed, before jitter: base doubled per attempt, at most the cap. */
-function ceilingMs(attempt: number, policy: BackoffPolicy): number {
+export function ceilingMs(attempt: number, policy: BackoffPolicy): number {
   return Math.min(policy.maxMs, policy.baseMs * 2 ** Math.max(0, attempt - 1));
 }
 

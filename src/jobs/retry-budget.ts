@@ -7,7 +7,7 @@
  * handler (which marks its records dead when a last try fails) and the queue
  * (which buries the job) always agree.
  */
-import { backoffDelayMs, earliestRetryMs, honouredRetryAfterMs, type BackoffPolicy } from './backoff.ts';
+import { backoffDelayMs, ceilingMs, earliestRetryMs, honouredRetryAfterMs, type BackoffPolicy } from './backoff.ts';
 
 export interface RetryBudget {
   /** Tries at most, whatever time is left (a safety cap). */
@@ -43,4 +43,19 @@ export function nextRunAt(job: TryState, now: number, policy: BackoffPolicy, ret
   const at = now + backoffDelayMs(job.attempts, policy, retryAfterMs, random);
   if (job.giveUpAt === null || at <= job.giveUpAt) return at;
   return Math.max(job.giveUpAt, now + honouredRetryAfterMs(retryAfterMs));
+}
+
+/**
+ * How long `maxAttempts` tries can last at the most (every wait at its
+ * longest): when that is shorter than `retryForMs`, the cap, not the
+ * deadline, ends the retries (an old `max_attempts: 8` ends them within 127 s).
+ */
+export function longestSpanMs(maxAttempts: number, policy: BackoffPolicy): number {
+  let total = 0;
+  for (let attempt = 1; attempt < maxAttempts; attempt++) {
+    const wait = ceilingMs(attempt, policy);
+    if (wait === policy.maxMs) return total + (maxAttempts - attempt) * wait; // capped from here on
+    total += wait;
+  }
+  return total;
 }

@@ -1,7 +1,8 @@
 /**
  * The `jobs` settings: the retry budget is a duration (`retry_for: 3d`), the
  * backoff bounds are durations too, the attempt counts are safety caps, and
- * an old file with only `max_attempts` still loads.
+ * an old file with only `max_attempts` still loads — and `serve` says when
+ * such a cap ends retries long before `retry_for`.
  */
 import { describe, expect, it } from 'vitest';
 import { retryPolicy } from '../../src/cli/retry-policy.ts';
@@ -9,6 +10,7 @@ import { formatProblem } from '../../src/config/errors.ts';
 import { Settings } from '../../src/config/schema.ts';
 import { DEFAULT_BACKOFF } from '../../src/jobs/backoff.ts';
 import { DEFAULT_RETRY_BUDGET } from '../../src/jobs/retry-budget.ts';
+import { startTestGateway } from '../support/gateway.ts';
 
 const jobsOf = (jobs: Record<string, unknown>) => Settings.parse({ jobs }).jobs;
 
@@ -34,6 +36,23 @@ describe('jobs settings', () => {
 
   it('still loads an old file whose budget was a count: max_attempts and platform_max_attempts are caps', () => {
     expect(jobsOf({ max_attempts: 8, platform_max_attempts: 25 })).toMatchObject({ max_attempts: 8, platform_max_attempts: 25, retry_for: 3 * 86_400_000 });
+  });
+
+  // Guards against an upgrade that silently keeps the 2-minute budget of a settings file that still says max_attempts: 8.
+  it('serve warns when an attempt cap ends retries before retry_for, naming the setting; the defaults do not', async () => {
+    const warnings = async (jobs: Record<string, unknown>) => {
+      const logLines: string[] = [];
+      const tg = await startTestGateway({ connectors: [], settings: { jobs }, logLines });
+      await tg.gateway.close();
+      return logLines.map((l) => JSON.parse(l) as { event?: string; level: number; msg: string }).filter((l) => l.event === 'attempt_cap_binds');
+    };
+    const old = await warnings({ max_attempts: 8, platform_max_attempts: 25 });
+    expect(old.map((l) => [l.level, l.msg])).toEqual([
+      [40, 'jobs.max_attempts 8 ends retries within 2.1 min, before jobs.retry_for (3 d): raise it or remove it (default 1000)'],
+      [40, 'jobs.platform_max_attempts 25 ends retries within 3.8 h, before jobs.retry_for (3 d): raise it or remove it (default 1000)'],
+    ]);
+    expect(await warnings({})).toEqual([]);
+    expect(await warnings({ max_attempts: 8, retry_for: '90s' })).toEqual([]);
   });
 
   it('names the key and the fix of every bad value', () => {
