@@ -5,7 +5,9 @@
  */
 import type { Logger } from 'pino';
 import type { ConnectorInstance } from '../connector/api.ts';
+import type { BackoffPolicy } from '../jobs/backoff.ts';
 import { JobQueue } from '../jobs/queue.ts';
+import type { RetryBudget } from '../jobs/retry-budget.ts';
 import { JobRunner, type RunnerOptions } from '../jobs/runner.ts';
 import type { SignaturePayload } from '../platform/signature.ts';
 import type { UnifiedMessagingClient } from '../platform/unified-messaging-client.ts';
@@ -32,7 +34,8 @@ export interface BridgeOptions {
   connectors: { has(name: string): boolean; instanceOf(name: string): ConnectorInstance | undefined };
   targetOf(connector: string): RegistrationTarget;
   signature: { payload: SignaturePayload; toleranceSeconds: number };
-  jobs: { maxAttempts: number; platformMaxAttempts: number; concurrency: number; leaseMs?: number; pollMs?: number };
+  /** How long connector deliveries and platform POSTs are retried, and how far apart. */
+  jobs: { delivery: RetryBudget; platform: RetryBudget; backoff: BackoffPolicy; concurrency: number; leaseMs?: number; pollMs?: number };
   /** Bodies of delivered webhooks kept up to this size. */
   maxStoredBodyBytes: number;
   /** Observation hooks (metrics). */
@@ -59,7 +62,7 @@ export class Bridge {
 
   constructor(o: BridgeOptions) {
     const logger = o.logger;
-    this.queue = new JobQueue(o.store);
+    this.queue = new JobQueue(o.store, { backoff: o.jobs.backoff });
     this.runner = new JobRunner(this.queue, {
       logger: logger.child({ room: 'jobs' }),
       ...(o.jobs.pollMs ? { pollMs: o.jobs.pollMs } : {}),
@@ -81,7 +84,7 @@ export class Bridge {
       threads: this.threads,
       inbound: this.inboundRepo,
       notify,
-      maxAttempts: o.jobs.platformMaxAttempts,
+      budget: o.jobs.platform,
     });
     this.intake = new WebhookIntake({
       store: o.store,
@@ -91,7 +94,7 @@ export class Bridge {
       isConnector: (name) => o.connectors.has(name),
       notify,
       signature: o.signature,
-      maxAttempts: o.jobs.maxAttempts,
+      budget: o.jobs.delivery,
       logger: logger.child({ room: 'receiver' }),
       ...(o.observe?.webhook ? { onResult: o.observe.webhook } : {}),
     });
@@ -119,8 +122,8 @@ export class Bridge {
       queue: this.queue,
       deliveries: this.deliveries,
       inbound: this.inboundRepo,
-      maxAttempts: o.jobs.maxAttempts,
-      platformMaxAttempts: o.jobs.platformMaxAttempts,
+      deliveryBudget: o.jobs.delivery,
+      platformBudget: o.jobs.platform,
       notify,
     });
     const kind = { concurrency: o.jobs.concurrency, ...(o.jobs.leaseMs ? { leaseMs: o.jobs.leaseMs } : {}) };

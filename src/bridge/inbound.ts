@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SubmitMessage, SubmitResult } from '../connector/api.ts';
 import type { JobQueue } from '../jobs/queue.ts';
+import type { RetryBudget } from '../jobs/retry-budget.ts';
 import type { Store } from '../store/database.ts';
 import type { InboundRepo } from '../store/inbound-repo.ts';
 import type { ThreadsRepo } from '../store/threads-repo.ts';
@@ -32,7 +33,7 @@ export class InboundBridge {
   readonly #inbound: InboundRepo;
   readonly #notify: (kind: string) => void;
   readonly #now: () => number;
-  readonly #maxAttempts: number;
+  readonly #budget: RetryBudget;
 
   constructor(deps: {
     store: Store;
@@ -40,7 +41,8 @@ export class InboundBridge {
     threads: ThreadsRepo;
     inbound: InboundRepo;
     notify: (kind: string) => void;
-    maxAttempts: number;
+    /** How long the platform POSTs are retried. */
+    budget: RetryBudget;
     now?: () => number;
   }) {
     this.#store = deps.store;
@@ -48,7 +50,7 @@ export class InboundBridge {
     this.#threads = deps.threads;
     this.#inbound = deps.inbound;
     this.#notify = deps.notify;
-    this.#maxAttempts = deps.maxAttempts;
+    this.#budget = deps.budget;
     this.#now = deps.now ?? Date.now;
   }
 
@@ -80,7 +82,7 @@ export class InboundBridge {
       );
       if (thread.closed) this.#threads.setClosed(thread.id, false, now);
       const payload: ThreadJobPayload = { connector, thread: thread.id, messages: [id] };
-      const jobId = this.#queue.enqueue({ kind: POST_MESSAGES_JOB, payload, maxAttempts: this.#maxAttempts });
+      const jobId = this.#queue.enqueue({ kind: POST_MESSAGES_JOB, payload, ...this.#budget });
       this.#inbound.setJob(id, jobId);
       return { duplicate: false, threadId: thread.threadId, queued: true };
     });
@@ -113,7 +115,7 @@ export class InboundBridge {
         now,
       );
       const payload: ThreadJobPayload = { connector, thread: thread.id, messages: [id] };
-      this.#inbound.setJob(id, this.#queue.enqueue({ kind: CLOSE_SESSION_JOB, payload, maxAttempts: this.#maxAttempts }));
+      this.#inbound.setJob(id, this.#queue.enqueue({ kind: CLOSE_SESSION_JOB, payload, ...this.#budget }));
     });
     this.#notify(CLOSE_SESSION_JOB);
   }

@@ -82,7 +82,7 @@ export class OutboundDispatch {
           this.#d.attempts.closeDelivery(attemptId, 'aborted', 'the gateway stopped during the attempt', null, at);
           throw err;
         }
-        const final = describeFailure(err).permanent || ctx.job.attempts >= ctx.job.maxAttempts;
+        const final = describeFailure(err).permanent || ctx.job.lastTry;
         const message = (err instanceof Error ? `${(err as { code?: string }).code ?? err.name}: ${err.message}` : String(err)).slice(0, 2_000);
         this.#d.store.transaction(() => {
           this.#d.attempts.closeDelivery(attemptId, final ? 'dead' : 'failed', message, null, at);

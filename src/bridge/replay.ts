@@ -7,10 +7,11 @@
  * serving job runner picks the job up at its next look at the table.
  */
 import type { JobQueue } from '../jobs/queue.ts';
+import type { RetryBudget } from '../jobs/retry-budget.ts';
 import type { Store } from '../store/database.ts';
 import type { DeliveriesRepo } from '../store/deliveries-repo.ts';
 import type { InboundRepo } from '../store/inbound-repo.ts';
-import { matchingDeliveryIds, type DeliveryFilter } from '../store/log-queries.ts';
+import { matchingDeliveryIds, matchingInboundIds, type DeliveryFilter, type InboundFilter } from '../store/log-queries.ts';
 import { NotReplayableError, RecordNotFoundError } from './errors.ts';
 import { CLOSE_SESSION_JOB, POST_MESSAGES_JOB, type ThreadJobPayload } from './inbound.ts';
 import { DELIVER_JOB, type DeliverJobPayload } from './webhook-intake.ts';
@@ -20,9 +21,10 @@ export interface ReplayDeps {
   queue: JobQueue;
   deliveries: DeliveriesRepo;
   inbound: InboundRepo;
-  maxAttempts: number;
+  /** For replayed deliveries. */
+  deliveryBudget: RetryBudget;
   /** For inbound retries (platform POSTs). */
-  platformMaxAttempts: number;
+  platformBudget: RetryBudget;
   notify?: (kind: string) => void;
   now?: () => number;
 }
@@ -30,6 +32,15 @@ export interface ReplayDeps {
 export interface BulkReplayResult {
   matched: number;
   replayed: number[];
+  skipped: { id: number; reason: string }[];
+}
+
+export interface BulkRetryResult {
+  /** The dead inbound messages the filter matched, oldest first. */
+  matched: number[];
+  /** Those queued again, each with its new job (none on a dry run). */
+  retried: { id: number; job: number }[];
+  /** Those that could not be (retried by someone else meanwhile). */
   skipped: { id: number; reason: string }[];
 }
 
@@ -53,7 +64,7 @@ export class Replayer {
         throw new NotReplayableError(`delivery ${id} is still being delivered (job ${current.id} is ${current.status}, attempt ${current.attempts} of ${current.maxAttempts})`);
       }
       const payload: DeliverJobPayload = { connector: delivery.connector, delivery: id, replay: true };
-      const job = this.#d.queue.enqueue({ kind: DELIVER_JOB, payload, maxAttempts: this.#d.maxAttempts });
+      const job = this.#d.queue.enqueue({ kind: DELIVER_JOB, payload, ...this.#d.deliveryBudget });
       this.#d.deliveries.setJob(id, job);
       this.#d.deliveries.recordOutcome(id, 'accepted', null, null, (this.#d.now ?? Date.now)());
       return job;
@@ -88,11 +99,27 @@ export class Replayer {
       this.#d.inbound.revive(id);
       const payload: ThreadJobPayload = { connector: message.connector, thread: message.thread, messages: [id] };
       const kind = message.kind === 'close' ? CLOSE_SESSION_JOB : POST_MESSAGES_JOB;
-      const job = this.#d.queue.enqueue({ kind, payload, maxAttempts: this.#d.platformMaxAttempts });
+      const job = this.#d.queue.enqueue({ kind, payload, ...this.#d.platformBudget });
       this.#d.inbound.setJob(id, job);
       return { job, kind };
     });
     this.#d.notify?.(queued.kind);
     return queued.job;
+  }
+
+  /** Retries every dead inbound message the filter matches, oldest first (the order they came in); `dryRun` only lists them. */
+  retryInboundWhere(filter: Omit<InboundFilter, 'status' | 'before' | 'limit'>, options: { dryRun?: boolean } = {}): BulkRetryResult {
+    const matched = matchingInboundIds(this.#d.store, { ...filter, status: ['dead'] });
+    const result: BulkRetryResult = { matched, retried: [], skipped: [] };
+    if (options.dryRun) return result;
+    for (const id of matched) {
+      try {
+        result.retried.push({ id, job: this.retryInbound(id) });
+      } catch (err) {
+        if (!(err instanceof NotReplayableError || err instanceof RecordNotFoundError)) throw err;
+        result.skipped.push({ id, reason: err.message });
+      }
+    }
+    return result;
   }
 }

@@ -83,7 +83,7 @@ export class ThreadSync {
   readonly handle = async (payload: ThreadJobPayload, ctx: JobContext<ThreadJobPayload>): Promise<void> => {
     const thread = this.#d.threads.byId(payload.thread);
     if (!thread) throw new PermanentJobError(`thread ${payload.thread} does not exist`);
-    const run: Run = { jobId: ctx.job.id, attempt: ctx.job.attempts, final: ctx.job.attempts >= ctx.job.maxAttempts, signal: ctx.signal, refused: [] };
+    const run: Run = { jobId: ctx.job.id, attempt: ctx.job.attempts, final: ctx.job.lastTry, signal: ctx.signal, refused: [] };
     await this.#mutex.run(String(thread.id), async () => {
       // A job at its first attempt whose items are dead was retried by an operator: send them again.
       if (ctx.job.attempts === 1) for (const id of payload.messages ?? []) this.#d.inbound.revive(id);

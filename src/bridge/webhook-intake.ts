@@ -11,6 +11,7 @@ import { WebhookSignatureError } from '../platform/errors.ts';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyWebhook, type SignaturePayload } from '../platform/signature.ts';
 import { WebhookEvent, webhookEventKey } from '../platform/schemas/unified-messaging.ts';
 import type { JobQueue } from '../jobs/queue.ts';
+import type { RetryBudget } from '../jobs/retry-budget.ts';
 import type { Store } from '../store/database.ts';
 import type { DeliveriesRepo } from '../store/deliveries-repo.ts';
 import type { RegistrationsRepo } from '../store/registrations-repo.ts';
@@ -40,7 +41,8 @@ export interface WebhookIntakeDeps {
   isConnector(name: string): boolean;
   notify(kind: string): void;
   signature: { payload: SignaturePayload; toleranceSeconds: number };
-  maxAttempts: number;
+  /** How long a connector delivery is retried. */
+  budget: RetryBudget;
   logger: Logger;
   rejectionsPerMinute?: number;
   /** Told the result of every request (for metrics). */
@@ -140,7 +142,7 @@ export class WebhookIntake {
       }
       const id = this.#d.deliveries.insert({ ...base, duplicateOf: null, status: 'accepted' }, now);
       const payload: DeliverJobPayload = { connector, delivery: id };
-      this.#d.deliveries.setJob(id, this.#d.queue.enqueue({ kind: DELIVER_JOB, payload, maxAttempts: this.#d.maxAttempts }));
+      this.#d.deliveries.setJob(id, this.#d.queue.enqueue({ kind: DELIVER_JOB, payload, ...this.#d.budget }));
       return { deliveryId: id, duplicate: false };
     });
     if (!result.duplicate) this.#d.notify(DELIVER_JOB);

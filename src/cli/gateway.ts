@@ -23,6 +23,7 @@ import { createUnifiedMessagingClient } from '../platform/unified-messaging-clie
 import { startSandbox, type RunningSandbox } from '../sandbox/index.ts';
 import { openStore, type Store } from '../store/database.ts';
 import { DEMO_CONNECTOR, logDemoSteps } from './demo.ts';
+import { retryPolicy } from './retry-policy.ts';
 import { storeOptions } from './store-access.ts';
 
 export interface PlatformTarget {
@@ -129,8 +130,7 @@ export async function startGateway(
       maxStoredBodyBytes: settings.store.max_stored_body_bytes,
       observe: { jobFinished: metrics.jobFinished, webhook: metrics.webhook },
       jobs: {
-        maxAttempts: settings.jobs.max_attempts,
-        platformMaxAttempts: settings.jobs.platform_max_attempts,
+        ...retryPolicy(settings.jobs, logger),
         concurrency: settings.jobs.concurrency,
         leaseMs: settings.jobs.lease_seconds * 1000,
         ...(overrides.jobPollMs ? { pollMs: overrides.jobPollMs } : {}),

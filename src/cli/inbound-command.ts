@@ -1,7 +1,8 @@
 /**
  * `threadgate inbound list [filters] [--json]`, `inbound show <id>` and
- * `inbound retry <id>…`: the external → platform direction of the log, with
- * each message's platform POST attempts; retry puts dead messages back.
+ * `inbound retry <id>… | --status dead [filters] [--dry-run]`: the external →
+ * platform direction of the log, with each message's platform POST attempts;
+ * retry puts dead messages back (a running `serve` posts them within a second).
  */
 import { NotReplayableError, RecordNotFoundError } from '../bridge/errors.ts';
 import { AttemptsRepo } from '../store/attempts-repo.ts';
@@ -9,17 +10,20 @@ import { InboundRepo } from '../store/inbound-repo.ts';
 import { listInbound } from '../store/log-queries.ts';
 import { configOption, parse } from './args.ts';
 import { UsageError } from './errors.ts';
-import { filterOptions, inboundFilter, parseId } from './log-filters.ts';
+import { deadOnly, filterOptions, inboundFilter, parseId } from './log-filters.ts';
 import { replayerFor } from './replayer-for.ts';
 import { openConfiguredStore } from './store-access.ts';
 import { formatTable, isoTime, printJson } from './table.ts';
 
 const USAGE = 'usage: threadgate inbound list [--status pending|posted|dead] [--connector N] [--thread T] [--since …] [--until …] [--limit N] [--json]\n' +
-  '       threadgate inbound show <id> [--json]\n       threadgate inbound retry <id>…';
+  '       threadgate inbound show <id> [--json]\n       threadgate inbound retry <id>…\n' +
+  '       threadgate inbound retry --status dead [--connector N] [--thread T] [--since …] [--until …] [--dry-run] [--json]';
 
 export async function inboundCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, { ...configOption, ...filterOptions });
+  const { values, positionals } = parse(argv, { ...configOption, ...filterOptions, 'dry-run': { type: 'boolean' } });
   const [verb, ...rest] = positionals;
+  if (verb === 'retry' && rest.length === 0 && values.status !== undefined) return retryWhere(values);
+  if (values['dry-run']) throw new UsageError('--dry-run goes with inbound retry --status dead');
   const filter = verb === 'list' && rest.length === 0 ? inboundFilter(values) : undefined;
   if (!filter && !(verb === 'show' && rest.length === 1) && !(verb === 'retry' && rest.length > 0)) throw new UsageError(USAGE);
   const ids = verb === 'list' ? [] : rest.map((r) => parseId(r, 'an inbound message id'));
@@ -62,6 +66,27 @@ export async function inboundCommand(argv: string[]): Promise<number> {
       }
     }
     return failed > 0 ? 1 : 0;
+  } finally {
+    store.close();
+  }
+}
+
+/** Every dead message the filter matches, back to pending with its thread's flush queued; `--dry-run` only lists them. */
+function retryWhere(values: Parameters<typeof inboundFilter>[0] & { config?: string | undefined; json?: boolean | undefined; 'dry-run'?: boolean | undefined }): number {
+  const filter = deadOnly(inboundFilter(values), 'messages');
+  const dryRun = values['dry-run'] === true;
+  const { loaded, store } = openConfiguredStore(values.config);
+  try {
+    const result = replayerFor(store, loaded).retryInboundWhere(filter, { dryRun });
+    if (values.json) printJson({ dry_run: dryRun, ...result });
+    else {
+      const lines = dryRun ? result.matched.map((id) => `${id}: dead`) : result.retried.map((r) => `${r.id}: queued again as job ${r.job}`);
+      for (const line of [...lines, ...result.skipped.map((s) => `${s.id}: ${s.reason}`)]) process.stdout.write(`${line}\n`);
+      process.stdout.write(dryRun
+        ? `${result.matched.length} dead message(s) match; nothing queued (--dry-run)\n`
+        : `${result.matched.length} dead message(s) matched, ${result.retried.length} queued again, ${result.skipped.length} skipped\n`);
+    }
+    return result.skipped.length > 0 ? 1 : 0;
   } finally {
     store.close();
   }

@@ -1,9 +1,10 @@
 /**
  * The filter options the log commands share: --status, --connector, --event,
  * --thread, --since and --until (`2h`, `30m`, `7d` ago, or an ISO time),
- * --limit. Every bad value is a usage error naming the option.
+ * --limit, and --kind for jobs. Every bad value is a usage error naming the
+ * option.
  */
-import { DELIVERY_STATUSES, INBOUND_STATUSES } from '../store/statuses.ts';
+import { DELIVERY_STATUSES, INBOUND_STATUSES, JOB_STATUSES } from '../store/statuses.ts';
 import { timeFrom } from '../time-spans.ts';
 import { UsageError } from './errors.ts';
 
@@ -49,15 +50,22 @@ function limit(value: string | undefined): number | undefined {
   return n;
 }
 
-export function deliveryFilter(v: FilterValues) {
+/** The options every log filter reads alike. */
+function common(v: FilterValues) {
   return {
-    ...(v.status ? { status: statuses(v.status, DELIVERY_STATUSES) } : {}),
     ...(v.connector ? { connector: v.connector } : {}),
-    ...(v.event ? { event: v.event } : {}),
-    ...(v.thread ? { thread: v.thread } : {}),
     ...(v.since ? { since: parseTime(v.since, '--since') } : {}),
     ...(v.until ? { until: parseTime(v.until, '--until') } : {}),
     ...(v.limit ? { limit: limit(v.limit) } : {}),
+  };
+}
+
+export function deliveryFilter(v: FilterValues) {
+  return {
+    ...(v.status ? { status: statuses(v.status, DELIVERY_STATUSES) } : {}),
+    ...(v.event ? { event: v.event } : {}),
+    ...(v.thread ? { thread: v.thread } : {}),
+    ...common(v),
   };
 }
 
@@ -65,12 +73,33 @@ export function inboundFilter(v: FilterValues) {
   if (v.event) throw new UsageError('--event applies to deliveries only');
   return {
     ...(v.status ? { status: statuses(v.status, INBOUND_STATUSES) } : {}),
-    ...(v.connector ? { connector: v.connector } : {}),
     ...(v.thread ? { thread: v.thread } : {}),
-    ...(v.since ? { since: parseTime(v.since, '--since') } : {}),
-    ...(v.until ? { until: parseTime(v.until, '--until') } : {}),
-    ...(v.limit ? { limit: limit(v.limit) } : {}),
+    ...common(v),
   };
+}
+
+export function jobFilter(v: FilterValues & { kind?: string | undefined }) {
+  if (v.event) throw new UsageError('--event applies to deliveries only');
+  if (v.thread) throw new UsageError('--thread does not apply to jobs');
+  return {
+    ...(v.status ? { status: statuses(v.status, JOB_STATUSES) } : {}),
+    ...(v.kind ? { kind: v.kind } : {}),
+    ...common(v),
+  };
+}
+
+/**
+ * The filter of a bulk retry: `--status dead` is required (only dead records
+ * are retried, and naming it keeps a bare command from acting on everything),
+ * and every match is retried, so --limit does not apply.
+ */
+export function deadOnly<F extends { status?: string[]; limit?: number }>(filter: F, what: string): Omit<F, 'status' | 'limit'> {
+  const { status, limit: given, ...rest } = filter;
+  if (!status || status.length === 0 || status.some((s) => s !== 'dead')) {
+    throw new UsageError(`a bulk retry takes --status dead (only dead ${what} are retried), got ${status?.length ? `"${status.join(',')}"` : 'none'}`);
+  }
+  if (given !== undefined) throw new UsageError(`--limit does not apply to a retry: every dead match is retried`);
+  return rest;
 }
 
 export function parseId(value: string | undefined, what: string): number {

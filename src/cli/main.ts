@@ -38,7 +38,11 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
   },
   inbound: {
     run: async (argv) => (await import('./inbound-command.ts')).inboundCommand(argv),
-    summary: 'inbound list|show|retry: messages on their way to the platform',
+    summary: 'inbound list|show|retry: messages on their way to the platform (retry --status dead: all dead ones)',
+  },
+  jobs: {
+    run: async (argv) => (await import('./jobs-command.ts')).jobsCommand(argv),
+    summary: 'jobs list|retry: the job queue; dead jobs queued again (--status dead [filters] [--dry-run])',
   },
   config: {
     run: async (argv) => (await import('./config-command.ts')).configCommand(argv),

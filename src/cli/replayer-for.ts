@@ -5,14 +5,16 @@ import { JobQueue } from '../jobs/queue.ts';
 import type { Store } from '../store/database.ts';
 import { DeliveriesRepo } from '../store/deliveries-repo.ts';
 import { InboundRepo } from '../store/inbound-repo.ts';
+import { retryPolicy } from './retry-policy.ts';
 
 export function replayerFor(store: Store, { settings }: LoadedSettings): Replayer {
+  const policy = retryPolicy(settings.jobs);
   return new Replayer({
     store,
-    queue: new JobQueue(store),
+    queue: new JobQueue(store, { backoff: policy.backoff }),
     deliveries: new DeliveriesRepo(store),
     inbound: new InboundRepo(store),
-    maxAttempts: settings.jobs.max_attempts,
-    platformMaxAttempts: settings.jobs.platform_max_attempts,
+    deliveryBudget: policy.delivery,
+    platformBudget: policy.platform,
   });
 }

@@ -4,10 +4,24 @@
  * validates those with its own `configSchema` when it is loaded.
  */
 import { z } from 'zod';
+import { spanMs } from '../time-spans.ts';
 
 const CONNECTOR_NAME = /^[a-z0-9-]+$/;
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
+
+const DAY_MS = 86_400_000;
+
+/** A duration as operators write it (`90s`, `15m`, `2h`, `3d`, `250ms`) from `min` to `max`; parsed to milliseconds. */
+function duration(min: string, max: string) {
+  const [low, high] = [spanMs(min) as number, spanMs(max) as number];
+  return z.string({ error: 'expected a duration such as 90s, 15m, 2h or 3d' }).transform((value, ctx) => {
+    const ms = /[a-z]$/.test(value.trim()) ? spanMs(value) : undefined; // a unit is required: a bare 3600 reads as seconds to some
+    if (ms === undefined) ctx.issues.push({ code: 'custom', input: value, message: `expected a duration such as 90s, 15m, 2h or 3d, got "${value}"` });
+    else if (ms < low || ms > high) ctx.issues.push({ code: 'custom', input: value, message: `must be from ${min} to ${max}, got "${value}"` });
+    return ms ?? z.NEVER;
+  });
+}
 
 export const PlatformSettings = z.strictObject({
   /** The platform's API address. Absent: the embedded sandbox is started and used. */
@@ -53,23 +67,29 @@ export const SandboxSettings = z.strictObject({
   port: z.number().int().min(0).max(65_535).default(0),
 });
 
-export const JobSettings = z.strictObject({
-  /** Tries of a connector delivery (mail, note, webhook out) before it is dead-lettered. */
-  max_attempts: z.number().int().min(1).max(100).default(8),
-  /**
-   * Tries of a platform POST (messages, close_session) before its items are
-   * dead-lettered; 25 with the backoff (1 s doubling, capped at 15 min) is
-   * about three hours of a platform outage that only delays messages.
-   */
-  platform_max_attempts: z.number().int().min(1).max(200).default(25),
-  /** Jobs of one kind running at once. */
-  concurrency: z.number().int().min(1).max(64).default(4),
-  /**
-   * How long a claimed job is held without a heartbeat. After a crash the
-   * jobs that were running are taken up again once this has passed.
-   */
-  lease_seconds: z.number().int().min(1).max(3_600).default(30),
-});
+export const JobSettings = z
+  .strictObject({
+    /**
+     * How long a connector delivery (mail, note, webhook out) or a platform POST
+     * is retried from when it was queued (or retried by hand) before it is
+     * dead-lettered with its last error.
+     */
+    retry_for: duration('1s', '90d').prefault('3d'),
+    /** The first retry's delay; it doubles per try up to backoff_max, each delay jittered to between half and all of it. */
+    backoff_first: duration('10ms', '1h').prefault('1s'),
+    backoff_max: duration('10ms', '1d').prefault('15m'),
+    /** Safety caps on tries (connector deliveries; platform POSTs): the defaults do not bind before retry_for 3d (about 590 tries). */
+    max_attempts: z.number().int().min(1).max(100_000).default(1_000),
+    platform_max_attempts: z.number().int().min(1).max(100_000).default(1_000),
+    /** Jobs of one kind running at once. */
+    concurrency: z.number().int().min(1).max(64).default(4),
+    /**
+     * How long a claimed job is held without a heartbeat. After a crash the
+     * jobs that were running are taken up again once this has passed.
+     */
+    lease_seconds: z.number().int().min(1).max(3_600).default(30),
+  })
+  .refine((jobs) => jobs.backoff_first <= jobs.backoff_max, { path: ['backoff_first'], error: 'must not be longer than backoff_max' });
 
 const HEX_SHA256 = /^[0-9a-f]{64}$/;
 

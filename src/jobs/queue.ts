@@ -2,16 +2,17 @@
  * The durable job queue on SQLite. `enqueue` is synchronous so it runs inside
  * the caller's transaction (the transactional outbox); claiming is one
  * UPDATE … RETURNING, so two workers never hold the same job; a job whose
- * worker died is claimable again once its lease expires.
+ * worker died is claimable again once its lease expires. A failed job is
+ * retried with backoff until its deadline (retry-budget.ts).
  */
 import type { Statement } from 'better-sqlite3';
 import type { Store } from '../store/database.ts';
 import type { JobStatus } from '../store/schema.ts';
+import { matchingJobs, type JobFilter, type JobRef } from '../store/job-queries.ts';
 import { countJobsByStatus } from '../store/status-counts.ts';
-import { backoffDelayMs, DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
+import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
 import { describeFailure, JobNotDeadError, JobNotFoundError } from './errors.ts';
-
-export const DEFAULT_MAX_ATTEMPTS = 8;
+import { DEFAULT_RETRY_BUDGET, isLastTry, nextRunAt } from './retry-budget.ts';
 
 export interface Job<P = unknown> {
   id: number;
@@ -20,6 +21,10 @@ export interface Job<P = unknown> {
   status: JobStatus;
   attempts: number;
   maxAttempts: number;
+  /** Unix ms after which no new try starts; null for a job queued before deadlines existed. */
+  giveUpAt: number | null;
+  /** Whether a failure of the current try dead-letters the job (decided when it was read: at the claim for a running job). */
+  lastTry: boolean;
   runAt: number;
   lastError: string | null;
 }
@@ -27,7 +32,10 @@ export interface Job<P = unknown> {
 export interface EnqueueInput {
   kind: string;
   payload: unknown;
+  /** The attempt cap; default DEFAULT_RETRY_BUDGET's. */
   maxAttempts?: number;
+  /** How long it is retried from now; default DEFAULT_RETRY_BUDGET's (3 days). */
+  retryForMs?: number;
   /** Unix ms; default now. */
   runAt?: number;
 }
@@ -39,20 +47,12 @@ interface JobRow {
   status: JobStatus;
   attempts: number;
   max_attempts: number;
+  give_up_at: number | null;
   run_at: number;
   last_error: string | null;
 }
 
-const toJob = (r: JobRow): Job => ({
-  id: r.id,
-  kind: r.kind,
-  payload: JSON.parse(r.payload) as unknown,
-  status: r.status,
-  attempts: r.attempts,
-  maxAttempts: r.max_attempts,
-  runAt: r.run_at,
-  lastError: r.last_error,
-});
+const COLUMNS = 'id, kind, payload, status, attempts, max_attempts, give_up_at, run_at, last_error';
 
 export type FailOutcome = { status: 'queued'; runAt: number } | { status: 'dead' };
 
@@ -69,8 +69,8 @@ export class JobQueue {
     const db = store.sqlite;
     this.#sql = {
       insert: db.prepare(
-        `insert into jobs (kind, payload, max_attempts, run_at, created_at, updated_at)
-         values (?, ?, ?, ?, ?, ?) returning id`,
+        `insert into jobs (kind, payload, max_attempts, retry_for_ms, give_up_at, run_at, created_at, updated_at)
+         values (?, ?, ?, ?, ?, ?, ?, ?) returning id`,
       ),
       claim: db.prepare(
         `update jobs set status = 'running', attempts = attempts + 1, lease_owner = ?, lease_until = ?, updated_at = ?
@@ -80,7 +80,7 @@ export class JobQueue {
              union all
              select id, run_at from jobs where kind = ? and status = 'running' and lease_until < ?)
            order by run_at, id limit ?)
-         returning id, kind, payload, status, attempts, max_attempts, run_at, last_error`,
+         returning ${COLUMNS}`,
       ),
       complete: db.prepare(
         `update jobs set status = 'done', lease_owner = null, lease_until = null, updated_at = ?, finished_at = ?
@@ -99,12 +99,12 @@ export class JobQueue {
          where id = ? and lease_owner = ? and status = 'running'`,
       ),
       extend: db.prepare(`update jobs set lease_until = ? where id = ? and lease_owner = ? and status = 'running'`),
-      get: db.prepare(
-        `select id, kind, payload, status, attempts, max_attempts, run_at, last_error from jobs where id = ?`,
-      ),
+      get: db.prepare(`select ${COLUMNS} from jobs where id = ?`),
+      // A retry by hand starts a fresh budget: attempts from 0 and a new deadline.
       retry: db.prepare(
-        `update jobs set status = 'queued', attempts = 0, run_at = ?, updated_at = ?, finished_at = null
-         where id = ? and status = 'dead'`,
+        `update jobs set status = 'queued', attempts = 0, run_at = @now, updated_at = @now, finished_at = null,
+           give_up_at = case when retry_for_ms is null then null else @now + retry_for_ms end
+         where id = @id and status = 'dead'`,
       ),
       due: db.prepare(`select min(run_at) as at from jobs where kind = ? and status = 'queued'`),
     };
@@ -113,10 +113,13 @@ export class JobQueue {
   /** Adds a job. Call inside the transaction that stores what the job acts on. */
   enqueue(input: EnqueueInput): number {
     const now = this.#now();
+    const retryForMs = input.retryForMs ?? DEFAULT_RETRY_BUDGET.retryForMs;
     const row = this.#sql.insert.get(
       input.kind,
       JSON.stringify(input.payload),
-      input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+      input.maxAttempts ?? DEFAULT_RETRY_BUDGET.maxAttempts,
+      retryForMs,
+      now + retryForMs,
       input.runAt ?? now,
       now,
       now,
@@ -124,11 +127,11 @@ export class JobQueue {
     return row.id;
   }
 
-  /** Takes up to `limit` due jobs of `kind` (or with an expired lease) for `owner`. */
+  /** Takes up to `limit` due jobs of `kind` (or with an expired lease) for `owner`; each knows whether it is on its last try. */
   claim(kind: string, owner: string, leaseMs: number, limit: number): Job[] {
     const now = this.#now();
     const rows = this.#sql.claim.all(owner, now + leaseMs, now, kind, now, kind, now, limit) as JobRow[];
-    return rows.map(toJob);
+    return rows.map((r) => this.#toJob(r, now));
   }
 
   complete(id: number, owner: string): boolean {
@@ -149,15 +152,15 @@ export class JobQueue {
     });
   }
 
-  /** Records a failure: queued again after backoff, or dead when permanent or out of attempts. */
+  /** Records a failure: queued again after backoff, or dead when permanent or on its last try (past its deadline or cap). */
   fail(job: Job, owner: string, err: unknown): FailOutcome {
     const info = describeFailure(err);
     const now = this.#now();
-    if (info.permanent || job.attempts >= job.maxAttempts) {
+    if (info.permanent || job.lastTry) {
       this.#sql.bury.run(info.message, now, now, job.id, owner);
       return { status: 'dead' };
     }
-    const runAt = now + backoffDelayMs(job.attempts, this.#backoff, info.retryAfterMs);
+    const runAt = nextRunAt(job, now, this.#backoff, info.retryAfterMs);
     this.#sql.requeue.run(runAt, info.message, now, job.id, owner);
     return { status: 'queued', runAt };
   }
@@ -174,19 +177,34 @@ export class JobQueue {
 
   get(id: number): Job | undefined {
     const row = this.#sql.get.get(id) as JobRow | undefined;
-    return row && toJob(row);
+    return row && this.#toJob(row, this.#now());
   }
 
   /** Runs a dead job again from a fresh attempt count. */
   retryDead(id: number): Job {
     const now = this.#now();
-    const changed = this.#store.transaction(() => this.#sql.retry.run(now, now, id).changes);
+    const changed = this.#store.transaction(() => this.#sql.retry.run({ now, id }).changes);
     if (changed === 0) {
       const job = this.get(id);
       if (!job) throw new JobNotFoundError(`no job ${id}`);
       throw new JobNotDeadError(`job ${id} is ${job.status}, not dead`);
     }
     return this.get(id) as Job;
+  }
+
+  /**
+   * Every dead job the filter matches, queued again as `retryDead` does, in one
+   * transaction, oldest first; with `dryRun` only listed.
+   */
+  retryDeadWhere(filter: Omit<JobFilter, 'status' | 'before' | 'limit'>, options: { dryRun?: boolean } = {}): JobRef[] {
+    const dead = { ...filter, status: ['dead' as const] };
+    if (options.dryRun) return matchingJobs(this.#store, dead);
+    const now = this.#now();
+    return this.#store.transaction(() => {
+      const jobs = matchingJobs(this.#store, dead);
+      for (const job of jobs) this.#sql.retry.run({ now, id: job.id });
+      return jobs;
+    });
   }
 
   /** The earliest run_at among queued jobs of `kind`, for sleeping until then. */
@@ -196,5 +214,20 @@ export class JobQueue {
 
   countByStatus(): Record<JobStatus, number> {
     return countJobsByStatus(this.#store);
+  }
+
+  #toJob(r: JobRow, now: number): Job {
+    const job = {
+      id: r.id,
+      kind: r.kind,
+      payload: JSON.parse(r.payload) as unknown,
+      status: r.status,
+      attempts: r.attempts,
+      maxAttempts: r.max_attempts,
+      giveUpAt: r.give_up_at,
+      runAt: r.run_at,
+      lastError: r.last_error,
+    };
+    return { ...job, lastTry: isLastTry(job, now, this.#backoff) };
   }
 }

@@ -1,6 +1,7 @@
 /**
- * Reading the job table for operators: jobs by status and kind, newest
- * first, with the same id cursor (`before`) as the delivery log.
+ * Reading the job table for operators: jobs by status, kind, connector and
+ * time, newest first, with the same id cursor (`before`) as the delivery log;
+ * and every match at once, oldest first, for a bulk retry.
  */
 import type { Store } from './database.ts';
 import { eq, MAX_PAGE, oneOf, where } from './sql-filters.ts';
@@ -9,6 +10,12 @@ import type { JobStatus } from './statuses.ts';
 export interface JobFilter {
   status?: JobStatus[];
   kind?: string;
+  /** The connector the job works for (its payload's `connector`). */
+  connector?: string;
+  /** Queued at or after (Unix ms). */
+  since?: number;
+  /** Queued before (Unix ms). */
+  until?: number;
   /** Only ids below this (the cursor of the next page). */
   before?: number;
   limit?: number;
@@ -24,19 +31,43 @@ export interface JobSummary {
   maxAttempts: number;
   lastError: string | null;
   runAt: number;
+  /** When it is given up (null: a job older than deadlines, ended by its attempt cap only). */
+  giveUpAt: number | null;
   createdAt: number;
   updatedAt: number;
   finishedAt: number | null;
 }
 
+export interface JobRef {
+  id: number;
+  kind: string;
+}
+
+function jobWhere(f: JobFilter): { sql: string; params: unknown[] } {
+  return where([
+    oneOf('status', f.status),
+    eq('kind', f.kind),
+    eq(`json_extract(payload, '$.connector')`, f.connector),
+    eq('created_at', f.since, '>='),
+    eq('created_at', f.until, '<'),
+    eq('id', f.before, '<'),
+  ]);
+}
+
 export function listJobs(store: Store, f: JobFilter): JobSummary[] {
-  const { sql, params } = where([oneOf('status', f.status), eq('kind', f.kind), eq('id', f.before, '<')]);
+  const { sql, params } = jobWhere(f);
   const rows = store.sqlite
     .prepare(
       `select id, kind, payload, status, attempts, max_attempts as maxAttempts, last_error as lastError, run_at as runAt,
-         created_at as createdAt, updated_at as updatedAt, finished_at as finishedAt
+         give_up_at as giveUpAt, created_at as createdAt, updated_at as updatedAt, finished_at as finishedAt
        from jobs ${sql} order by id desc limit ?`,
     )
     .all(...params, Math.min(f.limit ?? 50, MAX_PAGE)) as (Omit<JobSummary, 'payload'> & { payload: string })[];
   return rows.map((r) => ({ ...r, payload: JSON.parse(r.payload) as unknown }));
+}
+
+/** Every job the filter matches (`before` and `limit` ignored), oldest first. */
+export function matchingJobs(store: Store, f: JobFilter): JobRef[] {
+  const { sql, params } = jobWhere({ ...f, before: undefined });
+  return store.sqlite.prepare(`select id, kind from jobs ${sql} order by id asc`).all(...params) as JobRef[];
 }

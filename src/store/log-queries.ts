@@ -1,6 +1,7 @@
 /**
  * Reading the delivery log: deliveries and inbound messages by filter, newest
- * first, with an id cursor (`before`), for the CLI and the admin API alike.
+ * first, with an id cursor (`before`), for the CLI and the admin API alike;
+ * and the ids of every match, oldest first, for bulk replays and retries.
  */
 import type { Store } from './database.ts';
 import type { DeliveryStatus, InboundStatus } from './schema.ts';
@@ -96,8 +97,8 @@ export function matchingDeliveryIds(store: Store, f: DeliveryFilter): number[] {
     .all(...params) as number[];
 }
 
-export function listInbound(store: Store, f: InboundFilter): InboundSummary[] {
-  const { sql, params } = where([
+function inboundWhere(f: InboundFilter): { sql: string; params: unknown[] } {
+  return where([
     oneOf('m.status', f.status),
     eq('m.connector', f.connector),
     eq('t.thread_id', f.thread),
@@ -105,6 +106,10 @@ export function listInbound(store: Store, f: InboundFilter): InboundSummary[] {
     eq('m.received_at', f.until, '<'),
     eq('m.id', f.before, '<'),
   ]);
+}
+
+export function listInbound(store: Store, f: InboundFilter): InboundSummary[] {
+  const { sql, params } = inboundWhere(f);
   return store.sqlite
     .prepare(
       `select m.id, m.connector, m.kind, m.external_id as externalId, t.thread_id as threadId, m.sender_id as senderId,
@@ -113,4 +118,13 @@ export function listInbound(store: Store, f: InboundFilter): InboundSummary[] {
        from inbound_messages m join threads t on t.id = m.thread ${sql} order by m.id desc limit ?`,
     )
     .all(...params, Math.min(f.limit ?? 50, MAX_PAGE)) as InboundSummary[];
+}
+
+/** The ids of every inbound message the filter matches (all of them, `limit` ignored), oldest first. */
+export function matchingInboundIds(store: Store, f: InboundFilter): number[] {
+  const { sql, params } = inboundWhere(f);
+  return store.sqlite
+    .prepare(`select m.id from inbound_messages m join threads t on t.id = m.thread ${sql} order by m.id asc`)
+    .pluck()
+    .all(...params) as number[];
 }

@@ -58,7 +58,12 @@ export const jobs = sqliteTable(
     payload: text('payload').notNull(),
     status: text('status', { enum: JOB_STATUSES }).notNull().default('queued'),
     attempts: integer('attempts').notNull().default(0),
+    /** The attempt cap (a safety; the deadline is what normally ends the retries). */
     maxAttempts: integer('max_attempts').notNull(),
+    /** How long the job is retried after it was queued or retried by hand (`jobs.retry_for`); null for jobs older than the setting. */
+    retryForMs: integer('retry_for_ms'),
+    /** When it is given up: no try starts after this unless Retry-After asked for later; null: only the cap ends it. */
+    giveUpAt: integer('give_up_at'),
     /** Not claimed before this time. */
     runAt: integer('run_at').notNull().default(now),
     /** The worker holding the job and until when; an expired lease is claimable again. */

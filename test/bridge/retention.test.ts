@@ -23,7 +23,7 @@ describe('pruning', () => {
     const now = () => clock;
     const queue = new JobQueue(store, { now });
     const inboundRepo = new InboundRepo(store);
-    const bridge = new InboundBridge({ store, queue, threads: new ThreadsRepo(store), inbound: inboundRepo, notify: () => {}, maxAttempts: 3, now });
+    const bridge = new InboundBridge({ store, queue, threads: new ThreadsRepo(store), inbound: inboundRepo, notify: () => {}, budget: { maxAttempts: 3, retryForMs: 60_000 }, now });
     const deliveries = new DeliveriesRepo(store);
     let seq = 0;
     const delivery = (status: 'delivered' | 'failed' | 'rejected') =>

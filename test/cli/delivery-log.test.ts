@@ -10,9 +10,7 @@ import { delivered } from '../fixtures/connectors/recorder.ts';
 import { until } from '../support/wait.ts';
 import { runCliAsync } from '../support/cli.ts';
 import { startAdminGateway, WAIT_MS } from '../support/admin-gateway.ts';
-import { RECORDER_MODULE, startTestGateway, type TestGateway } from '../support/gateway.ts';
-import { startOutageProxy } from '../support/outage-proxy.ts';
-import { startTestSandbox } from '../sandbox/support.ts';
+import { startGatewayBehindProxy, type TestGateway } from '../support/gateway.ts';
 
 /** A gateway (test/support/admin-gateway.ts) with one delivered, one dead and one rejected delivery. */
 async function populated(): Promise<{ tg: TestGateway; cli: (...args: string[]) => ReturnType<typeof runCliAsync> }> {
@@ -94,14 +92,7 @@ describe('threadgate replay', () => {
 
 describe('threadgate inbound', () => {
   it('lists and shows inbound messages with their attempts, and retries a dead one that then reaches the platform', async () => {
-    const sandbox = await startTestSandbox();
-    const proxy = await startOutageProxy(sandbox.url);
-    const tg = await startTestGateway({
-      connectors: [{ name: 'desk', type: 'recorder', module: RECORDER_MODULE }],
-      sandbox,
-      platformUrl: proxy.url,
-      settings: { jobs: { platform_max_attempts: 1 } },
-    });
+    const { proxy, ...tg } = await startGatewayBehindProxy({ jobs: { platform_max_attempts: 1 } });
     const cli = (...args: string[]) => runCliAsync([...args, '--config', join(tg.dir, 'threadgate.yaml')]);
     proxy.mode = '503';
     await tg.call('POST', '/connectors/desk/submit', { threadKey: 'T9', messageId: 'm-9', senderId: 'a@b.c', body: 'during the outage' });

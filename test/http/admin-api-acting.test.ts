@@ -5,11 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { delivered } from '../fixtures/connectors/recorder.ts';
-import { startTestSandbox, type JsonResponse } from '../sandbox/support.ts';
+import type { JsonResponse } from '../sandbox/support.ts';
 import { until } from '../support/wait.ts';
 import { ADMIN_AUTH, startAdminGateway, WAIT_MS } from '../support/admin-gateway.ts';
-import { RECORDER_MODULE, startTestGateway } from '../support/gateway.ts';
-import { startOutageProxy } from '../support/outage-proxy.ts';
+import { startGatewayBehindProxy } from '../support/gateway.ts';
 import { conforms, refused } from './admin-api-support.ts';
 
 /** Time for a wrongly queued second job to have run, were there one. */
@@ -90,14 +89,7 @@ describe('admin API: acting', () => {
   });
 
   it('retries a dead inbound message, which then reaches the platform; a posted one is refused', async () => {
-    const sandbox = await startTestSandbox();
-    const proxy = await startOutageProxy(sandbox.url);
-    const tg = await startTestGateway({
-      connectors: [{ name: 'desk', type: 'recorder', module: RECORDER_MODULE }],
-      sandbox,
-      platformUrl: proxy.url,
-      settings: { jobs: { max_attempts: 1, platform_max_attempts: 1 }, server: { admin_token: ADMIN_AUTH.authorization.slice(7) } },
-    });
+    const { proxy, ...tg } = await startGatewayBehindProxy({ jobs: { max_attempts: 1, platform_max_attempts: 1 }, server: { admin_token: ADMIN_AUTH.authorization.slice(7) } });
     const admin = (method: string, path: string) => tg.call(method, `/admin/api${path}`, undefined, ADMIN_AUTH);
     proxy.mode = '503';
     await tg.call('POST', '/connectors/desk/submit', { threadKey: 'T9', messageId: 'm-9', senderId: 'a@b.c', body: 'during the outage' });

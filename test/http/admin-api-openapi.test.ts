@@ -26,7 +26,9 @@ describe('admin API: OpenAPI', () => {
       'GET /admin/api/openapi.json',
       'GET /admin/api/replays/{id}',
       'POST /admin/api/deliveries/{id}/replay',
+      'POST /admin/api/inbound/retry',
       'POST /admin/api/inbound/{id}/retry',
+      'POST /admin/api/jobs/retry',
       'POST /admin/api/jobs/{id}/retry',
       'POST /admin/api/replays',
     ]);

@@ -9,45 +9,18 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Page } from 'playwright-core';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startAdminGateway } from '../support/admin-gateway.ts';
-import { tempDir } from '../support/temp-dir.ts';
+import { noStack, openBrowser, pageProblems, poll } from '../support/browser.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ARTIFACTS = join(import.meta.dirname, '../artifacts');
-/** How long one step of the page may take (a replay runs through the job runner). */
-const STEP_MS = 10_000;
-const STACK_LINE = /^\s*at .+/m;
-
-async function openBrowser(): Promise<Page> {
-  const context = await chromium.launchPersistentContext(tempDir('threadgate-chromium-'), {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1440, height: 1000 },
-  });
-  onTestFinished(() => context.close());
-  const page = context.pages()[0] ?? (await context.newPage());
-  page.setDefaultTimeout(STEP_MS);
-  return page;
-}
-
-/** Waits for the page to show what is expected, as long as a step may take. */
-const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: STEP_MS });
-const noStack = async (page: Page) => expect(await page.locator('body').innerText()).not.toMatch(STACK_LINE);
 
 describe('admin page', () => {
   it('signs in, filters to failed/dead deliveries, replays one after confirming and shows its status and attempts change', async () => {
     // `flaky` fails its first hand-over; with one attempt allowed that delivery is dead, and a replay delivers it.
     const tg = await startAdminGateway({ extra: [{ name: 'flaky', fail_deliveries: 1 }], settings: { jobs: { max_attempts: 1 } } });
     const page = await openBrowser();
-    const problems: string[] = [];
-    page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-    page.on('console', (msg) => {
-      // The browser logs each 4xx it fetched; those refusals are part of the test. Anything else (a CSP block, a script error) is not.
-      if (msg.type() === 'error' && !/^Failed to load resource: the server responded with a status of 4\d\d/.test(msg.text())) problems.push(`console: ${msg.text()}`);
-    });
+    const problems = pageProblems(page);
 
     await page.goto(`${tg.gateway.url}/admin`);
     await poll(() => page.locator('#login').isVisible()).toBe(true);

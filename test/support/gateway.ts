@@ -12,6 +12,7 @@ import { startGateway, type RunningGateway } from '../../src/cli/gateway.ts';
 import { loadSettings } from '../../src/config/load.ts';
 import { createLogger } from '../../src/logger.ts';
 import { startTestSandbox, type JsonResponse, type TestSandbox } from '../sandbox/support.ts';
+import { startOutageProxy, type OutageProxy } from './outage-proxy.ts';
 import { tempDir } from './temp-dir.ts';
 
 export const RECORDER_MODULE = join(import.meta.dirname, '../fixtures/connectors/recorder.ts');
@@ -71,6 +72,17 @@ export async function startTestGateway(options: TestGatewayOptions): Promise<Tes
     return { status: res.statusCode, headers: res.headers, body: parsed, text };
   };
   return { gateway, sandbox, dir, call };
+}
+
+/** A gateway whose platform is the sandbox behind an outage proxy the test can take down; one recorder connector, `desk`, unless told. */
+export async function startGatewayBehindProxy(
+  settings: Record<string, unknown> = {},
+  connectors: Record<string, unknown>[] = [{ name: 'desk', type: 'recorder', module: RECORDER_MODULE }],
+): Promise<TestGateway & { proxy: OutageProxy }> {
+  const sandbox = await startTestSandbox();
+  const proxy = await startOutageProxy(sandbox.url);
+  const tg = await startTestGateway({ connectors, sandbox, platformUrl: proxy.url, settings });
+  return { ...tg, proxy };
 }
 
 /** The visitor messages of a chat on the platform (the sandbox), oldest first. */

@@ -62,6 +62,11 @@ export function timeParam(description: string) {
     .meta({ description, type: 'string', examples: ['2h', '2026-01-31T00:00:00Z'] });
 }
 
+/** The `status` of a bulk retry: required, and only `dead` (what is not dead is not retried). */
+export const deadStatus = statusList(['dead'] as const).refine((s) => s.length > 0, { error: 'name the status: dead' });
+
+export const dryRun = z.boolean().default(false).meta({ description: 'Only count the matches; queue nothing.' });
+
 /** An optional non-empty text filter. */
 export const textFilter = (description: string) => z.string().min(1, { error: 'must not be empty' }).meta({ description }).optional();
 

@@ -1,7 +1,8 @@
 /**
  * The external → platform half of the log: inbound messages with the CLI's
  * filters, one message with its platform POST attempts, and a retry that
- * puts a dead message back in its thread's list and queues the flush.
+ * puts a dead message back in its thread's list and queues the flush — one
+ * by id, or every dead one a filter matches.
  */
 import { z } from 'zod';
 import { RecordNotFoundError } from '../../bridge/errors.ts';
@@ -10,17 +11,35 @@ import type { InboundRow } from '../../store/inbound-repo.ts';
 import { listInbound, type InboundSummary } from '../../store/log-queries.ts';
 import { INBOUND_KINDS, INBOUND_OUTCOMES, INBOUND_STATUSES } from '../../store/statuses.ts';
 import type { ThreadRow } from '../../store/threads-repo.ts';
-import { DEFAULT_LIMIT, IdParams, iso, IsoTime, JobQueued, pageOf, pageParams, statusList, textFilter, timeParam, toPage } from './fields.ts';
+import { deadStatus, DEFAULT_LIMIT, dryRun, IdParams, iso, IsoTime, JobQueued, pageOf, pageParams, statusList, textFilter, timeParam, toPage } from './fields.ts';
 import { component, route } from './route-table.ts';
 
-export const InboundQuery = z.strictObject({
-  status: statusList(INBOUND_STATUSES).optional(),
+/** The filters inbound messages are chosen by, here and in a bulk retry. */
+const inboundFilterFields = {
   connector: textFilter('The connector name.'),
   thread: textFilter('The platform thread_id.'),
   since: timeParam('Received at or after: a duration ago (2h) or an ISO time.').optional(),
   until: timeParam('Received before: a duration ago or an ISO time.').optional(),
-  ...pageParams,
-});
+};
+
+export const InboundQuery = z.strictObject({ status: statusList(INBOUND_STATUSES).optional(), ...inboundFilterFields, ...pageParams });
+
+const InboundRetryRequest = component(
+  'InboundRetryRequest',
+  z.strictObject({ status: deadStatus, ...inboundFilterFields, dry_run: dryRun }),
+);
+
+const InboundRetryResult = component(
+  'InboundRetryResult',
+  z.object({
+    dry_run: z.boolean(),
+    matched: z.number().int().meta({ description: 'Dead messages the filter matched.' }),
+    queued: z.number().int().meta({ description: 'Of those, queued again (0 on a dry run).' }),
+    ids: z.array(z.number().int()).meta({ description: 'The matched messages, oldest first.' }),
+    retried: z.array(z.object({ id: z.number().int(), job_id: z.number().int() })),
+    skipped: z.array(z.object({ id: z.number().int(), reason: z.string() })).meta({ description: 'Matched but no longer dead when their turn came.' }),
+  }),
+);
 
 const InboundStatus = z.enum(INBOUND_STATUSES);
 
@@ -178,6 +197,29 @@ export const inboundRoutes = [
     errors: [404, 409],
     handle({ params }, { bridge }) {
       return { job_id: bridge.replayer.retryInbound(params.id) };
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/inbound/retry',
+    operationId: 'retryInboundWhere',
+    tag: 'inbound',
+    summary: 'Retry every dead inbound message a filter matches',
+    description: 'Each is put back in its thread’s list and the flush queued, oldest first; `dry_run` only counts. `status: dead` is required.',
+    body: InboundRetryRequest,
+    response: InboundRetryResult,
+    handle({ body }, { bridge, logger }) {
+      const { status: _dead, dry_run: dryRun, ...filter } = body;
+      const result = bridge.replayer.retryInboundWhere(filter, { dryRun });
+      logger.info({ event: 'inbound_bulk_retry', matched: result.matched.length, queued: result.retried.length, dry_run: dryRun }, 'dead inbound messages retried');
+      return {
+        dry_run: dryRun,
+        matched: result.matched.length,
+        queued: result.retried.length,
+        ids: result.matched,
+        retried: result.retried.map((r) => ({ id: r.id, job_id: r.job })),
+        skipped: result.skipped,
+      };
     },
   }),
 ];

@@ -1,0 +1,126 @@
+/**
+ * The retry budget is a duration: a job failing through an outage keeps
+ * trying, with backoff capped at 15 minutes and jittered, until its deadline
+ * (queued time + 3 days by default), then dies with its last error. A real
+ * SQLite queue driven by a fake clock: three days pass in milliseconds.
+ */
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { backoffDelayMs, DEFAULT_BACKOFF } from '../../src/jobs/backoff.ts';
+import { JobQueue, type Job } from '../../src/jobs/queue.ts';
+import { nextRunAt } from '../../src/jobs/retry-budget.ts';
+import { openStore } from '../../src/store/database.ts';
+import { tempDir } from '../support/temp-dir.ts';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+/** The old budget: 8 tries doubling from 1 s gave up after 63–127 s. */
+const OLD_BUDGET_MS = 127_000;
+const CAP_MS = 15 * MINUTE;
+const START = Date.parse('2026-03-02T09:00:00Z');
+
+function fakeQueue() {
+  const clock = { now: START };
+  const store = openStore({ path: join(tempDir(), 'jobs.db') });
+  onTestFinished(() => store.close());
+  return { store, clock, queue: new JobQueue(store, { now: () => clock.now }) };
+}
+
+/** Claims the job whenever it is due and fails it, until it is dead or `until` has passed; returns each try's time. */
+function failUntilDead(queue: JobQueue, clock: { now: number }, id: number, until: number, error = (n: number) => new Error(`503 from the helpdesk (try ${n})`)): number[] {
+  const tries: number[] = [];
+  while (clock.now <= until) {
+    const job = queue.get(id) as Job;
+    if (job.status === 'dead') break;
+    clock.now = Math.max(clock.now, job.runAt);
+    const [claimed] = queue.claim('deliver', 'w', 30_000, 1);
+    expect(claimed?.id).toBe(id);
+    tries.push(clock.now);
+    queue.fail(claimed as Job, 'w', error(claimed!.attempts));
+  }
+  return tries;
+}
+
+describe('retry budget', () => {
+  // Guards against agent replies dead-lettered after ~2 minutes of a helpdesk outage (the old max_attempts 8).
+  it('keeps retrying through a long outage and gives up only at its deadline, with its last error', () => {
+    const { queue, clock } = fakeQueue();
+    const id = queue.enqueue({ kind: 'deliver', payload: { delivery: 1 } });
+
+    const firstDay = failUntilDead(queue, clock, id, START + DAY);
+    expect(queue.get(id)!.status).toBe('queued');
+    expect(firstDay.length).toBeGreaterThan(8);
+    expect(firstDay.at(-1)! - START).toBeGreaterThan(OLD_BUDGET_MS);
+
+    const rest = failUntilDead(queue, clock, id, START + 4 * DAY);
+    const tries = [...firstDay, ...rest];
+    const dead = queue.get(id)!;
+    expect(dead).toMatchObject({ status: 'dead', attempts: tries.length, lastError: `503 from the helpdesk (try ${tries.length})` });
+    // The last try runs at the deadline, not later, and not more than one capped delay before it.
+    const deadline = START + 3 * DAY;
+    expect(tries.at(-1)!).toBeLessThanOrEqual(deadline);
+    expect(tries.at(-1)!).toBeGreaterThan(deadline - CAP_MS);
+    // About 590 tries at most in 3 days: the attempt cap (1000) is only a safety.
+    expect(tries.length).toBeGreaterThan(250);
+    expect(tries.length).toBeLessThan(1_000);
+    const gaps = tries.slice(1).map((t, i) => t - tries[i]!);
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(CAP_MS);
+  });
+
+  it('gives a job retried by hand a fresh deadline, counted from the retry', () => {
+    const { queue, clock } = fakeQueue();
+    const id = queue.enqueue({ kind: 'deliver', payload: null, retryForMs: HOUR });
+    failUntilDead(queue, clock, id, START + DAY);
+    expect(queue.get(id)!.status).toBe('dead');
+
+    clock.now = START + 2 * DAY;
+    const retried = queue.retryDead(id);
+    expect(retried).toMatchObject({ status: 'queued', attempts: 0, giveUpAt: clock.now + HOUR });
+    const tries = failUntilDead(queue, clock, id, START + 3 * DAY);
+    expect(queue.get(id)!.status).toBe('dead');
+    expect(tries.at(-1)! - tries[0]!).toBeGreaterThan(HOUR - CAP_MS);
+    expect(tries.at(-1)!).toBeLessThanOrEqual(START + 2 * DAY + HOUR);
+  });
+
+  it('still ends at the attempt cap, and at once on a permanent failure', () => {
+    const { queue, clock } = fakeQueue();
+    const capped = queue.enqueue({ kind: 'deliver', payload: null, maxAttempts: 3 });
+    expect(failUntilDead(queue, clock, capped, START + DAY)).toHaveLength(3);
+    expect(queue.get(capped)!.status).toBe('dead');
+
+    const refused = queue.enqueue({ kind: 'deliver', payload: null });
+    const tries = failUntilDead(queue, clock, refused, START + DAY, () => Object.assign(new Error('422 from the helpdesk'), { permanent: true }));
+    expect(tries).toHaveLength(1);
+    expect(queue.get(refused)).toMatchObject({ status: 'dead', lastError: '422 from the helpdesk' });
+  });
+
+  it('runs a job queued before deadlines existed (no deadline stored) until its attempt cap', () => {
+    const { store, queue, clock } = fakeQueue();
+    const id = queue.enqueue({ kind: 'deliver', payload: null, maxAttempts: 8 });
+    store.sqlite.prepare('update jobs set retry_for_ms = null, give_up_at = null where id = ?').run(id);
+    expect(failUntilDead(queue, clock, id, START + DAY)).toHaveLength(8);
+    expect(queue.get(id)).toMatchObject({ status: 'dead', giveUpAt: null });
+  });
+});
+
+describe('backoff', () => {
+  it('never waits longer than the cap, and spreads retries with jitter (half fixed, half random)', () => {
+    for (let attempt = 1; attempt <= 60; attempt++) {
+      const ceiling = Math.min(CAP_MS, 1_000 * 2 ** (attempt - 1));
+      const delays = Array.from({ length: 200 }, () => backoffDelayMs(attempt, DEFAULT_BACKOFF));
+      for (const d of delays) {
+        expect(d).toBeLessThanOrEqual(ceiling);
+        expect(d).toBeGreaterThanOrEqual(ceiling / 2);
+      }
+      expect(new Set(delays).size).toBeGreaterThan(100);
+    }
+  });
+
+  it('schedules the last retry at the deadline, unless a Retry-After asks for later', () => {
+    const job = { attempts: 20, maxAttempts: 1_000, giveUpAt: START + 5 * MINUTE };
+    expect(nextRunAt(job, START, DEFAULT_BACKOFF, undefined, () => 1)).toBe(START + 5 * MINUTE);
+    expect(nextRunAt(job, START, DEFAULT_BACKOFF, 10 * MINUTE, () => 1)).toBe(START + 10 * MINUTE);
+    expect(nextRunAt({ ...job, giveUpAt: START + DAY }, START, DEFAULT_BACKOFF, undefined, () => 1)).toBe(START + CAP_MS);
+  });
+});
