@@ -4,6 +4,12 @@
  * what replies need (customer, subject, Message-ID chain). Idempotent: the
  * same mail read twice is a duplicate submit and changes nothing else.
  *
+ * The gateway's own mail coming back (a Bcc, a forwarding rule, a list) is
+ * skipped as `TG_EMAIL_OWN` by any of: our header `X-Threadgate-Connector`
+ * (noise.ts), our Message-ID form `<tg.<32 hex>@<support domain>>`, or a From
+ * of the support address itself. None of this relies on `Auto-Submitted`,
+ * which people's replies do not carry.
+ *
  * No mail may stall the mailbox, whatever its size or headers. So before
  * `submit` (which refuses ids over 2,000 characters and bodies over
  * 1,000,000 with `TG_SUBMIT_INVALID`):
@@ -27,8 +33,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { ConnectorContext } from '../../src/connector/api.ts';
-import { DERIVED_ID_DOMAIN } from './message-ids.ts';
+import { DERIVED_ID_DOMAIN, isOwnMessageId } from './message-ids.ts';
 import { parseMail, type ParseMailOptions, type ParsedMail } from './parse-mail.ts';
+import { SkipCode } from './parsed-mail.ts';
 import { replyToken, tokenReference } from './reply-token.ts';
 import { readThreadInfo, withReferences, writeThreadInfo } from './thread-info.ts';
 import { resolveThread } from './threading.ts';
@@ -99,11 +106,13 @@ interface Fitted {
 export class MailIntake {
   readonly #ctx: ConnectorContext;
   readonly #address: string;
+  readonly #domain: string;
   readonly #parseOptions: ParseMailOptions;
 
   constructor(ctx: ConnectorContext, supportAddress: string, acceptListIds: readonly string[] = []) {
     this.#ctx = ctx;
     this.#address = supportAddress;
+    this.#domain = supportAddress.slice(supportAddress.lastIndexOf('@') + 1);
     this.#parseOptions = { ownHeaderName: OWN_HEADER, acceptListIds };
   }
 
@@ -111,9 +120,11 @@ export class MailIntake {
     const mail = await parseMail(raw, this.#parseOptions);
     const fitted = fit(mail);
     const sender = mail.from?.address;
+    // Our own mail come back with our header stripped (and From rewritten) by a forwarder or list still has our Message-ID.
+    if (isOwnMessageId(mail.messageId, this.#domain)) return this.#skip(fitted, SkipCode.own, `Message-ID ${mail.messageId} is one the gateway gave its own mail`);
     if (mail.skip) return this.#skip(fitted, mail.skip.code, mail.skip.reason);
     if (sender === undefined || fitted.senderId === undefined) return this.#skip(fitted, 'TG_EMAIL_NO_SENDER', 'no From address');
-    if (sender === this.#address) return this.#skip(fitted, 'TG_EMAIL_OWN', 'sent from the support address itself');
+    if (sender === this.#address) return this.#skip(fitted, SkipCode.own, 'sent from the support address itself');
     const { messageId, senderId } = fitted;
 
     const recipients = [...mail.to, ...mail.cc, ...(mail.deliveredTo ? [mail.deliveredTo] : [])].map((a) => a.address);
