@@ -4,13 +4,22 @@
  * what replies need (customer, subject, Message-ID chain). Idempotent: the
  * same mail read twice is a duplicate submit and changes nothing else.
  *
+ * The gateway's own mail coming back (a Bcc, a forwarding rule, a list) is
+ * skipped as `TG_EMAIL_OWN` by any of: our header `X-Threadgate-Connector`
+ * (noise.ts), our Message-ID form `<tg.<32 hex>@<support domain>>`, or a From
+ * of the support address itself. None of this relies on `Auto-Submitted`,
+ * which people's replies do not carry.
+ *
  * No mail may stall the mailbox, whatever its size or headers. So before
  * `submit` (which refuses ids over 2,000 characters and bodies over
  * 1,000,000 with `TG_SUBMIT_INVALID`):
  *
- *   body       > 100,000 characters   → its first 100,000, then the line
+ *   body       > 100,000 characters   → the text cut so that it, the line
  *                                         `[… message cut: N characters in all]`
- *                                         (N: the whole body's length)
+ *                                         (N: the whole text's length) and the
+ *                                         attachment lines after it fit in 100,000;
+ *                                         the list itself is kept to 10,000 characters,
+ *                                         ending `[… and N more attachments]` if need be
  *   fullText   > 1,000,000 characters → cut the same way, marker included in the 1,000,000
  *   Message-ID > 2,000 characters     → `<sha256-hex@threadgate.invalid>` of the id; the same
  *                                         mapping for In-Reply-To / References ids, so a reply
@@ -27,8 +36,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { ConnectorContext } from '../../src/connector/api.ts';
-import { DERIVED_ID_DOMAIN } from './message-ids.ts';
-import { parseMail, type ParseMailOptions, type ParsedMail } from './parse-mail.ts';
+import { DERIVED_ID_DOMAIN, isOwnMessageId } from './message-ids.ts';
+import { attachmentLine } from './attachments.ts';
+import { composeBody, parseMail, type ParseMailOptions, type ParsedMail } from './parse-mail.ts';
+import { SkipCode, type MailAttachment } from './parsed-mail.ts';
 import { replyToken, tokenReference } from './reply-token.ts';
 import { readThreadInfo, withReferences, writeThreadInfo } from './thread-info.ts';
 import { resolveThread } from './threading.ts';
@@ -38,6 +49,8 @@ export const OWN_HEADER = 'X-Threadgate-Connector';
 
 /** The longest body posted to the chat; the rest is in `fullText`. */
 export const MAX_BODY_CHARS = 100_000;
+/** The longest attachment list kept under a cut body. */
+export const MAX_LIST_CHARS = 10_000;
 /** The longest full text stored (the bridge's own limit for a body). */
 export const MAX_FULL_TEXT_CHARS = 1_000_000;
 /** The bridge's limit for thread keys, message ids and sender ids. */
@@ -67,16 +80,40 @@ export function fitAddress(address: string): string {
 
 export const cutMarker = (total: number): string => `[… message cut: ${total} characters in all]`;
 
-/** The body to post: at most MAX_BODY_CHARS of the text, then the marker line. */
-export function fitBody(text: string): string {
-  return text.length <= MAX_BODY_CHARS ? text : `${cutAt(text, MAX_BODY_CHARS)}\n${cutMarker(text.length)}`;
+/**
+ * The body to post: the text and the attachment lines, at most MAX_BODY_CHARS.
+ * When that is too long the text is cut and says so, and the attachment list
+ * after it is kept (itself at most MAX_LIST_CHARS).
+ */
+export function fitBody(text: string, attachments: readonly MailAttachment[] = []): string {
+  const lines = attachments.map(attachmentLine);
+  const whole = composeBody(text, lines);
+  if (whole.length <= MAX_BODY_CHARS) return whole;
+  const list = fitList(lines);
+  return composeBody(fitText(text, MAX_BODY_CHARS - (list === '' ? 0 : list.length + 2)), list === '' ? [] : [list]);
+}
+
+/** Attachment lines up to MAX_LIST_CHARS, then how many more there are. */
+function fitList(lines: readonly string[]): string {
+  let list = '';
+  for (const [i, line] of lines.entries()) {
+    const next = list === '' ? line : `${list}\n${line}`;
+    if (next.length > MAX_LIST_CHARS) return [list, `[… and ${lines.length - i} more attachments]`].filter((part) => part !== '').join('\n');
+    list = next;
+  }
+  return list;
 }
 
 /** The full text to store: at most MAX_FULL_TEXT_CHARS in all, marker line included. */
 export function fitFullText(text: string): string {
-  if (text.length <= MAX_FULL_TEXT_CHARS) return text;
+  return fitText(text, MAX_FULL_TEXT_CHARS);
+}
+
+/** The text when it fits in `max`, else its start and the marker line, `max` characters in all. */
+function fitText(text: string, max: number): string {
+  if (text.length <= max) return text;
   const marker = `\n${cutMarker(text.length)}`;
-  return `${cutAt(text, MAX_FULL_TEXT_CHARS - marker.length)}${marker}`;
+  return `${cutAt(text, max - marker.length)}${marker}`;
 }
 
 /** The first `length` UTF-16 units, one fewer when that would split a surrogate pair. */
@@ -99,11 +136,13 @@ interface Fitted {
 export class MailIntake {
   readonly #ctx: ConnectorContext;
   readonly #address: string;
+  readonly #domain: string;
   readonly #parseOptions: ParseMailOptions;
 
   constructor(ctx: ConnectorContext, supportAddress: string, acceptListIds: readonly string[] = []) {
     this.#ctx = ctx;
     this.#address = supportAddress;
+    this.#domain = supportAddress.slice(supportAddress.lastIndexOf('@') + 1);
     this.#parseOptions = { ownHeaderName: OWN_HEADER, acceptListIds };
   }
 
@@ -111,9 +150,11 @@ export class MailIntake {
     const mail = await parseMail(raw, this.#parseOptions);
     const fitted = fit(mail);
     const sender = mail.from?.address;
+    // Our own mail come back with our header stripped (and From rewritten) by a forwarder or list still has our Message-ID.
+    if (isOwnMessageId(mail.messageId, this.#domain)) return this.#skip(fitted, SkipCode.own, `Message-ID ${mail.messageId} is one the gateway gave its own mail`);
     if (mail.skip) return this.#skip(fitted, mail.skip.code, mail.skip.reason);
     if (sender === undefined || fitted.senderId === undefined) return this.#skip(fitted, 'TG_EMAIL_NO_SENDER', 'no From address');
-    if (sender === this.#address) return this.#skip(fitted, 'TG_EMAIL_OWN', 'sent from the support address itself');
+    if (sender === this.#address) return this.#skip(fitted, SkipCode.own, 'sent from the support address itself');
     const { messageId, senderId } = fitted;
 
     const recipients = [...mail.to, ...mail.cc, ...(mail.deliveredTo ? [mail.deliveredTo] : [])].map((a) => a.address);
@@ -132,7 +173,7 @@ export class MailIntake {
         messageId,
         senderId,
         ...(mail.from?.name ? { senderName: mail.from.name } : {}),
-        body: fitBody(first && mail.subject !== '' ? `${mail.subject}\n\n${mail.body}` : mail.body),
+        body: fitBody(first && mail.subject !== '' ? `${mail.subject}\n\n${mail.text}` : mail.text, mail.attachments),
         fullText: fitFullText(mail.fullText),
         variables: { email: senderId, name: mail.from?.name ?? null, subject: mail.subject },
         references: [messageId, tokenReference(replyToken(match.key))],

@@ -54,6 +54,21 @@ export function firstMessageId(values: readonly string[] | undefined): string | 
   return bare && !/\s/.test(bare) ? normaliseMessageId(bare) : undefined;
 }
 
+/**
+ * The Message-ID of the gateway's mail for one platform message:
+ * `<tg.<32 hex of sha256(platform message id)>@<support domain>>`, the same on
+ * every retry, and recognisable when a copy comes back.
+ */
+export function ownMessageId(platformMessageId: string, domain: string): string {
+  return `<tg.${createHash('sha256').update(platformMessageId).digest('hex').slice(0, 32)}@${domain}>`;
+}
+
+/** Whether `id` has the form of `ownMessageId` for this domain: mail the gateway sent. */
+export function isOwnMessageId(id: string, domain: string): boolean {
+  const match = /^<tg\.[0-9a-f]{32}@([^<>@]+)>$/.exec(id);
+  return match !== null && match[1]!.toLowerCase() === domain.toLowerCase();
+}
+
 /** The stable id of a mail without a Message-ID (see the module comment). */
 export function deriveMessageId(raw: Buffer): string {
   const normalised = raw.toString('latin1').replace(/\r\n?/g, '\n').replace(/\s+$/, '');

@@ -2,7 +2,8 @@
  * Mail that must never reach the chat, told apart by its headers alone:
  *
  *   TG_EMAIL_OWN         the connector's own header (`ownHeaderName`, e.g. X-Threadgate-Connector):
- *                        the gateway sent it, a copy came back (Bcc, a list, a forwarding loop)
+ *                        the gateway sent it, a copy came back (Bcc, a list, a forwarding loop);
+ *                        the intake also knows our mail by its Message-ID (mail-intake.ts)
  *   TG_EMAIL_BOUNCE      Content-Type multipart/report; report-type=delivery-status,
  *                        X-Failed-Recipients, From MAILER-DAEMON@…, From postmaster@… with a
  *                        bounce subject, or a null reverse-path (Return-Path: <>) with nothing better

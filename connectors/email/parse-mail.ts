@@ -50,9 +50,14 @@ interface Decoded {
 
 const NOTHING_DECODED: Decoded = { subject: '', from: [], to: [], cc: [], replyTo: [], text: '', attachments: [] };
 
-export function composeBody(fullText: string, attachments: readonly MailAttachment[]): string {
-  const text = fullText.trim() === '' ? NO_TEXT : stripQuotes(fullText);
-  return [text, attachments.map(attachmentLine).join('\n')].filter((part) => part !== '').join('\n\n');
+/** The new text of a mail's whole text: quoted history and signature stripped, `(no text)` when nothing is left. */
+function newText(fullText: string): string {
+  return fullText.trim() === '' ? NO_TEXT : stripQuotes(fullText);
+}
+
+/** The chat body: the text, a blank line, one `[attachment: …]` line per file. */
+export function composeBody(text: string, attachmentLines: readonly string[]): string {
+  return [text, attachmentLines.join('\n')].filter((part) => part !== '').join('\n\n');
 }
 
 const cleanSubject = (subject: string | undefined) => (subject ?? '').replace(/\s+/g, ' ').trim();
@@ -89,6 +94,10 @@ async function decodeWithoutMime(raw: Buffer, block: HeaderBlock): Promise<Decod
   return { ...addressesOf(mail), text: normaliseText(fallbackText(raw)), attachments: [] };
 }
 
+function withBody(text: string, attachments: readonly MailAttachment[]): Pick<ParsedMail, 'text' | 'body'> {
+  return { text, body: composeBody(text, attachments.map(attachmentLine)) };
+}
+
 function assemble(raw: Buffer, block: HeaderBlock, decoded: Decoded, skip: MailSkip | undefined, options: ParseMailOptions): ParsedMail {
   const { headers } = block;
   const ownId = firstMessageId(headers['message-id']);
@@ -111,7 +120,7 @@ function assemble(raw: Buffer, block: HeaderBlock, decoded: Decoded, skip: MailS
     ...(returnPath ? { returnPath } : {}),
     subject: decoded.subject,
     ...(date ? { date } : {}),
-    body: composeBody(decoded.text, decoded.attachments),
+    ...withBody(newText(decoded.text), decoded.attachments),
     fullText: decoded.text,
     attachments: decoded.attachments,
     ...(noise ? { skip: noise } : {}),
@@ -150,6 +159,7 @@ export async function parseMail(raw: Buffer, options: ParseMailOptions = {}): Pr
       cc: [],
       replyTo: [],
       subject: '',
+      text: NO_TEXT,
       body: NO_TEXT,
       fullText: '',
       attachments: [],

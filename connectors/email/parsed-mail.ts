@@ -72,7 +72,9 @@ export interface ParsedMail {
   subject: string;
   /** Absent when the header is missing or not a date. */
   date?: Date;
-  /** Posted to the chat: the new text, then one `[attachment: …]` line per file; never blank. */
+  /** The new text: quoted history and signature stripped; `(no text)` when nothing is left. */
+  text: string;
+  /** Posted to the chat: `text`, then one `[attachment: …]` line per file; never blank. */
   body: string;
   /** The whole decoded text before quoted history and signature were removed. */
   fullText: string;

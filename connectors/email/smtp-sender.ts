@@ -1,12 +1,16 @@
 /**
  * Agent replies out as e-mail: to the thread's customer, `Re: <subject>`,
  * In-Reply-To and References of the thread, Reply-To with the thread's
- * `+token`, `Auto-Submitted: auto-replied`, and a Message-ID derived from the
- * platform message id (the same on every retry) that is attached to the
- * thread so the customer's answer finds its way back. A 5xx SMTP answer
- * dead-letters with the server's text; anything else is retried.
+ * `+token`, and a Message-ID derived from the platform message id (the same
+ * on every retry) that is attached to the thread so the customer's answer
+ * finds its way back. A 5xx SMTP answer dead-letters with the server's text;
+ * anything else is retried.
+ *
+ * People write these replies, so they carry no `Auto-Submitted` (RFC 3834
+ * reserves it for automatic mail; some systems drop or ignore such mail).
+ * A copy coming back is recognised by our own header (`OWN_HEADER`, our
+ * X-Loop) or our own Message-ID (`isOwnMessageId`), see mail-intake.ts.
  */
-import { createHash } from 'node:crypto';
 import nodemailer, { type Transporter } from 'nodemailer';
 import {
   PermanentDeliveryError,
@@ -18,6 +22,7 @@ import {
 } from '../../src/connector/api.ts';
 import type { EmailConnectorConfig } from './config.ts';
 import { OWN_HEADER } from './mail-intake.ts';
+import { ownMessageId } from './message-ids.ts';
 import { replyAddress, replyToken, tokenReference } from './reply-token.ts';
 import { readThreadInfo, withReferences, writeThreadInfo } from './thread-info.ts';
 
@@ -59,7 +64,7 @@ export class SmtpSender {
 
   /** The Message-ID of the mail for one platform message: stable across retries. */
   messageIdFor(platformMessageId: string): string {
-    return `<tg.${createHash('sha256').update(platformMessageId).digest('hex').slice(0, 32)}@${this.#domain}>`;
+    return ownMessageId(platformMessageId, this.#domain);
   }
 
   async send(event: MessageCreatedEvent, thread: Thread | undefined): Promise<DeliverResult> {
@@ -80,7 +85,7 @@ export class SmtpSender {
         messageId,
         inReplyTo: info.lastMessageId,
         references: info.references,
-        headers: { 'Auto-Submitted': 'auto-replied', [OWN_HEADER]: this.#ctx.name },
+        headers: { [OWN_HEADER]: this.#ctx.name },
       });
     } catch (err) {
       throw this.#classify(err);

@@ -21,6 +21,7 @@ import { ConnectorStateRepo } from '../store/state-repo.ts';
 import { ThreadsRepo } from '../store/threads-repo.ts';
 import { CLOSE_SESSION_JOB, InboundBridge, POST_MESSAGES_JOB, type ThreadJobPayload } from './inbound.ts';
 import { OutboundDispatch } from './outbound-dispatch.ts';
+import type { RefusalLimits } from './refused-webhooks.ts';
 import { Registrar, type RegistrationTarget } from './registrar.ts';
 import { Replayer } from './replay.ts';
 import { ThreadSync } from './thread-sync.ts';
@@ -38,10 +39,13 @@ export interface BridgeOptions {
   jobs: { delivery: RetryBudget; platform: RetryBudget; backoff: BackoffPolicy; concurrency: number; leaseMs?: number; pollMs?: number };
   /** Bodies of delivered webhooks kept up to this size. */
   maxStoredBodyBytes: number;
+  /** What is kept of refused webhooks. */
+  refusals: RefusalLimits;
   /** Observation hooks (metrics). */
   observe?: {
     jobFinished?: RunnerOptions['onJobFinished'];
     webhook?: WebhookIntakeDeps['onResult'];
+    webhookNotStored?: WebhookIntakeDeps['onNotStored'];
   };
 }
 
@@ -96,7 +100,9 @@ export class Bridge {
       signature: o.signature,
       budget: o.jobs.delivery,
       logger: logger.child({ room: 'receiver' }),
+      refusals: o.refusals,
       ...(o.observe?.webhook ? { onResult: o.observe.webhook } : {}),
+      ...(o.observe?.webhookNotStored ? { onNotStored: o.observe.webhookNotStored } : {}),
     });
     const sync = new ThreadSync({
       store: o.store,

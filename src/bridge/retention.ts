@@ -1,27 +1,44 @@
 /**
  * Retention: the delivery log and the inbound log keep `store.retention_days`
- * of history. Pruned at start and then hourly; what is still in flight
- * (accepted or failed deliveries, pending messages, queued or running jobs)
- * is never pruned, however old. Old inbound messages lose their text and
- * attempts but keep their row: it is the dedup key, and a mailbox rescanned a
- * year later must not post its old mail again.
+ * of history; refused webhooks (`rejected` deliveries) only
+ * `store.refused.retention_hours` (or the retention days, if shorter). Pruned
+ * at start and then hourly; what is still in flight (accepted or failed
+ * deliveries, pending messages, queued or running jobs) is never pruned,
+ * however old. Old inbound messages lose their text and attempts but keep
+ * their row: it is the dedup key, and a mailbox rescanned a year later must
+ * not post its old mail again.
  */
 import type { Logger } from 'pino';
 import type { Store } from '../store/database.ts';
 
 export const PRUNE_EVERY_MS = 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
 
 export interface PruneCounts {
+  /** Deliveries deleted, refused ones included. */
   deliveries: number;
+  refused: number;
   inbound: number;
   skipped: number;
   jobs: number;
 }
 
-export function pruneOlderThan(store: Store, cutoff: number): PruneCounts {
+export interface RetentionPeriods {
+  retentionDays: number;
+  refusedRetentionHours: number;
+}
+
+/** The periods of the `store` settings. */
+export function retentionOf(settings: { retention_days: number; refused: { retention_hours: number } }): RetentionPeriods {
+  return { retentionDays: settings.retention_days, refusedRetentionHours: settings.refused.retention_hours };
+}
+
+/** Prunes what is older than `cutoff`, and refused deliveries older than `refusedCutoff` (default: `cutoff`), whichever is later. */
+export function pruneOlderThan(store: Store, cutoff: number, refusedCutoff: number = cutoff): PruneCounts {
   return store.transaction(() => {
-    const run = (sql: string) => store.sqlite.prepare(sql).run(cutoff).changes;
-    const deliveries = run(`delete from deliveries where received_at < ? and status in ('delivered', 'duplicate', 'rejected', 'dead')`);
+    const run = (sql: string, before = cutoff) => store.sqlite.prepare(sql).run(before).changes;
+    const refused = run(`delete from deliveries where received_at < ? and status = 'rejected'`, Math.max(cutoff, refusedCutoff));
+    const finished = run(`delete from deliveries where received_at < ? and status in ('delivered', 'duplicate', 'dead')`);
     run(`delete from inbound_attempts where ended_at < ?`);
     const inbound = run(
       `update inbound_messages set body = '', full_text = null, variables = null
@@ -30,16 +47,19 @@ export function pruneOlderThan(store: Store, cutoff: number): PruneCounts {
     const skipped = run(`delete from skipped_inbound where received_at < ?`);
     const jobs = run(`delete from jobs where updated_at < ? and status in ('done', 'dead')`);
     run(`delete from proxy_message_posts where created_at < ?`);
-    return { deliveries, inbound, skipped, jobs };
+    return { deliveries: finished + refused, refused, inbound, skipped, jobs };
   });
 }
 
 /** Prunes now and every hour until the returned function is called. */
-export function startRetention(store: Store, retentionDays: number, logger: Logger, now: () => number = Date.now): () => void {
+export function startRetention(store: Store, periods: RetentionPeriods, logger: Logger, now: () => number = Date.now): () => void {
   const prune = () => {
     try {
-      const counts = pruneOlderThan(store, now() - retentionDays * 24 * 60 * 60 * 1000);
-      if (Object.values(counts).some((n) => n > 0)) logger.info({ ...counts, retention_days: retentionDays }, 'old records pruned');
+      const at = now();
+      const counts = pruneOlderThan(store, at - periods.retentionDays * 24 * HOUR_MS, at - periods.refusedRetentionHours * HOUR_MS);
+      if (Object.values(counts).some((n) => n > 0)) {
+        logger.info({ ...counts, retention_days: periods.retentionDays, refused_retention_hours: periods.refusedRetentionHours }, 'old records pruned');
+      }
     } catch (err) {
       logger.error({ err }, 'pruning old records failed');
     }

@@ -2,12 +2,11 @@
  * The receiver's logic (the HTTP route is a thin adapter): verify the raw
  * body's signature and timestamp with the connector's current or previous
  * secret, parse and validate the event, dedup on `event_type` + id, then store
- * the delivery and its `connector.deliver` job in ONE transaction. Refusals
- * are recorded as `rejected` deliveries, at most a bounded number per minute
- * per connector so a flood cannot fill the disk.
+ * the delivery and its `connector.deliver` job in ONE transaction. Every
+ * refusal is logged and counted; what of it is stored, within which budgets,
+ * is refused-webhooks.ts's business.
  */
 import type { Logger } from 'pino';
-import { WebhookSignatureError } from '../platform/errors.ts';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyWebhook, type SignaturePayload } from '../platform/signature.ts';
 import { WebhookEvent, webhookEventKey } from '../platform/schemas/unified-messaging.ts';
 import type { JobQueue } from '../jobs/queue.ts';
@@ -16,7 +15,7 @@ import type { Store } from '../store/database.ts';
 import type { DeliveriesRepo } from '../store/deliveries-repo.ts';
 import type { RegistrationsRepo } from '../store/registrations-repo.ts';
 import { NotRegisteredError, UnknownConnectorError, WebhookPayloadError } from './errors.ts';
-import { RejectionBudget } from './rejection-budget.ts';
+import { DEFAULT_REFUSAL_LIMITS, RefusedWebhooks, type NotStoredReason, type RefusalLimits } from './refused-webhooks.ts';
 
 export const DELIVER_JOB = 'connector.deliver';
 
@@ -29,8 +28,6 @@ export interface DeliverJobPayload {
 
 export type IntakeResult = { deliveryId: number; duplicate: boolean };
 
-/** Kept of a rejected body; accepted bodies are kept whole (they are within the body limit). */
-const REJECTED_BODY_BYTES = 16 * 1024;
 const DROPPED_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
 
 export interface WebhookIntakeDeps {
@@ -44,28 +41,38 @@ export interface WebhookIntakeDeps {
   /** How long a connector delivery is retried. */
   budget: RetryBudget;
   logger: Logger;
-  rejectionsPerMinute?: number;
+  /** What is kept of refusals (default DEFAULT_REFUSAL_LIMITS). */
+  refusals?: RefusalLimits;
   /** Told the result of every request (for metrics). */
   onResult?: (connector: string, result: 'accepted' | 'duplicate' | 'rejected') => void;
+  /** Told of every refusal that was not stored, and why (for metrics). */
+  onNotStored?: (connector: string, reason: NotStoredReason) => void;
   now?: () => number;
 }
 
 export class WebhookIntake {
   readonly #d: WebhookIntakeDeps;
   readonly #now: () => number;
-  readonly #budget: RejectionBudget;
+  readonly #refused: RefusedWebhooks;
 
   constructor(deps: WebhookIntakeDeps) {
     this.#d = deps;
     this.#now = deps.now ?? Date.now;
-    this.#budget = new RejectionBudget(deps.rejectionsPerMinute ?? 60, this.#now);
+    this.#refused = new RefusedWebhooks({
+      store: deps.store,
+      deliveries: deps.deliveries,
+      logger: deps.logger,
+      limits: deps.refusals ?? DEFAULT_REFUSAL_LIMITS,
+      now: this.#now,
+      ...(deps.onNotStored ? { onNotStored: deps.onNotStored } : {}),
+    });
   }
 
   /** Accepts one webhook, or throws the ThreadgateError to answer with (after recording the refusal). */
   accept(connector: string, rawBody: Buffer, headers: Record<string, string | string[] | undefined>): IntakeResult {
     const kept = keepHeaders(headers);
     try {
-      if (!this.#d.isConnector(connector)) throw new UnknownConnectorError(`no connector named ${JSON.stringify(connector)}`);
+      if (!this.#d.isConnector(connector)) throw new UnknownConnectorError(`no connector named ${JSON.stringify(connector.slice(0, 64))}`);
       const secrets = this.#d.registrations.acceptedSecrets(connector, this.#now());
       if (!secrets) throw new NotRegisteredError(`connector ${connector} has no channel configuration yet`);
       const { secretIndex } = verifyWebhook({
@@ -89,34 +96,16 @@ export class WebhookIntake {
     }
   }
 
-  /** Stores a refused request (also used by the route for bodies over the limit). */
+  /** Logs, counts and (within its budgets) stores a refused request; also used by the route for bodies over the limit. */
   recordRejected(connector: string, rawBody: Buffer, headers: Record<string, unknown>, err: unknown): void {
     const code = (err as { code?: unknown }).code;
     const problem = typeof code === 'string' ? code : 'TG_REQUEST_INVALID';
     const message = err instanceof Error ? err.message : String(err);
-    this.#d.logger.info({ connector, code: problem }, `webhook refused: ${message}`);
-    this.#d.onResult?.(this.#d.isConnector(connector) ? connector : '(unknown)', 'rejected');
-    // Names from the URL are the caller's choice: every unknown one shares one budget.
-    if (!this.#budget.take(this.#d.isConnector(connector) ? connector : '(unknown)')) return;
-    this.#d.store.transaction(() =>
-      this.#d.deliveries.insert(
-        {
-          connector: connector.slice(0, 64),
-          eventType: null,
-          dedupKey: null,
-          duplicateOf: null,
-          threadId: null,
-          chatId: null,
-          body: rawBody.subarray(0, REJECTED_BODY_BYTES).toString('utf8'),
-          bodyTruncated: rawBody.length > REJECTED_BODY_BYTES,
-          headers,
-          verification: err instanceof WebhookSignatureError ? problem : 'not-checked',
-          status: 'rejected',
-          error: `${problem}: ${message}`,
-        },
-        this.#now(),
-      ),
-    );
+    const known = this.#d.isConnector(connector);
+    // Names from the URL are the caller's choice: every unknown one is counted as one.
+    this.#d.onResult?.(known ? connector : '(unknown)', 'rejected');
+    const notStored = this.#refused.record(connector, known, rawBody, headers, problem, err);
+    this.#d.logger.info({ connector: connector.slice(0, 64), code: problem, stored: notStored === undefined, ...(notStored ? { not_stored: notStored } : {}) }, `webhook refused: ${message}`);
   }
 
   #store(connector: string, event: WebhookEvent, rawBody: Buffer, headers: Record<string, unknown>, verification: string): IntakeResult {

@@ -73,7 +73,7 @@ function show(id: number, values: { config?: string | undefined; json?: boolean 
       const { body: _body, headers, attempts: tries, ...fields } = record;
       for (const [k, v] of Object.entries(fields)) process.stdout.write(`${k.padEnd(14)} ${v === null ? '-' : String(v)}\n`);
       process.stdout.write(`\nheaders\n${Object.entries(headers).map(([k, v]) => `  ${k}: ${String(v)}`).join('\n')}\n`);
-      process.stdout.write(`\nbody${delivery.bodyTruncated ? ' (cut at store.max_stored_body_bytes)' : ''}\n${typeof body === 'string' ? body : JSON.stringify(body, null, 2)}\n`);
+      process.stdout.write(`\nbody${delivery.bodyTruncated ? ` (cut at store.${delivery.status === 'rejected' ? 'refused.keep_body_bytes' : 'max_stored_body_bytes'})` : ''}\n${typeof body === 'string' ? body : JSON.stringify(body, null, 2)}\n`);
       process.stdout.write(`\nattempts\n${formatTable(['#', 'job', 'replay', 'started', 'ended', 'outcome', 'error / external id'], tries.map((a) => [a.attempt, a.jobId, a.replay, a.startedAt, a.endedAt, a.outcome, a.error ?? a.externalId]))}`);
     }
     return 0;

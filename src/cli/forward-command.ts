@@ -1,9 +1,11 @@
 /**
- * `threadgate replay <id>… --to URL [--secret S]` and
- * `threadgate replay --from file.ndjson --to URL [--secret S]`: stored (or
+ * `threadgate replay <id>… --to URL --secret S` and
+ * `threadgate replay --from file.ndjson --to URL --secret S`: stored (or
  * exported) webhooks re-signed with a fresh timestamp and POSTed to any URL,
- * printing each answer. The secret is the connector's current one from the
- * store unless `--secret` names another (a staging gateway's).
+ * printing each answer. The secret must be named: `--secret` (a staging
+ * gateway's), or deliberately `--sign-with-live-secret` for the connector's
+ * current one from the store — whoever receives a webhook signed with that
+ * could send it to production within the timestamp tolerance.
  */
 import { readFileSync } from 'node:fs';
 import { DeliveriesRepo } from '../store/deliveries-repo.ts';
@@ -18,6 +20,7 @@ interface ForwardValues {
   config?: string | undefined;
   to?: string | undefined;
   secret?: string | undefined;
+  'sign-with-live-secret'?: boolean | undefined;
   from?: string | undefined;
   status?: string[] | undefined;
   json?: boolean | undefined;
@@ -37,6 +40,14 @@ export async function forwardCommand(values: ForwardValues, positionals: string[
   if (!/^https?:\/\/[^\s]+$/.test(to)) throw new UsageError(`--to must be an http(s) URL, got "${to}"`);
   if (values.status !== undefined || values['dry-run']) throw new UsageError('--to sends the deliveries named by id or --from, not a --status filter');
   if ((values.from === undefined) === (positionals.length === 0)) throw new UsageError('give delivery ids or --from file.ndjson, not both');
+  const live = values['sign-with-live-secret'] === true;
+  if (values.secret === undefined && !live) {
+    throw new UsageError(
+      '--to needs the secret to sign with: --secret S (the receiving gateway\'s), or --sign-with-live-secret to sign with ' +
+        "this gateway's live secret of the connector (whoever receives it can send it to production within the timestamp tolerance)",
+    );
+  }
+  if (values.secret !== undefined && live) throw new UsageError('give --secret S or --sign-with-live-secret, not both');
 
   const { loaded, store } = openConfiguredStore(values.config);
   try {
@@ -44,9 +55,9 @@ export async function forwardCommand(values: ForwardValues, positionals: string[
     const items: Item[] = values.from !== undefined ? readExport(values.from) : fromStore(new DeliveriesRepo(store), positionals);
     const results: { id: number; status?: number; body?: string; error?: string }[] = [];
     for (const item of items) {
-      const secret = values.secret ?? registrations.get(item.connector)?.secret;
+      const secret = live ? registrations.get(item.connector)?.secret : values.secret;
       if (item.problem || secret === undefined) {
-        results.push({ id: item.id, error: item.problem ?? `connector ${item.connector} has no secret in this store; give --secret` });
+        results.push({ id: item.id, error: item.problem ?? `connector ${item.connector} has no secret in this store: give --secret S` });
         continue;
       }
       try {

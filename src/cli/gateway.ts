@@ -8,7 +8,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Bridge } from '../bridge/bridge.ts';
 import { createConnectorContext } from '../bridge/connector-context.ts';
-import { startRetention } from '../bridge/retention.ts';
+import { refusalLimits } from '../bridge/refused-webhooks.ts';
+import { retentionOf, startRetention } from '../bridge/retention.ts';
 import type { RegistrationTarget } from '../bridge/registrar.ts';
 import type { LoadedSettings } from '../config/load.ts';
 import type { ConnectorEntry } from '../config/schema.ts';
@@ -128,7 +129,8 @@ export async function startGateway(
       targetOf,
       signature: { payload: settings.platform.signature.payload, toleranceSeconds: settings.platform.signature.tolerance_seconds },
       maxStoredBodyBytes: settings.store.max_stored_body_bytes,
-      observe: { jobFinished: metrics.jobFinished, webhook: metrics.webhook },
+      refusals: refusalLimits(settings.store.refused),
+      observe: { jobFinished: metrics.jobFinished, webhook: metrics.webhook, webhookNotStored: metrics.webhookNotStored },
       jobs: {
         ...retryPolicy(settings.jobs, logger),
         concurrency: settings.jobs.concurrency,
@@ -170,7 +172,7 @@ export async function startGateway(
       }),
     );
     bridge.runner.start();
-    const stopRetention = startRetention(store, settings.store.retention_days, logger.child({ room: 'retention' }));
+    const stopRetention = startRetention(store, retentionOf(settings.store), logger.child({ room: 'retention' }));
     await runtime.startAll();
 
     logger.info(

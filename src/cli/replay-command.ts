@@ -14,9 +14,9 @@ import { forwardCommand } from './forward-command.ts';
 import { printJson } from './table.ts';
 
 const USAGE =
-  'usage: threadgate replay <id>… [--to URL [--secret S]]\n' +
+  'usage: threadgate replay <id>… [--to URL --secret S | --to URL --sign-with-live-secret]\n' +
   '       threadgate replay --status S [--connector N] [--event E] [--since …] [--until …] [--dry-run] [--json]\n' +
-  '       threadgate replay --from file.ndjson --to URL [--secret S]';
+  '       threadgate replay --from file.ndjson --to URL (--secret S | --sign-with-live-secret)';
 
 export async function replayCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, {
@@ -25,10 +25,11 @@ export async function replayCommand(argv: string[]): Promise<number> {
     'dry-run': { type: 'boolean' },
     to: { type: 'string' },
     secret: { type: 'string' },
+    'sign-with-live-secret': { type: 'boolean' },
     from: { type: 'string' },
   });
   if (values.from !== undefined || values.to !== undefined) return forwardCommand(values, positionals);
-  if (values.secret !== undefined) throw new UsageError('--secret goes with --to');
+  if (values.secret !== undefined || values['sign-with-live-secret']) throw new UsageError('--secret and --sign-with-live-secret go with --to');
   const byFilter = values.status !== undefined;
   if (byFilter === positionals.length > 0 || (!byFilter && values['dry-run'])) throw new UsageError(USAGE);
   if (values.limit !== undefined) throw new UsageError('--limit does not apply to replay: every match is replayed');

@@ -60,6 +60,19 @@ export const StoreSettings = z.strictObject({
   retention_days: z.number().int().min(1).max(3_650).default(30),
   /** Delivered webhook bodies are kept up to this size; the cut is recorded. */
   max_stored_body_bytes: z.number().int().min(1_024).max(64 * 1024 * 1024).default(256 * 1024),
+  /** Refused webhooks (bad signature, bad body…): anyone can send them, so little of them is kept, briefly. */
+  refused: z
+    .strictObject({
+      /** Bytes kept of a refused body; the cut is recorded. */
+      keep_body_bytes: z.number().int().min(0).max(64 * 1024).default(4 * 1024),
+      /** Refused records are pruned after this many hours (or store.retention_days, if shorter). */
+      retention_hours: z.number().int().min(1).max(87_600).default(24),
+      /** All stored refused records together; past it, refusals are counted and logged, not stored. 0: none stored. */
+      max_total_bytes: z.number().int().min(0).max(16 * 1024 ** 3).default(64 * 1024 ** 2),
+      /** Stored refusals a minute per connector; past it, counted and logged, not stored. */
+      per_minute: z.number().int().min(0).max(10_000).default(60),
+    })
+    .prefault({}),
 });
 
 export const SandboxSettings = z.strictObject({

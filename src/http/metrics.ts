@@ -14,6 +14,7 @@ import type { Store } from '../store/database.ts';
 export class GatewayMetrics {
   readonly registry = new Registry();
   readonly #webhooks: Counter<'connector' | 'result'>;
+  readonly #refusalsNotStored: Counter<'connector' | 'reason'>;
   readonly #jobRuns: Histogram<'kind' | 'outcome'>;
   readonly #platform: Histogram<'method' | 'status'>;
   readonly #platformErrors: Counter<'code'>;
@@ -25,6 +26,12 @@ export class GatewayMetrics {
       name: 'threadgate_webhooks_received_total',
       help: 'Webhooks received from the platform, by connector and result (accepted, duplicate, rejected).',
       labelNames: ['connector', 'result'],
+      registers: [this.registry],
+    });
+    this.#refusalsNotStored = new Counter({
+      name: 'threadgate_webhook_refusals_not_stored_total',
+      help: 'Refused webhooks that were counted but not stored, by connector ("(unknown)" for unknown names) and reason (unknown_connector, rate, budget).',
+      labelNames: ['connector', 'reason'],
       registers: [this.registry],
     });
     this.#jobRuns = new Histogram({
@@ -62,6 +69,10 @@ export class GatewayMetrics {
 
   readonly webhook = (connector: string, result: 'accepted' | 'duplicate' | 'rejected'): void => {
     this.#webhooks.inc({ connector, result });
+  };
+
+  readonly webhookNotStored = (connector: string, reason: string): void => {
+    this.#refusalsNotStored.inc({ connector, reason });
   };
 
   readonly jobFinished = (kind: string, outcome: JobOutcome, seconds: number): void => {

@@ -22,6 +22,13 @@ export interface NewDelivery {
   error: string | null;
 }
 
+/** The bytes of a record counted against a budget: body, headers and error (SQL of `storedBytes`). */
+const STORED_BYTES = `length(cast(body as blob)) + length(cast(headers as blob)) + coalesce(length(cast(error as blob)), 0)`;
+
+export function storedBytes(d: Pick<NewDelivery, 'body' | 'headers' | 'error'>): number {
+  return Buffer.byteLength(d.body) + Buffer.byteLength(JSON.stringify(d.headers)) + (d.error === null ? 0 : Buffer.byteLength(d.error));
+}
+
 export interface DeliveryRow extends NewDelivery {
   id: number;
   externalId: string | null;
@@ -71,7 +78,7 @@ const toDelivery = (r: RawDelivery): DeliveryRow => ({
 });
 
 export class DeliveriesRepo {
-  readonly #sql: Record<'original' | 'insert' | 'setJob' | 'byId' | 'outcome' | 'count' | 'cap', Statement>;
+  readonly #sql: Record<'original' | 'insert' | 'setJob' | 'byId' | 'outcome' | 'count' | 'cap' | 'refusedBytes', Statement>;
 
   constructor(store: Store) {
     const db = store.sqlite;
@@ -93,6 +100,7 @@ export class DeliveriesRepo {
       cap: db.prepare(
         `update deliveries set body = substr(body, 1, ?), body_truncated = 1 where id = ? and length(cast(body as blob)) > ?`,
       ),
+      refusedBytes: db.prepare(`select coalesce(sum(${STORED_BYTES}), 0) as n from deliveries where status = 'rejected'`),
     };
   }
 
@@ -137,6 +145,11 @@ export class DeliveriesRepo {
   /** Cuts a stored body to `maxBytes` (characters of it, at most that many bytes for ASCII), recording the cut. */
   capBody(id: number, maxBytes: number): boolean {
     return this.#sql.cap.run(maxBytes, id, maxBytes).changes === 1;
+  }
+
+  /** What the stored refused records hold: the bytes of their bodies, headers and errors (see `storedBytes`). */
+  refusedBytes(): number {
+    return (this.#sql.refusedBytes.get() as { n: number }).n;
   }
 
   countByStatus(connector: string): Partial<Record<DeliveryStatus, number>> {

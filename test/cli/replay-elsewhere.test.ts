@@ -1,7 +1,8 @@
 /**
  * Pointing stored production webhooks at another gateway: `replay <id> --to`
- * re-signs with a fresh timestamp (the connector's secret, or --secret), and
- * `deliveries export` + `replay --from file --to` do the same from a file.
+ * re-signs with a fresh timestamp (with --secret, or deliberately with the
+ * connector's live secret), and `deliveries export` + `replay --from file
+ * --to` do the same from a file. Without a named secret nothing is sent.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,7 +42,7 @@ describe('threadgate replay --to', () => {
     expect(JSON.parse(row.body).message.message).toBe('production reply');
   });
 
-  it('export writes NDJSON; --from sends each line signed with the connector secret, which the receiver verifies', async () => {
+  it('export writes NDJSON; --from with --sign-with-live-secret sends each line signed with the connector secret, which the receiver verifies', async () => {
     const prod = await withOneDelivery();
     const exported = await prod.cli('deliveries', 'export', '--since', '1h');
     expect(exported.stderr).toBe('1 deliveries exported\n');
@@ -52,7 +53,7 @@ describe('threadgate replay --to', () => {
     writeFileSync(file, exported.stdout);
 
     const receiver = await startReceiver();
-    const sent = await prod.cli('replay', '--from', file, '--to', receiver.url);
+    const sent = await prod.cli('replay', '--from', file, '--to', receiver.url, '--sign-with-live-secret');
     expect(sent.status).toBe(0);
     const [req] = await receiver.waitFor(1);
     expect(req!.rawBody).toBe(lines[0]!.body);
@@ -60,12 +61,31 @@ describe('threadgate replay --to', () => {
     expect(() => verifyWebhook({ secrets: [secret], rawBody: req!.rawBody, signature: req!.headers['x-svc-signature'] as string, timestamp: req!.headers['x-svc-timestamp'] as string })).not.toThrow();
   });
 
+  it('sends nothing without --secret or --sign-with-live-secret: a usage error naming both, exit 2', async () => {
+    // Guards against: `--to` silently re-signing with the live production secret, so the receiver could replay it to production.
+    const prod = await withOneDelivery();
+    const exported = await prod.cli('deliveries', 'export', '--since', '1h');
+    const file = join(tempDir(), 'prod.ndjson');
+    writeFileSync(file, exported.stdout);
+    const receiver = await startReceiver();
+    for (const args of [[String(prod.id), '--to', receiver.url], ['--from', file, '--to', receiver.url]]) {
+      const r = await prod.cli('replay', ...args);
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^threadgate replay: --to needs the secret to sign with: --secret S .* or --sign-with-live-secret /);
+    }
+    expect(receiver.received).toEqual([]); // the command has exited: anything it sent was received and answered
+  });
+
   it('refuses what cannot work with a usage error naming it', async () => {
     const prod = await withOneDelivery();
     expect((await prod.cli('replay', String(prod.id), '--to', 'not a url')).stderr).toContain('--to must be an http(s) URL');
     expect((await prod.cli('replay', '--status', 'dead', '--to', 'http://127.0.0.1:9/x')).stderr).toContain('not a --status filter');
-    expect((await prod.cli('replay', '--from', '/nonexistent.ndjson', '--to', 'http://127.0.0.1:9/x')).stderr).toContain('cannot read /nonexistent.ndjson: ENOENT');
-    const missing = await prod.cli('replay', '424242', '--to', 'http://127.0.0.1:9/x');
+    expect((await prod.cli('replay', '--from', '/nonexistent.ndjson', '--to', 'http://127.0.0.1:9/x', '--secret', 's')).stderr).toContain('cannot read /nonexistent.ndjson: ENOENT');
+    const both = await prod.cli('replay', String(prod.id), '--to', 'http://127.0.0.1:9/x', '--secret', 's', '--sign-with-live-secret');
+    expect([both.status, both.stderr]).toEqual([2, 'threadgate replay: give --secret S or --sign-with-live-secret, not both\n']);
+    expect((await prod.cli('replay', String(prod.id), '--sign-with-live-secret')).stderr).toContain('--secret and --sign-with-live-secret go with --to');
+    const missing = await prod.cli('replay', '424242', '--to', 'http://127.0.0.1:9/x', '--sign-with-live-secret');
     expect(missing.status).toBe(1);
     expect(missing.stdout).toContain('424242: no delivery 424242');
   });

@@ -92,7 +92,7 @@ export const DeliveryDetailView = component(
     updated_at: IsoTime,
     headers: z.record(z.string(), z.unknown()),
     body: z.unknown().meta({ description: 'The webhook body: parsed when it is JSON, else the text.' }),
-    body_truncated: z.boolean().meta({ description: 'Only the start of the body is kept (store.max_stored_body_bytes).' }),
+    body_truncated: z.boolean().meta({ description: 'Only the start of the body is kept (store.max_stored_body_bytes; store.refused.keep_body_bytes for a rejected one).' }),
     attempts: z.array(DeliveryAttemptView),
   }),
 );

@@ -39,6 +39,15 @@ async function firstChat(tg: TestGateway): Promise<string> {
 
 const header = (mail: { headers: Record<string, string[]> }, name: string) => mail.headers[name]?.[0];
 
+/** A customer mail, its chat, and the agent's answer as it arrived in the customer's mailbox. */
+async function answered({ tg, support, customer }: Mailroom, subject: string, text: string, answer: string) {
+  const sent = await sendMail({ from: customer.address, to: support.address, subject, text });
+  const chatId = await firstChat(tg);
+  await tg.sandbox.call('POST', `/_sandbox/chats/${chatId}/agent_messages`, { text: answer });
+  const [reply] = await waitForMail(customer, 1, MAIL_ARRIVES_MS);
+  return { sent, chatId, reply: reply! };
+}
+
 describe('e-mail connector, end to end', () => {
   it('a customer mail over SMTP becomes a chat message; the agent reply arrives in the customer mailbox, threaded', async () => {
     const { tg, support, customer } = await mailroom();
@@ -53,7 +62,9 @@ describe('e-mail connector, end to end', () => {
     expect(reply!.subject).toBe('Re: Broken kettle');
     expect(header(reply!, 'in-reply-to')).toBe(sent.messageId);
     expect(header(reply!, 'references')).toContain(sent.messageId);
-    expect(header(reply!, 'auto-submitted')).toBe('auto-replied');
+    // Guards against: a person's reply marked `Auto-Submitted: auto-replied`, which RFC 3834 reserves for automatic mail.
+    expect(header(reply!, 'auto-submitted')).toBeUndefined();
+    expect(header(reply!, 'x-threadgate-connector')).toBe('mail');
     expect(header(reply!, 'reply-to')).toMatch(new RegExp(`^${support.address.split('@')[0]}\\+[a-z2-7]{12}@example\\.test$`));
     expect(header(reply!, 'from')).toContain(support.address);
     expect(reply!.raw.toString('utf8')).toContain('Have you tried descaling it?');
@@ -63,18 +74,16 @@ describe('e-mail connector, end to end', () => {
   });
 
   it("the customer's answer from another client (In-Reply-To elsewhere, References intact) joins the same thread and chat", async () => {
-    const { tg, support, customer } = await mailroom();
-    const first = await sendMail({ from: customer.address, to: support.address, subject: 'Invoice 17', text: 'Wrong amount.\n' });
-    const chatId = await firstChat(tg);
-    await tg.sandbox.call('POST', `/_sandbox/chats/${chatId}/agent_messages`, { text: 'Which line is wrong?' });
-    const [agentMail] = await waitForMail(customer, 1, MAIL_ARRIVES_MS);
+    const room = await mailroom();
+    const { tg, support, customer } = room;
+    const { sent: first, chatId, reply: agentMail } = await answered(room, 'Invoice 17', 'Wrong amount.\n', 'Which line is wrong?');
 
     await sendMail({
       from: customer.address,
       to: support.address,
       subject: 'Re: Invoice 17',
       text: 'Line 3.\n\nOn Mon, Support wrote:\n> Which line is wrong?\n',
-      headers: { 'In-Reply-To': '<draft-42@phone.customer.test>', References: `${first.messageId} ${agentMail!.messageId}` },
+      headers: { 'In-Reply-To': '<draft-42@phone.customer.test>', References: `${first.messageId} ${agentMail.messageId}` },
     });
     await until(async () => (await chatTexts(tg, chatId)).length === 2, MAIL_ARRIVES_MS, 'the answer in the same chat');
     expect(await chatTexts(tg, chatId)).toEqual(['Invoice 17\n\nWrong amount.', 'Line 3.']);
@@ -82,15 +91,38 @@ describe('e-mail connector, end to end', () => {
   });
 
   it('an answer that kept only the +token Reply-To address still finds its thread', async () => {
-    const { tg, support, customer } = await mailroom();
-    await sendMail({ from: customer.address, to: support.address, subject: 'Lost parcel', text: 'Where is it?\n' });
-    const chatId = await firstChat(tg);
-    await tg.sandbox.call('POST', `/_sandbox/chats/${chatId}/agent_messages`, { text: 'Checking now.' });
-    const [agentMail] = await waitForMail(customer, 1, MAIL_ARRIVES_MS);
-    const replyTo = header(agentMail!, 'reply-to')!;
+    const room = await mailroom();
+    const { tg, customer } = room;
+    const { chatId, reply: agentMail } = await answered(room, 'Lost parcel', 'Where is it?\n', 'Checking now.');
+    const replyTo = header(agentMail, 'reply-to')!;
     await sendMail({ from: customer.address, to: replyTo, subject: 'parcel', text: 'Any news?\n' });
     await until(async () => (await chatTexts(tg, chatId)).length === 2, MAIL_ARRIVES_MS, 'the token-threaded answer');
     expect(threadsOf(tg)).toHaveLength(1);
+  });
+
+  it('copies of our own reply coming back are skipped as our own: by our header, or by our Message-ID when a forwarder dropped the header and rewrote From', async () => {
+    // Guards against: loop protection that rested on Auto-Submitted, which people's replies no longer carry.
+    const room = await mailroom();
+    const { tg, support, customer } = room;
+    const { chatId, reply } = await answered(room, 'Noisy fan', 'It hums.\n', 'Is it the new model?');
+    const raw = reply.raw.toString('utf8');
+    expect(raw).not.toMatch(/^auto-submitted:/im);
+
+    // A Bcc-like copy under a fresh Message-ID: our header says it is ours.
+    const bcc = raw.replace(/^Message-ID:.*$/im, `Message-ID: <copy-1@customer.test>`);
+    await sendMail({ from: customer.address, to: support.address, raw: bcc });
+    // A list or forwarder that drops X- headers and rewrites From: our Message-ID says it is ours.
+    const forwarded = raw.replace(/^X-Threadgate-Connector:.*\r?\n/im, '').replace(/^From:.*$/im, `From: Forwarder <fwd@customer.test>`);
+    expect(forwarded).not.toMatch(/x-threadgate-connector/i);
+    await sendMail({ from: customer.address, to: support.address, raw: forwarded });
+
+    await until(() => tg.gateway.bridge.skipped.list('mail').length === 2, MAIL_ARRIVES_MS, 'both copies skipped');
+    const skipped = tg.gateway.bridge.skipped.list('mail').map((s) => [s.externalId, s.code, s.reason]).sort();
+    expect(skipped).toEqual([
+      ['<copy-1@customer.test>', 'TG_EMAIL_OWN', 'X-Threadgate-Connector present: sent by the gateway'],
+      [reply.messageId, 'TG_EMAIL_OWN', `Message-ID ${reply.messageId} is one the gateway gave its own mail`],
+    ]);
+    expect(await chatTexts(tg, chatId)).toEqual(['Noisy fan\n\nIt hums.']);
   });
 
   it('mail of a list named in accept_list_ids is posted; mail of another list is skipped as bulk', async () => {

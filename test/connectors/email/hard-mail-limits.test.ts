@@ -31,13 +31,14 @@ describe('mail beyond the bridge limits', () => {
     expect(rows[2]!.body).toBe('Normal\n\nJust a normal mail.');
     expect(cursorOf(tg)?.lastUid).toBe(3);
 
-    // Posted: the first 100,000 characters of the body, then the marker line with the whole length.
+    // Posted: the start of the body, then the marker line with the whole length, 100,000 characters in all.
     const whole = `Big report\n\n${big}`;
     const bigRow = rows[1]!;
     const match = MARKER.exec(bigRow.body);
     expect(match).not.toBeNull();
     expect(Number(match![1])).toBe(whole.length);
-    expect(bigRow.body.slice(0, -match![0].length)).toBe(whole.slice(0, 100_000));
+    expect(bigRow.body).toHaveLength(100_000);
+    expect(bigRow.body.slice(0, -match![0].length)).toBe(whole.slice(0, 100_000 - match![0].length));
     // Stored: the full text, itself cut to 1,000,000 characters in all.
     expect(bigRow.fullText!.length).toBeLessThanOrEqual(1_000_000);
     expect(bigRow.fullText!.startsWith(big.slice(0, 900_000))).toBe(true);
@@ -73,13 +74,43 @@ describe('mail beyond the bridge limits', () => {
   });
 });
 
+describe('a long mail with a file', () => {
+  it('a 300 KB body is cut to make room: the posted text ends with the cut marker and then the attachment line', { timeout: 60_000 }, async () => {
+    // Guards against: the cut at 100,000 characters dropping the `[attachment: invoice.pdf, …]` line after the text.
+    const support = await mailServers().addUser('longfile');
+    const report = prose(300_000);
+    const invoice = { filename: 'invoice.pdf', contentType: 'application/pdf', content: Buffer.alloc(24 * 1024, 7) };
+    await appendRaw(support, rawMail({ id: '<long-file@customer.test>', subject: 'Quarterly report', text: report, attachment: invoice }));
+    const tg = await gatewayFor(support);
+
+    await until(() => inbound(tg).some((m) => m.status === 'posted'), ARRIVES_MS, 'the long mail posted');
+    const [posted] = await chatTexts(tg, tg.gateway.bridge.threads.byKey('mail', '<long-file@customer.test>')!.chatId!);
+    const whole = `Quarterly report\n\n${report}`;
+    const tail = `\n[… message cut: ${whole.length} characters in all]\n\n[attachment: invoice.pdf, 24 KB]`;
+    expect(posted!.endsWith(tail)).toBe(true);
+    expect(posted).toHaveLength(100_000);
+    expect(posted!.slice(0, -tail.length)).toBe(whole.slice(0, 100_000 - tail.length));
+  });
+});
+
 describe('fitting ids and text to the bridge', () => {
   it('cuts at the limits, never inside a surrogate pair, and leaves what fits alone', () => {
     expect(fitBody('short')).toBe('short');
     expect(fitBody('a'.repeat(100_000))).toBe('a'.repeat(100_000));
-    expect(fitBody('a'.repeat(100_001))).toBe(`${'a'.repeat(100_000)}\n[… message cut: 100001 characters in all]`);
-    const emoji = `${'a'.repeat(99_999)}😀tail`; // the pair would straddle the cut
-    expect(fitBody(emoji)).toBe(`${'a'.repeat(99_999)}\n[… message cut: ${emoji.length} characters in all]`);
+    const marker = (n: number) => `\n[… message cut: ${n} characters in all]`;
+    expect(fitBody('a'.repeat(100_001))).toBe(`${'a'.repeat(100_000 - marker(100_001).length)}${marker(100_001)}`);
+    const keep = 100_000 - marker(100_010).length;
+    const emoji = `${'a'.repeat(keep - 1)}😀${'t'.repeat(100_010 - keep - 1)}`; // the pair would straddle the cut
+    expect(emoji).toHaveLength(100_010);
+    expect(fitBody(emoji)).toBe(`${'a'.repeat(keep - 1)}${marker(100_010)}`);
+    const pdf = { filename: 'invoice.pdf', contentType: 'application/pdf', size: 24 * 1024 };
+    expect(fitBody('short', [pdf])).toBe('short\n\n[attachment: invoice.pdf, 24 KB]');
+    // A list too long to keep whole: its first 10,000 characters, then how many more files there are.
+    const many = Array.from({ length: 1_000 }, (_, i) => ({ ...pdf, filename: `scan-${String(i).padStart(4, '0')}.pdf` }));
+    const body = fitBody('b'.repeat(200_000), many);
+    expect(body).toHaveLength(100_000);
+    expect(body).toMatch(/b\n\[… message cut: 200000 characters in all\]\n\n\[attachment: scan-0000\.pdf, 24 KB\]\n/);
+    expect(body).toMatch(/\[attachment: scan-0\d{3}\.pdf, 24 KB\]\n\[… and \d+ more attachments\]$/);
     const full = fitFullText('b'.repeat(1_500_000));
     expect(full).toHaveLength(1_000_000);
     expect(full).toMatch(/b\n\[… message cut: 1500000 characters in all\]$/);

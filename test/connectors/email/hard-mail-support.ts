@@ -17,11 +17,25 @@ export const ARRIVES_MS = 20_000;
 
 export const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
-export function rawMail(opts: { id: string; from?: string; subject: string; text: string; extra?: string[] }): string {
-  return [
+export interface RawAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+}
+
+/** A plain-text mail, or multipart/mixed with the text first when it has an attachment. */
+export function rawMail(opts: { id: string; from?: string; subject: string; text: string; extra?: string[]; attachment?: RawAttachment }): string {
+  const head = [
     `From: ${opts.from ?? 'Customer <c@customer.test>'}`, 'To: support@example.test', `Subject: ${opts.subject}`, `Message-ID: ${opts.id}`,
-    'Date: Sun, 22 Nov 2026 10:00:00 +0000', ...(opts.extra ?? []), 'MIME-Version: 1.0', 'Content-Type: text/plain; charset=utf-8',
-    'Content-Transfer-Encoding: 8bit', '', opts.text.replace(/\n/g, '\r\n'), '',
+    'Date: Sun, 22 Nov 2026 10:00:00 +0000', ...(opts.extra ?? []), 'MIME-Version: 1.0',
+  ];
+  const text = ['Content-Type: text/plain; charset=utf-8', 'Content-Transfer-Encoding: 8bit', '', opts.text.replace(/\n/g, '\r\n')];
+  const file = opts.attachment;
+  if (!file) return [...head, ...text, ''].join('\r\n');
+  return [
+    ...head, 'Content-Type: multipart/mixed; boundary="part"', '', '--part', ...text, '--part',
+    `Content-Type: ${file.contentType}; name="${file.filename}"`, `Content-Disposition: attachment; filename="${file.filename}"`,
+    'Content-Transfer-Encoding: base64', '', ...(file.content.toString('base64').match(/.{1,76}/g) ?? []), '--part--', '',
   ].join('\r\n');
 }
 
