@@ -27,3 +27,8 @@ export class ListenError extends ThreadgateError {
     return new ListenError(`cannot listen on ${where}: ${reason}`, { cause: err });
   }
 }
+
+/** `threadgate health` found no healthy gateway at the address it asked (exit 1: unhealthy). */
+export class HealthCheckError extends ThreadgateError {
+  readonly code = 'TG_HEALTH_FAILED';
+}

@@ -40,6 +40,10 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
     run: async (argv) => (await import('./inbound-command.ts')).inboundCommand(argv),
     summary: 'inbound list|show|retry: messages on their way to the platform',
   },
+  health: {
+    run: async (argv) => (await import('./health-command.ts')).healthCommand(argv),
+    summary: 'ask the configured gateway for /healthz: exit 0 healthy, 1 not (the container health check)',
+  },
   config: {
     run: async (argv) => (await import('./config-command.ts')).configCommand(argv),
     summary: 'config check: print every problem of the settings',

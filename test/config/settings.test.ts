@@ -71,6 +71,17 @@ describe('settings', () => {
     expect(settings.connectors[0]).toMatchObject({ name: 'support-mail', type: 'email', imap: { host: '127.0.0.1' } });
   });
 
+  it('takes store.path from THREADGATE_STORE_PATH when the settings name none (relative: from the working folder)', () => {
+    const cwd = tempDir();
+    expect(loadSettings({ env: { THREADGATE_STORE_PATH: '/data/threadgate.db' } }).settings.store.path).toBe('/data/threadgate.db');
+    expect(loadSettings({ env: { THREADGATE_STORE_PATH: 'state/tg.db' }, cwd }).settings.store.path).toBe(join(cwd, 'state/tg.db'));
+    const file = join(cwd, 'threadgate.yaml');
+    writeFileSync(file, 'store:\n  synchronous: normal\n');
+    expect(loadSettings({ path: file, env: { THREADGATE_STORE_PATH: '/data/tg.db' } }).settings.store).toMatchObject({ path: '/data/tg.db', synchronous: 'normal' });
+    writeFileSync(file, 'store:\n  path: ./own.db\n');
+    expect(loadSettings({ path: file, env: { THREADGATE_STORE_PATH: '/data/tg.db' } }).settings.store.path).toBe('./own.db');
+  });
+
   it('names the path of a value of the wrong type', () => {
     expect(problemsOf('server:\n  port: eighty\n')).toEqual([
       'server.port: Invalid input: expected number, received string',
