@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 /**
  * The `threadgate` command. One map from command name to module; each command
- * returns its exit code. Configuration and usage problems are printed plainly
- * (exit 1 and 2), anything else with its stack (exit 70).
+ * returns its exit code. Usage problems are printed plainly with exit 2;
+ * settings problems and every other ThreadgateError (a store that cannot be
+ * opened, a port that is taken) as one line with its code, exit 1; anything
+ * else, a bug, with its stack (exit 70).
  */
 import { ConfigInvalidError, formatProblem } from '../config/errors.ts';
 import { ThreadgateError } from '../errors.ts';

@@ -89,16 +89,28 @@ describe('a store that cannot be opened', () => {
   });
 });
 
+/** A loopback port another server holds until the test ends. */
+async function heldPort(): Promise<number> {
+  const holder: Server = createServer();
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  onTestFinished(() => new Promise<void>((resolve) => holder.close(() => resolve())));
+  return (holder.address() as AddressInfo).port;
+}
+
 describe('a port that is taken', () => {
   // Guards against: `listen EADDRINUSE` printed a raw stack and exited 70.
   it('serve says TG_LISTEN_FAILED with the address, logs it, exit 1', async () => {
-    const holder: Server = createServer();
-    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
-    onTestFinished(() => new Promise<void>((resolve) => holder.close(() => resolve())));
-    const { port } = holder.address() as AddressInfo;
+    const port = await heldPort();
 
     const r = runCli(['serve', '--port', String(port)], { cwd: tempDir() });
     expectPlainFailure(r, new RegExp(`^threadgate serve: TG_LISTEN_FAILED: cannot listen on 127\\.0\\.0\\.1:${port}: the address is in use\n$`));
     expect(r.stdout).toContain(`"code":"TG_LISTEN_FAILED","msg":"cannot listen on 127.0.0.1:${port}: the address is in use"`);
+  });
+
+  // Guards against: `threadgate sandbox` on a taken port printed a raw EADDRINUSE stack and exited 70.
+  it('sandbox says TG_LISTEN_FAILED with the address, exit 1', async () => {
+    const port = await heldPort();
+    const r = runCli(['sandbox', '--port', String(port)]);
+    expectPlainFailure(r, new RegExp(`^threadgate sandbox: TG_LISTEN_FAILED: cannot listen on 127\\.0\\.0\\.1:${port}: the address is in use\n$`));
   });
 });
