@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { MAIN, runCli, type CliResult } from '../support/cli.ts';
 import { tempDir } from '../support/temp-dir.ts';
@@ -78,6 +79,16 @@ describe('a store that cannot be opened', () => {
     chmodSync(dir, 0o555);
     const r = runWithoutFileOverride([...args, '--config', configFor(store)]);
     expectPlainFailure(r, new RegExp(`TG_STORE_OPEN_FAILED: cannot open the store at ${store}: attempt to write a readonly database \\(this user cannot write the folder`));
+  });
+
+  // Guards against: a store the migrations cannot be applied to stopped with a different code (or a stack) than any other bad store.
+  it.each(STORE_COMMANDS.filter(([c]) => c !== 'migrate'))('another program\'s SQLite database: %s says TG_STORE_OPEN_FAILED, exit 1', (...args) => {
+    const store = join(tempDir(), 'other.db');
+    const other = new Database(store);
+    other.exec('create table connector_state (anything text)'); // a name the first migration creates
+    other.close();
+    const r = runCli([...args, '--config', configFor(store)]);
+    expectPlainFailure(r, new RegExp(`TG_STORE_OPEN_FAILED: cannot open the store at ${store}: migrating the store failed: .*connector_state.* already exists`));
   });
 
   it('serve also logs the failure as one line with its code', () => {
