@@ -15,14 +15,22 @@ COPY package.json ./
 COPY src ./src
 COPY connectors ./connectors
 COPY migrations ./migrations
-# The default store path ./data/threadgate.db resolves against the working
-# folder, so running from / keeps the database on the /data volume.
+# The store lives on the /data volume: THREADGATE_STORE_PATH is the store.path
+# used when the settings file sets none. A store.path in the file wins, and a
+# relative one resolves against the file's folder (/etc for the run above), so
+# leave it out or make it absolute under /data. /data is created here, owned
+# by the `node` user, before VOLUME, so a new named volume starts with that
+# owner; a bind-mounted folder must be writable by uid 1000.
+ENV THREADGATE_STORE_PATH=/data/threadgate.db
 RUN mkdir -p /data && chown node:node /data
 VOLUME ["/data"]
-WORKDIR /
+WORKDIR /data
 USER node
 EXPOSE 8080
-HEALTHCHECK --interval=30s --timeout=3s --start-period=10s \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:8080/healthz').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# `threadgate health` reads the same settings as `serve` (THREADGATE_CONFIG)
+# and asks /healthz on server.port over loopback: exit 0 healthy, 1 not. A
+# port given as `serve --port` is not seen by it; set server.port instead.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=15s --retries=3 \
+  CMD ["node", "/app/src/cli/main.ts", "health"]
 ENTRYPOINT ["node", "/app/src/cli/main.ts"]
 CMD ["serve", "--host", "0.0.0.0"]

@@ -5,3 +5,30 @@ import { ThreadgateError } from '../errors.ts';
 export class UsageError extends ThreadgateError {
   readonly code = 'TG_USAGE';
 }
+
+/** What the usual listen failures mean for someone starting the gateway. */
+const LISTEN_REASONS: Record<string, string> = {
+  EADDRINUSE: 'the address is in use',
+  EACCES: 'permission denied (ports below 1024 need privileges)',
+  EADDRNOTAVAIL: 'the address is not one of this machine',
+};
+
+/** A server (the gateway, the embedded sandbox) cannot listen on its address. */
+export class ListenError extends ThreadgateError {
+  readonly code = 'TG_LISTEN_FAILED';
+
+  /** The ListenError for Node's own listen failure, or undefined when `err` is not one. */
+  static from(err: unknown): ListenError | undefined {
+    const e = err as NodeJS.ErrnoException & { address?: string; port?: number };
+    if (!(err instanceof Error) || e.syscall !== 'listen') return undefined;
+    const host = e.address ?? '?';
+    const where = `${host.includes(':') ? `[${host}]` : host}:${e.port ?? '?'}`;
+    const reason = (e.code !== undefined ? LISTEN_REASONS[e.code] : undefined) ?? e.message;
+    return new ListenError(`cannot listen on ${where}: ${reason}`, { cause: err });
+  }
+}
+
+/** `threadgate health` found no healthy gateway at the address it asked (exit 1: unhealthy). */
+export class HealthCheckError extends ThreadgateError {
+  readonly code = 'TG_HEALTH_FAILED';
+}

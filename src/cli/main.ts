@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 /**
  * The `threadgate` command. One map from command name to module; each command
- * returns its exit code. Configuration and usage problems are printed plainly
- * (exit 1 and 2), anything else with its stack (exit 70).
+ * returns its exit code. Usage problems are printed plainly with exit 2;
+ * settings problems and every other ThreadgateError (a store that cannot be
+ * opened, a port that is taken) as one line with its code, exit 1; anything
+ * else, a bug, with its stack (exit 70).
  */
 import { ConfigInvalidError, formatProblem } from '../config/errors.ts';
 import { ThreadgateError } from '../errors.ts';
@@ -43,6 +45,10 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
   jobs: {
     run: async (argv) => (await import('./jobs-command.ts')).jobsCommand(argv),
     summary: 'jobs list|retry: the job queue; dead jobs queued again (--status dead [filters] [--dry-run])',
+  },
+  health: {
+    run: async (argv) => (await import('./health-command.ts')).healthCommand(argv),
+    summary: 'ask the configured gateway for /healthz: exit 0 healthy, 1 not (the container health check)',
   },
   config: {
     run: async (argv) => (await import('./config-command.ts')).configCommand(argv),

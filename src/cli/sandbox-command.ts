@@ -6,7 +6,7 @@
 import { createLogger } from '../logger.ts';
 import { startSandbox } from '../sandbox/index.ts';
 import { parse, portOption } from './args.ts';
-import { UsageError } from './errors.ts';
+import { ListenError, UsageError } from './errors.ts';
 import { stopOnSignals } from './signals.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -32,6 +32,8 @@ export async function sandboxCommand(argv: string[]): Promise<number> {
     roomId: values['room-id'],
     token: values.token,
     logger,
+  }).catch((err: unknown) => {
+    throw ListenError.from(err) ?? err;
   });
   process.stdout.write(
     `${JSON.stringify({

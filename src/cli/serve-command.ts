@@ -1,7 +1,13 @@
-/** `threadgate serve [--config PATH] [--host H] [--port P]`: run the gateway until a signal. */
+/**
+ * `threadgate serve [--config PATH] [--host H] [--port P]`: run the gateway
+ * until a signal. A start that fails (the store cannot be opened, the port is
+ * taken) is logged and printed as one line with its code, without a stack.
+ */
 import { loadSettings } from '../config/load.ts';
+import { ThreadgateError } from '../errors.ts';
 import { createLogger } from '../logger.ts';
 import { configOption, parse, portOption } from './args.ts';
+import { ListenError } from './errors.ts';
 import { startGateway } from './gateway.ts';
 import { stopOnSignals } from './signals.ts';
 
@@ -16,6 +22,10 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const gateway = await startGateway(loaded, logger, {
     host: values.host,
     port: portOption(values.port, '--port'),
+  }).catch((err: unknown) => {
+    const failure = ListenError.from(err) ?? err;
+    if (failure instanceof ThreadgateError) logger.fatal({ code: failure.code }, failure.message);
+    throw failure;
   });
   stopOnSignals(logger, () => gateway.close(), loaded.settings.server.shutdown_timeout_ms);
   return new Promise<number>(() => {}); // runs until a signal

@@ -2,7 +2,8 @@
  * Loading settings: the YAML file named by `--config` or THREADGATE_CONFIG
  * (none: every default, which runs against the embedded sandbox), `${VAR}`
  * interpolation, one zod parse reporting every problem with its path, then a
- * deep freeze.
+ * deep freeze. THREADGATE_STORE_PATH supplies `store.path` when the file does
+ * not set it (the container points it at its /data volume).
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -30,7 +31,7 @@ export function loadSettings(options: LoadOptions = {}): LoadedSettings {
   const cwd = options.cwd ?? process.cwd();
   const given = options.path ?? env.THREADGATE_CONFIG;
   if (given === undefined || given === '') {
-    return { settings: parseSettings({}, env, '(defaults)'), file: null, baseDir: cwd };
+    return { settings: parseSettings({}, env, '(defaults)', cwd), file: null, baseDir: cwd };
   }
   const file = resolve(cwd, given);
   let text: string;
@@ -40,13 +41,14 @@ export function loadSettings(options: LoadOptions = {}): LoadedSettings {
     const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : String(err);
     throw new ConfigInvalidError(file, [{ path: '', message: reason }]);
   }
-  return { settings: parseSettingsText(text, env, file), file, baseDir: dirname(file) };
+  return { settings: parseSettingsText(text, env, file, cwd), file, baseDir: dirname(file) };
 }
 
 export function parseSettingsText(
   text: string,
   env: Readonly<Record<string, string | undefined>>,
   source: string,
+  cwd: string = process.cwd(),
 ): Readonly<Settings> {
   const doc = parseDocument(text, { prettyErrors: false });
   if (doc.errors.length > 0) {
@@ -59,17 +61,20 @@ export function parseSettingsText(
   if (typeof raw !== 'object' || Array.isArray(raw)) {
     throw new ConfigInvalidError(source, [{ path: '', message: 'expected a mapping at the top level' }]);
   }
-  return parseSettings(raw, env, source);
+  return parseSettings(raw, env, source, cwd);
 }
 
 function parseSettings(
   raw: unknown,
   env: Readonly<Record<string, string | undefined>>,
   source: string,
+  cwd: string,
 ): Readonly<Settings> {
   const problems: ConfigProblem[] = [];
   const interpolated = interpolate(raw, env, problems);
-  const parsed = Settings.safeParse(interpolated);
+  // THREADGATE_STORE_PATH names the store file when the settings do not; a relative one is read from the working folder.
+  const storePath = env.THREADGATE_STORE_PATH;
+  const parsed = Settings.safeParse(storePath ? withStorePath(interpolated, resolve(cwd, storePath)) : interpolated);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       problems.push({ path: formatPath(issue.path), message: issue.message });
@@ -77,6 +82,18 @@ function parseSettings(
   }
   if (problems.length > 0 || !parsed.success) throw new ConfigInvalidError(source, problems);
   return deepFreeze(parsed.data);
+}
+
+/** `raw` with `store.path` set to `path` where it has none (anything malformed is left for the schema to report). */
+function withStorePath(raw: unknown, path: string): unknown {
+  if (!isMapping(raw)) return raw;
+  const store = raw.store ?? {};
+  if (!isMapping(store) || store.path !== undefined) return raw;
+  return { ...raw, store: { ...store, path } };
+}
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 export function deepFreeze<T>(value: T): Readonly<T> {

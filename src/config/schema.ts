@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { spanMs } from '../time-spans.ts';
+import { localAddressKind, type LocalKind } from './local-address.ts';
 
 const CONNECTOR_NAME = /^[a-z0-9-]+$/;
 
@@ -44,7 +45,11 @@ export const PlatformSettings = z.strictObject({
 export const ServerSettings = z.strictObject({
   host: z.string().min(1).default('127.0.0.1'),
   port: z.number().int().min(0).max(65_535).default(8080),
-  /** Address the platform reaches this gateway at; defaults to http://host:port. */
+  /**
+   * Address the platform reaches this gateway at. Required with a platform.url
+   * that is not on loopback, and then not itself on a loopback, link-local or
+   * unspecified address; otherwise it defaults to http://host:port.
+   */
   public_url: httpUrl.optional(),
   admin_token: z.string().min(16, { error: 'admin_token must have at least 16 characters' }).optional(),
   body_limit_bytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
@@ -151,6 +156,26 @@ export const ConnectorEntry = z.looseObject({
 });
 export type ConnectorEntry = z.infer<typeof ConnectorEntry>;
 
+const PUBLIC_URL_MEANING = 'the address the platform reaches this gateway at, e.g. https://threadgate.example.com';
+const LOCAL_PHRASE: Record<LocalKind, string> = {
+  loopback: 'a loopback address',
+  'link-local': 'a link-local address',
+  unspecified: 'the unspecified address',
+};
+
+/**
+ * A platform elsewhere posts agent replies to `public_url`, so it must be an
+ * address that platform can reach. A platform on this machine's loopback can
+ * reach a loopback gateway: then anything (or the default) goes.
+ */
+function checkPublicUrl(platformUrl: string, publicUrl: string | undefined): string | undefined {
+  if (localAddressKind(platformUrl) === 'loopback') return undefined;
+  if (publicUrl === undefined) return `required when platform.url is set — ${PUBLIC_URL_MEANING}`;
+  const kind = localAddressKind(publicUrl);
+  if (kind === undefined) return undefined;
+  return `${publicUrl} is on ${LOCAL_PHRASE[kind]}, which the platform at ${platformUrl} cannot reach — set ${PUBLIC_URL_MEANING}`;
+}
+
 export const Settings = z
   .strictObject({
     platform: PlatformSettings.prefault({}),
@@ -188,6 +213,8 @@ export const Settings = z
         ctx.addIssue({ code: 'custom', path: ['connectors', i, 'room_id'], message: 'required when platform.url is set' });
       }
     });
+    const publicUrlProblem = checkPublicUrl(settings.platform.url, settings.server.public_url);
+    if (publicUrlProblem !== undefined) ctx.addIssue({ code: 'custom', path: ['server', 'public_url'], message: publicUrlProblem });
   });
 
 export type Settings = z.infer<typeof Settings>;

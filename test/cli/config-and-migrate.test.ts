@@ -47,6 +47,36 @@ describe('threadgate config check', () => {
     expect(r.stdout).toContain('ok — platform embedded sandbox, 1 connector(s)');
   });
 
+  // Guards against: `config check` said ok while a real platform would get reply_webhook_url http://127.0.0.1:8080/… it cannot reach.
+  it('refuses a real platform without a public_url it can reach, naming the fix, exit 1', () => {
+    const dir = tempDir();
+    const file = join(dir, 'public.yaml');
+    const settings = (server: string) =>
+      [
+        'platform: { url: "https://api.platform.example", organization_id: 6f1c1f1e-8d1a-4a8e-9a57-0d4f1b0c2a10, token: t }',
+        `server: { host: 0.0.0.0${server} }`,
+        'connectors:',
+        '  - { name: desk, type: webhook, room_id: 0b8e4f5c-3c1d-4d7e-8f2a-9a1b2c3d4e5f, allow_unsigned: true }',
+      ].join('\n');
+    writeFileSync(file, settings(''));
+    const missing = runCli(['config', 'check', '--config', file]);
+    expect(missing.stderr).toBe(
+      `${file}: 1 problem(s)\n  server.public_url: required when platform.url is set — ` +
+        'the address the platform reaches this gateway at, e.g. https://threadgate.example.com\n',
+    );
+    expect(missing.status).toBe(1);
+
+    writeFileSync(file, settings(', public_url: "http://[::1]:8080"'));
+    const loopback = runCli(['config', 'check', '--config', file]);
+    expect(loopback.stderr).toContain('server.public_url: http://[::1]:8080 is on a loopback address, which the platform at https://api.platform.example cannot reach');
+    expect(loopback.status).toBe(1);
+
+    writeFileSync(file, settings(', public_url: "https://threadgate.example.com"'));
+    const reachable = runCli(['config', 'check', '--config', file]);
+    expect(reachable.stdout).toContain('ok — platform https://api.platform.example, 1 connector(s)');
+    expect(reachable.status).toBe(0);
+  });
+
   it('refuses unknown commands and options with usage, exit 2', () => {
     expect(runCli(['frobnicate']).status).toBe(2);
     const r = runCli(['config', 'check', '--bogus']);

@@ -1,0 +1,49 @@
+/**
+ * `threadgate health [--config PATH] [--host H] [--port P]`: asks the gateway
+ * the settings describe for `/healthz`. Exit 0 when it answers 200, exit 1
+ * (TG_HEALTH_FAILED) when nothing listens, it answers otherwise, or not within
+ * the timeout. The container's HEALTHCHECK runs it, so the check follows
+ * `server.port` from the same settings the gateway reads.
+ */
+import { loadSettings } from '../config/load.ts';
+import { configOption, parse, portOption } from './args.ts';
+import { HealthCheckError } from './errors.ts';
+
+/** Below the container's HEALTHCHECK timeout, so an answer that never comes is reported, not killed. */
+const TIMEOUT_MS = 2_500;
+
+export async function healthCommand(argv: string[]): Promise<number> {
+  const { values } = parse(argv, { ...configOption, host: { type: 'string' }, port: { type: 'string', short: 'p' } });
+  const { settings } = loadSettings({ path: values.config });
+  const port = portOption(values.port, '--port') ?? settings.server.port;
+  if (port === 0) throw new HealthCheckError('server.port is 0 (the gateway picks a free port at start): give --port');
+  const url = `http://${connectHost(values.host ?? settings.server.host)}:${port}/healthz`;
+  let status: number;
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'manual' });
+    await res.body?.cancel();
+    status = res.status;
+  } catch (err) {
+    throw new HealthCheckError(`${url}: ${failureReason(err)}`, { cause: err });
+  }
+  if (status !== 200) throw new HealthCheckError(`${url}: answered ${status}`);
+  process.stdout.write(`${url}: ok\n`);
+  return 0;
+}
+
+/**
+ * The address to call a server listening on `host`. An unspecified one is
+ * reached on 127.0.0.1: `::` listens dual-stack, and the container's
+ * `--host 0.0.0.0` may stand in for a file's `::`.
+ */
+function connectHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+function failureReason(err: unknown): string {
+  if (err instanceof Error && err.name === 'TimeoutError') return `no answer within ${TIMEOUT_MS} ms`;
+  const cause = err instanceof Error ? (err.cause as NodeJS.ErrnoException | undefined) : undefined;
+  if (cause?.code === 'ECONNREFUSED') return 'connection refused (is the gateway running on this port?)';
+  return cause?.message ?? (err as Error).message;
+}
