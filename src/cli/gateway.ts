@@ -28,6 +28,7 @@ import { createUnifiedMessagingClient } from '../platform/unified-messaging-clie
 import { startSandbox, type RunningSandbox } from '../sandbox/index.ts';
 import { openStore, type Store } from '../store/database.ts';
 import { DEMO_CONNECTOR, logDemoSteps } from './demo.ts';
+import { reloadSettings, type ReloadOutcome } from './reload.ts';
 import { storeOptions } from './store-access.ts';
 
 export interface PlatformTarget {
@@ -51,6 +52,8 @@ export interface RunningGateway {
   connectors: ConnectorRuntime;
   /** Readiness and the platform's and connectors' health (/readyz, /metrics, the admin overview). */
   health: GatewayHealth;
+  /** Reads the settings file again and applies a changed platform token (SIGHUP); undefined when nothing could be read. */
+  reload(): ReloadOutcome | undefined;
   close(): Promise<void>;
 }
 
@@ -124,6 +127,7 @@ export async function startGateway(
       },
     });
     const client = createUnifiedMessagingClient({ http, organizationId: platform.organizationId });
+    const platformHttp = http;
 
     let publicUrl = '';
     const targetOf = (name: string): RegistrationTarget => {
@@ -164,6 +168,8 @@ export async function startGateway(
       pause: bridge.pause,
     });
     const proxyOn = settings.proxy.clients.length > 0 || settings.proxy.forward_caller_authorization;
+    // The proxy reads the token at each call, so a reloaded one reaches it too.
+    const upstream = { url: platform.url, authorization: () => platformHttp.authorization };
     app = buildApp({
       settings,
       store,
@@ -173,7 +179,7 @@ export async function startGateway(
       health,
       admin: bridge,
       metrics,
-      ...(proxyOn ? { proxy: proxyDeps(settings, platform, logger, metrics, store) } : {}),
+      ...(proxyOn ? { proxy: proxyDeps(settings, upstream, logger, metrics, store) } : {}),
     });
     if (!proxyOn) logger.info('proxy of the platform API is off: set proxy.clients (or proxy.forward_caller_authorization)');
     metrics.addScrapeGauges(store, health);
@@ -211,6 +217,7 @@ export async function startGateway(
     if (entries[0] === DEMO_CONNECTOR && sandbox) logDemoSteps(logger, url, sandbox);
 
     const started = { app, sandbox, http };
+    const reloadTarget = { file: loaded.file, settings, embedded: platform.embedded, http, pause: bridge.pause };
     let closing: Promise<void> | undefined;
     return {
       url,
@@ -222,6 +229,7 @@ export async function startGateway(
       bridge,
       connectors: runtime,
       health,
+      reload: () => reloadSettings(reloadTarget, logger),
       close: () =>
         (closing ??= (async () => {
           registering.abort();

@@ -1,9 +1,9 @@
-/** `threadgate serve [--config PATH] [--host H] [--port P]`: run the gateway until a signal. */
+/** `threadgate serve [--config PATH] [--host H] [--port P]`: run the gateway until a signal; SIGHUP reloads the settings. */
 import { loadSettings } from '../config/load.ts';
 import { createLogger } from '../logger.ts';
 import { configOption, parse, portOption } from './args.ts';
 import { startGateway } from './gateway.ts';
-import { stopOnSignals } from './signals.ts';
+import { reloadOnHangup, stopOnSignals } from './signals.ts';
 
 export async function serveCommand(argv: string[]): Promise<number> {
   const { values } = parse(argv, {
@@ -18,5 +18,6 @@ export async function serveCommand(argv: string[]): Promise<number> {
     port: portOption(values.port, '--port'),
   });
   stopOnSignals(logger, () => gateway.close(), loaded.settings.server.shutdown_timeout_ms);
+  reloadOnHangup(logger, () => gateway.reload());
   return new Promise<number>(() => {}); // runs until a signal
 }
