@@ -19,6 +19,7 @@ import { RegistrationsRepo } from '../store/registrations-repo.ts';
 import { SkippedRepo } from '../store/skipped-repo.ts';
 import { ConnectorStateRepo } from '../store/state-repo.ts';
 import { ThreadsRepo } from '../store/threads-repo.ts';
+import { AuthPause } from './auth-pause.ts';
 import { CLOSE_SESSION_JOB, InboundBridge, POST_MESSAGES_JOB, type ThreadJobPayload } from './inbound.ts';
 import { OutboundDispatch } from './outbound-dispatch.ts';
 import type { RefusalLimits } from './refused-webhooks.ts';
@@ -60,6 +61,8 @@ export class Bridge {
   readonly skipped: SkippedRepo;
   readonly attempts: AttemptsRepo;
   readonly registrar: Registrar;
+  /** Platform posts paused per connector while the platform refuses the token. */
+  readonly pause: AuthPause;
   readonly inbound: InboundBridge;
   readonly intake: WebhookIntake;
   readonly replayer: Replayer;
@@ -79,7 +82,25 @@ export class Bridge {
     this.state = new ConnectorStateRepo(o.store);
     this.skipped = new SkippedRepo(o.store);
     this.attempts = new AttemptsRepo(o.store);
-    this.registrar = new Registrar({ client: o.client, repo: this.registrations, logger });
+    this.pause = new AuthPause({
+      // Re-check: the connector's configuration, read with the token; or registering it when it has none yet.
+      probe: async (connector, signal) => {
+        const row = this.registrations.get(connector);
+        if (row) await o.client.getConfiguration(row.configId, { retry: { attempts: 1 }, signal });
+        else await this.registrar.ensure(o.targetOf(connector));
+      },
+      onResume: (_connector, jobs) => {
+        this.queue.hurry(jobs);
+        this.runner.notify();
+      },
+      logger: logger.child({ room: 'bridge' }),
+    });
+    this.registrar = new Registrar({
+      client: o.client,
+      repo: this.registrations,
+      logger,
+      onAuthRefused: (connector, err) => this.pause.pause(connector, err),
+    });
     const notify = (kind: string) => this.runner.notify(kind);
 
     this.inbound = new InboundBridge({
@@ -111,6 +132,7 @@ export class Bridge {
       inbound: this.inboundRepo,
       client: o.client,
       registrar: this.registrar,
+      pause: this.pause,
       targetOf: o.targetOf,
       logger,
     });

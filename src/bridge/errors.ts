@@ -61,3 +61,21 @@ export class NotReplayableError extends ThreadgateError {
   readonly code = 'TG_NOT_REPLAYABLE';
   override readonly statusCode = 409;
 }
+
+/**
+ * The platform refused the gateway's token (401/403) for this connector's
+ * calls: its posts wait, untried, until a re-check passes. Postpones the job
+ * (`postponeUntil`) instead of failing it.
+ */
+export class PostsPausedError extends ThreadgateError {
+  readonly code = 'TG_CONNECTOR_PAUSED';
+  override readonly statusCode = 503;
+  readonly connector: string;
+  readonly postponeUntil: number;
+
+  constructor(connector: string, postponeUntil: number, reason: string) {
+    super(`platform posts of connector ${connector} are paused: ${reason}`);
+    this.connector = connector;
+    this.postponeUntil = postponeUntil;
+  }
+}

@@ -7,7 +7,9 @@
  * when its name, room or URL changed; created when it is gone; or adopted when
  * the store lost its row but the platform still has a configuration pointing
  * at our URL (the secret is then PATCHed to a new one of ours). While the
- * platform is unreachable it keeps trying in the background; jobs wait.
+ * platform is unreachable it keeps trying in the background; jobs wait. A
+ * refused token (401/403) is also told to `onAuthRefused`, which pauses the
+ * connector's posts (`auth-pause.ts`).
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -16,6 +18,7 @@ import type { ChannelConfiguration, ChannelConfigurationPatch } from '../platfor
 import type { UnifiedMessagingClient } from '../platform/unified-messaging-client.ts';
 import { sleep } from '../sleep.ts';
 import type { RegistrationRow, RegistrationsRepo } from '../store/registrations-repo.ts';
+import { isAuthRefusal } from './auth-pause.ts';
 import { NotRegisteredError } from './errors.ts';
 import { KeyedMutex } from './keyed-mutex.ts';
 
@@ -43,13 +46,21 @@ export class Registrar {
   readonly #repo: RegistrationsRepo;
   readonly #logger: Logger;
   readonly #now: () => number;
+  readonly #onAuthRefused: ((connector: string, err: PlatformHttpError) => void) | undefined;
   readonly #mutex = new KeyedMutex();
 
-  constructor(deps: { client: UnifiedMessagingClient; repo: RegistrationsRepo; logger: Logger; now?: () => number }) {
+  constructor(deps: {
+    client: UnifiedMessagingClient;
+    repo: RegistrationsRepo;
+    logger: Logger;
+    now?: () => number;
+    onAuthRefused?: (connector: string, err: PlatformHttpError) => void;
+  }) {
     this.#client = deps.client;
     this.#repo = deps.repo;
     this.#logger = deps.logger;
     this.#now = deps.now ?? Date.now;
+    this.#onAuthRefused = deps.onAuthRefused;
   }
 
   /** The stored registration; NotRegisteredError (retryable) while there is none. */
@@ -60,8 +71,13 @@ export class Registrar {
   }
 
   /** Makes the platform's configuration match `target`; returns the stored registration. */
-  ensure(target: RegistrationTarget): Promise<RegistrationRow> {
-    return this.#mutex.run(target.connector, () => this.#ensure(target));
+  async ensure(target: RegistrationTarget): Promise<RegistrationRow> {
+    try {
+      return await this.#mutex.run(target.connector, () => this.#ensure(target));
+    } catch (err) {
+      if (isAuthRefusal(err)) this.#onAuthRefused?.(target.connector, err);
+      throw err;
+    }
   }
 
   /** After the platform said the configuration is gone: register again, once, whoever asks. */

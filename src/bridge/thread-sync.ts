@@ -9,7 +9,9 @@
  *
  * A 4xx other than 429 dead-letters the items it was about (with the
  * platform's answer); a 404 for the configuration registers it again and
- * tries once more. The one duplicate window: a crash after the platform
+ * tries once more; a 401 or 403 refuses the token, not the items: the
+ * connector's posts are paused (`auth-pause.ts`) and the job postponed, its
+ * items left pending. The one duplicate window: a crash after the platform
  * accepted a batch and before the commit that marks it posted resends it.
  */
 import { createHash } from 'node:crypto';
@@ -33,6 +35,7 @@ import { ThreadBacklogError } from './errors.ts';
 import { KeyedMutex } from './keyed-mutex.ts';
 import type { ThreadJobPayload } from './inbound.ts';
 import type { RegistrationTarget, Registrar } from './registrar.ts';
+import { isAuthRefusal, type AuthPause } from './auth-pause.ts';
 
 const BATCH = 50;
 const MAX_ROUNDS = 40;
@@ -59,6 +62,7 @@ export interface ThreadSyncDeps {
   inbound: InboundRepo;
   client: UnifiedMessagingClient;
   registrar: Registrar;
+  pause: AuthPause;
   targetOf(connector: string): RegistrationTarget;
   logger: Logger;
   now?: () => number;
@@ -84,12 +88,17 @@ export class ThreadSync {
     const thread = this.#d.threads.byId(payload.thread);
     if (!thread) throw new PermanentJobError(`thread ${payload.thread} does not exist`);
     const run: Run = { jobId: ctx.job.id, attempt: ctx.job.attempts, final: ctx.job.lastTry, signal: ctx.signal, refused: [] };
+    await this.#d.pause.admit(thread.connector, ctx.job.id);
     await this.#mutex.run(String(thread.id), async () => {
       // A job at its first attempt whose items are dead was retried by an operator: send them again.
       if (ctx.job.attempts === 1) for (const id of payload.messages ?? []) this.#d.inbound.revive(id);
       try {
         await this.#flush(thread, run);
       } catch (err) {
+        if (isAuthRefusal(err) && !ctx.signal.aborted) {
+          this.#d.pause.pause(thread.connector, err);
+          throw this.#d.pause.postpone(thread.connector, ctx.job.id);
+        }
         // The last try failed before reaching the items (no registration, no answer at all):
         // dead-letter what only this job was going to send, so `inbound retry` can act on it.
         if (run.final && !ctx.signal.aborted) {
@@ -207,6 +216,11 @@ export class ThreadSync {
       this.#record(items, run, started, 'failed', status, message, null);
       await this.#d.registrar.reregister(this.#d.targetOf(thread.connector), configId);
       return; // the next round sends the same items to the new configuration
+    }
+    if (isAuthRefusal(err)) {
+      // The token is refused, not these items: they stay pending and the job is postponed (see handle).
+      this.#record(items, run, started, 'failed', status, message, null);
+      throw err;
     }
     if (err instanceof PlatformResponseError) {
       // The platform took the request (2xx) but its answer is unreadable: sending again would double it.

@@ -1,9 +1,12 @@
 /**
  * The composition root of `serve`: store, platform (the configured one, or the
  * embedded sandbox when no platform.url is set), connectors, bridge, job
- * runner and the HTTP app — started in that order. Stopping: connector
- * loops are signalled, the HTTP server drains, the job runner finishes or
- * releases its jobs, then connectors stop and the store closes.
+ * runner and the HTTP app — started in that order. The HTTP server listens
+ * before the channels are registered (registration sends the public URL);
+ * `/readyz` answers 503 until each is registered or known from the store.
+ * Stopping: connector loops are signalled, the HTTP server drains, the job
+ * runner finishes or releases its jobs, then connectors stop and the store
+ * closes.
  */
 import type { FastifyInstance } from 'fastify';
 import { Bridge } from '../bridge/bridge.ts';
@@ -16,15 +19,18 @@ import type { ConnectorEntry } from '../config/schema.ts';
 import { assertNoEntryProblems, loadConnectors } from '../connector/registry.ts';
 import { ConnectorRuntime } from '../connector/runtime.ts';
 import { buildApp } from '../http/app.ts';
+import { GatewayHealth } from '../http/gateway-health.ts';
 import { GatewayMetrics } from '../http/metrics.ts';
 import { proxyDeps } from './proxy-setup.ts';
 import type { Logger } from '../logger.ts';
 import { PlatformHttpClient } from '../platform/http-client.ts';
+import { PlatformHealth } from '../platform/platform-health.ts';
 import { createUnifiedMessagingClient } from '../platform/unified-messaging-client.ts';
 import { startSandbox, type RunningSandbox } from '../sandbox/index.ts';
 import { openStore, type Store } from '../store/database.ts';
 import { DEMO_CONNECTOR, logDemoSteps } from './demo.ts';
 import { retryPolicy } from './retry-policy.ts';
+import { reloadSettings, type ReloadOutcome } from './reload.ts';
 import { storeOptions } from './store-access.ts';
 
 export interface PlatformTarget {
@@ -46,6 +52,10 @@ export interface RunningGateway {
   sandbox: RunningSandbox | null;
   bridge: Bridge;
   connectors: ConnectorRuntime;
+  /** Readiness and the platform's and connectors' health (/readyz, /metrics, the admin overview). */
+  health: GatewayHealth;
+  /** Reads the settings file again and applies a changed platform token (SIGHUP); undefined when nothing could be read. */
+  reload(): ReloadOutcome | undefined;
   close(): Promise<void>;
 }
 
@@ -54,6 +64,8 @@ export interface GatewayOverrides {
   port?: number | undefined;
   /** How often job loops look at the table for work from other processes (tests shorten it). */
   jobPollMs?: number;
+  /** How long the platform may stay uncalled before a probe checks it (tests shorten it). */
+  platformProbeMs?: number;
 }
 
 export async function startGateway(
@@ -100,15 +112,24 @@ export async function startGateway(
         defaultRoomId: undefined,
       };
     }
+    const platformHealth = new PlatformHealth({
+      probe: (signal) => client.listConfigurationsPage({ pageSize: 1, retry: { attempts: 1 }, signal }),
+      logger: logger.child({ room: 'platform' }),
+      ...(overrides.platformProbeMs ? { idleMs: overrides.platformProbeMs } : {}),
+    });
     http = new PlatformHttpClient({
       baseUrl: platform.url,
       token: platform.token,
       tokenType: platform.tokenType,
       timeoutMs: settings.platform.timeout_ms,
       logger: logger.child({ room: 'platform' }),
-      onAttempt: metrics.platformAttempt,
+      onAttempt: (attempt) => {
+        metrics.platformAttempt(attempt);
+        platformHealth.observe(attempt);
+      },
     });
     const client = createUnifiedMessagingClient({ http, organizationId: platform.organizationId });
+    const platformHttp = http;
 
     let publicUrl = '';
     const targetOf = (name: string): RegistrationTarget => {
@@ -141,20 +162,29 @@ export async function startGateway(
     const contextDeps = { store, inbound: bridge.inbound, threads: bridge.threads, state: bridge.state, skipped: bridge.skipped, logger };
     await runtime.createAll(entries, connectorsLoaded, (name, routes) => createConnectorContext(name, contextDeps, routes));
 
+    const health = new GatewayHealth({
+      store,
+      connectors: () => runtime.health(),
+      registered: (name) => bridge.registrations.get(name) !== undefined,
+      platform: platformHealth,
+      pause: bridge.pause,
+    });
     const proxyOn = settings.proxy.clients.length > 0 || settings.proxy.forward_caller_authorization;
+    // The proxy reads the token at each call, so a reloaded one reaches it too.
+    const upstream = { url: platform.url, organizationId: platform.organizationId, authorization: () => platformHttp.authorization };
     app = buildApp({
       settings,
       store,
       logger,
       intake: bridge.intake,
       connectorRoutes: runtime.routes,
-      connectorHealth: () => runtime.health(),
+      health,
       admin: bridge,
       metrics,
-      ...(proxyOn ? { proxy: proxyDeps(settings, platform, logger, metrics, store) } : {}),
+      ...(proxyOn ? { proxy: proxyDeps(settings, upstream, logger, metrics, store) } : {}),
     });
     if (!proxyOn) logger.info('proxy of the platform API is off: set proxy.clients (or proxy.forward_caller_authorization)');
-    metrics.addScrapeGauges(store, () => runtime.health());
+    metrics.addScrapeGauges(store, health);
     const host = overrides.host ?? settings.server.host;
     const address = await app.listen({ host, port: overrides.port ?? settings.server.port });
     const url = address.replace('[::1]', '127.0.0.1');
@@ -172,6 +202,7 @@ export async function startGateway(
       }),
     );
     bridge.runner.start();
+    platformHealth.start();
     const stopRetention = startRetention(store, retentionOf(settings.store), logger.child({ room: 'retention' }));
     await runtime.startAll();
 
@@ -188,6 +219,7 @@ export async function startGateway(
     if (entries[0] === DEMO_CONNECTOR && sandbox) logDemoSteps(logger, url, sandbox);
 
     const started = { app, sandbox, http };
+    const reloadTarget = { file: loaded.file, settings, embedded: platform.embedded, http, pause: bridge.pause };
     let closing: Promise<void> | undefined;
     return {
       url,
@@ -198,9 +230,13 @@ export async function startGateway(
       sandbox,
       bridge,
       connectors: runtime,
+      health,
+      reload: () => reloadSettings(reloadTarget, logger),
       close: () =>
         (closing ??= (async () => {
           registering.abort();
+          platformHealth.close();
+          bridge.pause.close();
           stopRetention();
           runtime.signalStop(); // connector loops wind down
           await started.app.close(); // stop accepting, finish in-flight requests

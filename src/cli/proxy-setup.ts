@@ -12,7 +12,8 @@ import { ProxyPostsRepo } from '../store/proxy-posts-repo.ts';
 
 export function proxyDeps(
   settings: Readonly<Settings>,
-  platform: { url: string; token: string; tokenType: string; organizationId: string },
+  /** The platform's address, organisation and the Authorization header value in force (read at each call: a reload may change it). */
+  platform: { url: string; organizationId: string; authorization: () => string },
   logger: Logger,
   metrics: GatewayMetrics,
   store: Store,
@@ -26,7 +27,9 @@ export function proxyDeps(
       builder: settings.platform.builder_url ?? platform.url,
       auth: settings.platform.auth_url ?? platform.url,
     },
-    platformAuthorization: `${platform.tokenType} ${platform.token}`,
+    get platformAuthorization() {
+      return platform.authorization();
+    },
     forwardCallerAuthorization: settings.proxy.forward_caller_authorization,
     passthroughUnknown: settings.proxy.passthrough_unknown,
     timeoutMs: settings.proxy.timeout_ms,

@@ -1,7 +1,8 @@
 /**
  * `threadgate serve [--config PATH] [--host H] [--port P]`: run the gateway
- * until a signal. A start that fails (the store cannot be opened, the port is
- * taken) is logged and printed as one line with its code, without a stack.
+ * until a signal; SIGHUP reloads the settings. A start that fails (the store
+ * cannot be opened, the port is taken) is logged and printed as one line with
+ * its code, without a stack.
  */
 import { loadSettings } from '../config/load.ts';
 import { ThreadgateError } from '../errors.ts';
@@ -9,7 +10,7 @@ import { createLogger } from '../logger.ts';
 import { configOption, parse, portOption } from './args.ts';
 import { ListenError } from './errors.ts';
 import { startGateway } from './gateway.ts';
-import { stopOnSignals } from './signals.ts';
+import { reloadOnHangup, stopOnSignals } from './signals.ts';
 
 export async function serveCommand(argv: string[]): Promise<number> {
   const { values } = parse(argv, {
@@ -28,5 +29,6 @@ export async function serveCommand(argv: string[]): Promise<number> {
     throw failure;
   });
   stopOnSignals(logger, () => gateway.close(), loaded.settings.server.shutdown_timeout_ms);
+  reloadOnHangup(logger, () => gateway.reload());
   return new Promise<number>(() => {}); // runs until a signal
 }

@@ -1,6 +1,7 @@
 /**
  * Graceful stop on SIGTERM/SIGINT: run `stop` once, bounded by a timeout,
- * then exit 0 (1 if stopping failed or timed out). A second signal exits at once.
+ * then exit 0 (1 if stopping failed or timed out). A second signal exits at
+ * once. SIGHUP reloads the settings (`reload.ts`) and keeps running.
  */
 import type { Logger } from '../logger.ts';
 
@@ -31,4 +32,16 @@ export function stopOnSignals(logger: Logger, stop: () => Promise<void>, timeout
   };
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
+}
+
+/** Runs `reload` on every SIGHUP; a failing reload is logged and the process goes on. */
+export function reloadOnHangup(logger: Logger, reload: () => void): void {
+  process.on('SIGHUP', () => {
+    logger.info({ signal: 'SIGHUP' }, 'reloading the settings');
+    try {
+      reload();
+    } catch (err) {
+      logger.error({ err }, 'reloading the settings failed; nothing changed');
+    }
+  });
 }

@@ -13,6 +13,7 @@ import { registerAdmin, type AdminBridge } from './admin/index.ts';
 import { registerApiDocs } from './api-docs/routes.ts';
 import { registerConnectorRoutes } from './connector-routes.ts';
 import { answerFrameworkError, installErrorHandlers } from './errors.ts';
+import { GatewayHealth } from './gateway-health.ts';
 import { registerHealthRoutes } from './health-routes.ts';
 import { registerMetricsRoute, type GatewayMetrics } from './metrics.ts';
 import { registerProxyRoutes, type ProxyDeps } from './proxy/proxy-routes.ts';
@@ -26,6 +27,8 @@ export interface AppDeps {
   intake?: WebhookIntake;
   connectorRoutes?: ConnectorRouteTable;
   connectorHealth?: () => Promise<Record<string, ConnectorHealth>>;
+  /** The judgement of /readyz, the admin overview and the gauges; default: the store and connectorHealth alone. */
+  health?: GatewayHealth;
   /** What the admin API acts through (the bridge); without it, or without server.admin_token, /admin is off. */
   admin?: AdminBridge;
   /** Served at /metrics when given. */
@@ -43,7 +46,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     frameworkErrors: answerFrameworkError,
   });
   installErrorHandlers(app);
-  registerHealthRoutes(app, deps.store, deps.connectorHealth);
+  const health = deps.health ?? new GatewayHealth({ store: deps.store, ...(deps.connectorHealth ? { connectors: deps.connectorHealth } : {}) });
+  registerHealthRoutes(app, health);
   const limit = deps.settings.server.body_limit_bytes;
   if (deps.intake) registerWebhookRoutes(app, deps.intake, limit);
   if (deps.connectorRoutes) registerConnectorRoutes(app, deps.connectorRoutes, limit);
@@ -54,7 +58,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     token: deps.settings.server.admin_token,
     store: deps.store,
     bridge: deps.admin,
-    connectorHealth: deps.connectorHealth,
+    health,
     logger: deps.logger,
   });
   return app;

@@ -1,34 +1,32 @@
 /**
- * `/healthz`: the process is alive. `/readyz`: the store is open and every
- * migration applied, so traffic may be sent here; each connector's own health
- * is reported beside it (informative: a disconnected mailbox does not stop
- * the gateway from taking webhooks).
+ * `/healthz`: the process is alive (liveness: restart it when this fails).
+ * `/readyz`: traffic may be sent here (load balancers): 503 until the store
+ * is open and every connector's channel is registered or known from the
+ * store, and while the store is unavailable. `/readyz?strict=1` (monitors,
+ * not load balancers): also 503 while the platform does not answer or
+ * refuses the token, or a connector is down or paused. Both bodies carry
+ * the whole report (`gateway-health.ts`); a change of the answer is logged.
  */
 import type { FastifyInstance } from 'fastify';
-import type { ConnectorHealth } from '../connector/api.ts';
-import type { Store } from '../store/database.ts';
+import { z } from 'zod';
+import { parseInput } from './admin/route-table.ts';
+import type { GatewayHealth } from './gateway-health.ts';
 
-export function registerHealthRoutes(
-  app: FastifyInstance,
-  store: Store,
-  connectorHealth?: () => Promise<Record<string, ConnectorHealth>>,
-): void {
+const ReadyQuery = z.strictObject({ strict: z.enum(['0', '1', 'true', 'false']).optional() });
+
+export function registerHealthRoutes(app: FastifyInstance, health: GatewayHealth): void {
   app.get('/healthz', async () => ({ status: 'ok' }));
 
-  app.get('/readyz', async (_request, reply) => {
-    const checks: Record<string, string> = {};
-    let ready = true;
-    try {
-      store.sqlite.prepare('select 1').get();
-      checks.store = 'open';
-      const m = store.migrationStatus();
-      checks.migrations = m.current ? `current (${m.applied})` : `pending (${m.applied} of ${m.known})`;
-      ready = m.current;
-    } catch (err) {
-      checks.store = `unavailable: ${(err as Error).message}`;
-      ready = false;
+  let lastAnswer: number | undefined;
+  app.get('/readyz', async (request, reply) => {
+    const query = parseInput(ReadyQuery, request.query ?? {}, 'query');
+    const strict = query.strict === '1' || query.strict === 'true';
+    const report = await health.report();
+    const ok = strict ? report.healthy : report.ready;
+    if (!strict && lastAnswer !== undefined && lastAnswer !== (ok ? 200 : 503)) {
+      request.log.info({ event: 'readiness_changed', ready: ok, problems: report.problems }, ok ? 'the gateway is ready' : 'the gateway is not ready');
     }
-    const connectors = connectorHealth ? await connectorHealth() : {};
-    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not_ready', checks, connectors });
+    if (!strict) lastAnswer = ok ? 200 : 503;
+    return reply.status(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not_ready', strict, ...report });
   });
 }

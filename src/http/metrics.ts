@@ -2,14 +2,15 @@
  * `GET /metrics`: Prometheus text from prom-client, on a registry of our own.
  * Counters and histograms are fed by the observation hooks of the receiver,
  * the job runner and the platform client; gauges of jobs by status and of
- * connector health are read when scraped.
+ * connector and platform health (the report /readyz answers with, read once
+ * per scrape) are read when scraped.
  */
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { ConnectorHealth } from '../connector/api.ts';
 import type { JobOutcome } from '../jobs/runner.ts';
 import type { PlatformAttemptInfo } from '../platform/http-client.ts';
 import type { Store } from '../store/database.ts';
+import type { GatewayHealth, HealthReport } from './gateway-health.ts';
 
 export class GatewayMetrics {
   readonly registry = new Registry();
@@ -19,6 +20,8 @@ export class GatewayMetrics {
   readonly #platform: Histogram<'method' | 'status'>;
   readonly #platformErrors: Counter<'code'>;
   readonly #proxied: Histogram<'client' | 'method' | 'template' | 'status'>;
+  /** The health report of the scrape under way. */
+  #report: Promise<HealthReport> | undefined;
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'threadgate_' });
@@ -36,7 +39,7 @@ export class GatewayMetrics {
     });
     this.#jobRuns = new Histogram({
       name: 'threadgate_job_run_seconds',
-      help: 'How long each run of a job took, by kind and outcome (done, queued for a retry, dead, released on stop).',
+      help: 'How long each run of a job took, by kind and outcome (done, queued for a retry, dead, released on stop, postponed while paused).',
       labelNames: ['kind', 'outcome'],
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers: [this.registry],
@@ -84,8 +87,16 @@ export class GatewayMetrics {
     if (a.error !== undefined) this.#platformErrors.inc({ code: a.error });
   };
 
-  /** Gauges read at scrape time from the store and the connectors. */
-  addScrapeGauges(store: Store, connectorHealth: () => Promise<Record<string, ConnectorHealth>>): void {
+  /** The Prometheus text of every metric, the scrape-time gauges read afresh. */
+  scrape(): Promise<string> {
+    this.#report = undefined;
+    return this.registry.metrics();
+  }
+
+  /** Gauges read at scrape time from the store and the health report. */
+  addScrapeGauges(store: Store, health: GatewayHealth): void {
+    // One report per scrape: taken when the first gauge of a scrape asks, and read by the others of it.
+    const report = () => (this.#report ??= health.report());
     new Gauge({
       name: 'threadgate_jobs',
       help: 'Jobs in the queue by kind and status.',
@@ -97,22 +108,37 @@ export class GatewayMetrics {
         for (const r of rows) this.set({ kind: r.kind, status: r.status }, r.n);
       },
     });
-    new Gauge({
-      name: 'threadgate_connector_up',
-      help: 'Whether each connector reports itself healthy (1) or not (0).',
-      labelNames: ['connector'],
-      registers: [this.registry],
-      async collect() {
-        this.reset();
-        for (const [connector, health] of Object.entries(await connectorHealth())) this.set({ connector }, health.ok ? 1 : 0);
-      },
-    });
+    const perConnector = (name: string, help: string, value: (c: HealthReport['connectors'][string]) => boolean) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['connector'],
+        registers: [this.registry],
+        async collect() {
+          this.reset();
+          for (const [connector, c] of Object.entries((await report()).connectors)) this.set({ connector }, value(c) ? 1 : 0);
+        },
+      });
+    perConnector('threadgate_connector_up', 'Whether each connector is up (1): its own report ok, its channel registered, its platform posts not paused.', (c) => c.up);
+    perConnector('threadgate_connector_paused', 'Whether the platform posts of each connector are paused (1) because the platform refused the token.', (c) => c.paused !== null);
+    const platform = (name: string, help: string, value: (p: NonNullable<HealthReport['platform']>) => boolean) =>
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        async collect() {
+          const p = (await report()).platform;
+          this.set(p === null || value(p) ? 1 : 0);
+        },
+      });
+    platform('threadgate_platform_up', 'Whether the platform answered the last call (1; also before the first call) or not (0).', (p) => p.up !== false);
+    platform('threadgate_platform_auth_ok', 'Whether the platform accepts the gateway token (0 after a 401 or 403 until an accepted call).', (p) => p.auth !== 'refused');
   }
 }
 
 export function registerMetricsRoute(app: FastifyInstance, metrics: GatewayMetrics): void {
   app.get('/metrics', async (_request, reply) => {
-    const text = await metrics.registry.metrics();
+    const text = await metrics.scrape();
     return reply.header('content-type', metrics.registry.contentType).send(text);
   });
 }

@@ -2,7 +2,9 @@
  * How a job handler tells the queue what a failure means. Any thrown error is
  * retried with backoff; a `retryAfterMs` number on it (as platform errors carry
  * for 429) is honoured; a PermanentJobError, or any error with
- * `permanent: true`, dead-letters the job at once.
+ * `permanent: true`, dead-letters the job at once. An error with a
+ * `postponeUntil` time (Unix ms) is no failure: the job waits until then and
+ * the try does not count (a paused connector).
  */
 import { ThreadgateError } from '../errors.ts';
 
@@ -19,6 +21,12 @@ export class JobNotFoundError extends ThreadgateError {
 export class JobNotDeadError extends ThreadgateError {
   readonly code = 'TG_JOB_NOT_DEAD';
   override readonly statusCode = 409;
+}
+
+/** When the job should run again if `err` postpones it rather than failing it; undefined otherwise. */
+export function postponedUntil(err: unknown): number | undefined {
+  const at = (err as { postponeUntil?: unknown } | null | undefined)?.postponeUntil;
+  return typeof at === 'number' && Number.isFinite(at) ? at : undefined;
 }
 
 export interface FailureInfo {

@@ -60,7 +60,10 @@ export class JobQueue {
   readonly #store: Store;
   readonly #backoff: BackoffPolicy;
   readonly #now: () => number;
-  readonly #sql: Record<'insert' | 'claim' | 'complete' | 'requeue' | 'bury' | 'release' | 'extend' | 'get' | 'retry' | 'due', Statement>;
+  readonly #sql: Record<
+    'insert' | 'claim' | 'complete' | 'requeue' | 'bury' | 'release' | 'postpone' | 'hurry' | 'extend' | 'get' | 'retry' | 'due',
+    Statement
+  >;
 
   constructor(store: Store, options: { backoff?: BackoffPolicy; now?: () => number } = {}) {
     this.#store = store;
@@ -98,6 +101,13 @@ export class JobQueue {
         `update jobs set status = 'queued', attempts = attempts - 1, lease_owner = null, lease_until = null, updated_at = ?
          where id = ? and lease_owner = ? and status = 'running'`,
       ),
+      // The wait is not the job's: its deadline moves on by as long as it is put off.
+      postpone: db.prepare(
+        `update jobs set status = 'queued', attempts = attempts - 1, run_at = @runAt, last_error = @reason, lease_owner = null, lease_until = null,
+           updated_at = @now, give_up_at = give_up_at + max(0, @runAt - @now)
+         where id = @id and lease_owner = @owner and status = 'running'`,
+      ),
+      hurry: db.prepare(`update jobs set run_at = ?, updated_at = ? where id = ? and status = 'queued' and run_at > ?`),
       extend: db.prepare(`update jobs set lease_until = ? where id = ? and lease_owner = ? and status = 'running'`),
       get: db.prepare(`select ${COLUMNS} from jobs where id = ?`),
       // A retry by hand starts a fresh budget: attempts from 0 and a new deadline.
@@ -168,6 +178,21 @@ export class JobQueue {
   /** Gives a claimed job back untouched (graceful stop); the attempt does not count. */
   release(id: number, owner: string): boolean {
     return this.#sql.release.run(this.#now(), id, owner).changes === 1;
+  }
+
+  /**
+   * Gives a claimed job back to run at `runAt` (a paused connector): neither
+   * the try nor the wait counts against its budget (its deadline moves on by
+   * the wait), `reason` shows why it waits.
+   */
+  postpone(id: number, owner: string, runAt: number, reason: string): boolean {
+    return this.#sql.postpone.run({ runAt, reason: reason.slice(0, 2000), now: this.#now(), id, owner }).changes === 1;
+  }
+
+  /** Makes queued jobs that wait for a later time due now (a pause ended early); returns how many. */
+  hurry(ids: readonly number[]): number {
+    const now = this.#now();
+    return this.#store.transaction(() => ids.reduce((n, id) => n + this.#sql.hurry.run(now, now, id, now).changes, 0));
   }
 
   /** Keeps a long-running job's lease alive. */

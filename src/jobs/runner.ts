@@ -3,10 +3,12 @@
  * after an enqueue commits, by a finished job, or by a timer until the next due
  * job. Leases are renewed while a handler runs. `stop()` claims nothing more,
  * waits for in-flight jobs up to a deadline, then aborts and releases the rest
- * so another process (or the next start) takes them.
+ * so another process (or the next start) takes them. A handler that throws
+ * an error with `postponeUntil` gives its job back for later without using a try.
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { describeFailure, postponedUntil } from './errors.ts';
 import type { Job, JobQueue } from './queue.ts';
 
 export interface JobContext<P> {
@@ -41,7 +43,7 @@ interface KindState {
   loop: Promise<void> | null;
 }
 
-export type JobOutcome = 'done' | 'queued' | 'dead' | 'released';
+export type JobOutcome = 'done' | 'queued' | 'dead' | 'released' | 'postponed';
 
 export interface RunnerOptions {
   logger: Logger;
@@ -186,6 +188,12 @@ export class JobRunner {
             return done();
           }
           if (controller.signal.aborted) return this.#onFinished?.(job.kind, 'released', (Date.now() - started) / 1000);
+          const until = postponedUntil(err);
+          if (until !== undefined) {
+            this.#queue.postpone(job.id, this.owner, until, describeFailure(err).message);
+            this.#onFinished?.(job.kind, 'postponed', (Date.now() - started) / 1000);
+            return logger.debug({ run_at: new Date(until).toISOString(), reason: (err as Error).message }, 'job postponed');
+          }
           const outcome = this.#queue.fail(job, this.owner, err);
           this.#onFinished?.(job.kind, outcome.status, (Date.now() - started) / 1000);
           const level = outcome.status === 'dead' ? 'error' : 'warn';

@@ -109,13 +109,17 @@ export interface PlatformResponse {
   attempts: number;
 }
 
+const Token = z.string().regex(/^[\x21-\x7e]+$/, { error: 'must be printable ASCII without spaces' });
+const TokenTypeSchema = z.enum(['Token', 'Bearer']);
+const Credentials = z.strictObject({ token: Token, tokenType: TokenTypeSchema });
+
 const Options = z.strictObject({
   baseUrl: z
     .url({ protocol: /^https?$/ })
     .refine((u) => !/^[a-z]+:\/\/[^/]*@/i.test(u), { error: 'must not carry credentials' })
     .refine((u) => !u.includes('?') && !u.includes('#'), { error: 'must not carry a query or fragment' }),
-  token: z.string().regex(/^[\x21-\x7e]+$/, { error: 'must be printable ASCII without spaces' }),
-  tokenType: z.enum(['Token', 'Bearer']).default('Token'),
+  token: Token,
+  tokenType: TokenTypeSchema.default('Token'),
   timeoutMs: z.number().int().min(1).max(600_000).default(DEFAULT_TIMEOUT_MS),
   retry: z
     .strictObject({
@@ -144,7 +148,7 @@ interface OutgoingRequest {
 export class PlatformHttpClient {
   readonly #origin: string;
   readonly #basePath: string;
-  readonly #authorization: string;
+  #authorization: string;
   readonly #timeoutMs: number;
   readonly #retry: Readonly<RetryPolicy>;
   readonly #logger: Logger | undefined;
@@ -174,6 +178,25 @@ export class PlatformHttpClient {
   /** The base URL without a trailing slash; no token in it. */
   get baseUrl(): string {
     return this.#origin + this.#basePath;
+  }
+
+  /** The Authorization header value sent with every call (a secret: never log it). */
+  get authorization(): string {
+    return this.#authorization;
+  }
+
+  /**
+   * Swaps the token (a reload of the settings): calls from now on carry the
+   * new one; calls under way finish with the old. Throws
+   * PlatformClientOptionsError when the token cannot be sent.
+   */
+  setCredentials(token: string, tokenType: TokenType): void {
+    const parsed = Credentials.safeParse({ token, tokenType });
+    if (!parsed.success) {
+      const problems = zodIssues(parsed.error).map((i) => `${i.path}: ${i.message}`);
+      throw new PlatformClientOptionsError(`platform credentials invalid: ${problems.join('; ')}`);
+    }
+    this.#authorization = `${parsed.data.tokenType} ${parsed.data.token}`;
   }
 
   /**

@@ -20,6 +20,7 @@ describe('admin API: OpenAPI', () => {
       'GET /admin/api/counts',
       'GET /admin/api/deliveries',
       'GET /admin/api/deliveries/{id}',
+      'GET /admin/api/health',
       'GET /admin/api/inbound',
       'GET /admin/api/inbound/{id}',
       'GET /admin/api/jobs',

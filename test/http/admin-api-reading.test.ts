@@ -72,9 +72,12 @@ describe('admin API: reading the log', () => {
     const connectors = await tg.admin('GET', '/connectors');
     conforms('listConnectors', connectors);
     expect(connectors.body.results).toEqual([
-      { name: 'desk', ok: true, details: { delivered: expect.any(Number) } },
-      { name: 'refuser', ok: true, details: { delivered: expect.any(Number) } },
+      { name: 'desk', ok: true, details: { delivered: expect.any(Number) }, registered: true, paused: null, up: true },
+      { name: 'refuser', ok: true, details: { delivered: expect.any(Number) }, registered: true, paused: null, up: true },
     ]);
+    const health = await tg.admin('GET', '/health');
+    conforms('getHealth', health);
+    expect(health.body).toMatchObject({ ready: true, healthy: true, problems: [], platform: { up: true, auth: 'ok' } });
     const counts = await tg.admin('GET', '/counts');
     conforms('getCounts', counts);
     expect(counts.body.deliveries).toEqual({ accepted: 0, duplicate: 0, rejected: 1, delivered: 1, failed: 0, dead: 1 });

@@ -40,6 +40,8 @@ describe('admin page', () => {
       expect.stringMatching(/^refuser\s+ok/),
       expect.stringMatching(/^flaky\s+ok/),
     ]);
+    expect(await page.locator('#platform-state').innerText()).toMatch(/^platform up token ok last answer \d{3} at /);
+    expect(await page.locator('#problems').isHidden()).toBe(true);
     expect(await page.locator('#counts').innerText()).toMatch(/deliveries[\s\S]*dead\s+2/);
     expect(await page.evaluate(() => sessionStorage.getItem('threadgate.adminToken'))).toBe(ADMIN_TOKEN);
 

@@ -6,13 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { signedHeaders } from '../../src/platform/signature.ts';
 import { until } from '../support/wait.ts';
+import { metricValue as value } from '../support/metrics.ts';
 import { messageCreatedEnvelope } from '../support/events.ts';
 import { RECORDER_MODULE, startTestGateway } from '../support/gateway.ts';
-
-function value(text: string, series: string): number | undefined {
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-}
 
 describe('GET /metrics', () => {
   it('counts what flowed through the gateway', async () => {

@@ -123,4 +123,20 @@ describe('backoff', () => {
     expect(nextRunAt(job, START, DEFAULT_BACKOFF, 10 * MINUTE, () => 1)).toBe(START + 10 * MINUTE);
     expect(nextRunAt({ ...job, giveUpAt: START + DAY }, START, DEFAULT_BACKOFF, undefined, () => 1)).toBe(START + CAP_MS);
   });
+
+  // Guards against a long platform-token pause (postponed jobs) eating the retry budget and dead-lettering the messages.
+  it('moves the deadline of a postponed job on by its wait, and the try does not count', () => {
+    const { queue, clock } = fakeQueue();
+    const id = queue.enqueue({ kind: 'deliver', payload: { delivery: 1 } });
+    const before = queue.get(id)!.giveUpAt!;
+    expect(before).toBe(START + 3 * DAY);
+    for (let i = 0; i < 5; i++) {
+      const [claimed] = queue.claim('deliver', 'w', 30_000, 1);
+      expect(queue.postpone(claimed!.id, 'w', clock.now + DAY, 'TG_CONNECTOR_PAUSED: the platform refuses the token')).toBe(true);
+      clock.now += DAY;
+    }
+    const job = queue.get(id)!;
+    expect(job).toMatchObject({ status: 'queued', attempts: 0, giveUpAt: before + 5 * DAY });
+    expect(job.lastError).toMatch(/TG_CONNECTOR_PAUSED/);
+  });
 });

@@ -35,6 +35,8 @@ export interface TestGatewayOptions {
   platformUrl?: string;
   /** Collects every log line (at trace level) here instead of printing them. */
   logLines?: string[];
+  /** How long the platform may stay uncalled before the gateway probes it (default 30 s). */
+  platformProbeMs?: number;
 }
 
 export async function startTestGateway(options: TestGatewayOptions): Promise<TestGateway> {
@@ -52,7 +54,8 @@ export async function startTestGateway(options: TestGatewayOptions): Promise<Tes
   const loaded = loadSettings({ path: file });
   const lines = options.logLines;
   const logger = lines ? createLogger('trace', { write: (line: string) => void lines.push(line) }) : createLogger(loaded.settings.log.level);
-  const gateway = await startGateway(loaded, logger, { port: 0, jobPollMs: 50 });
+  const probe = options.platformProbeMs === undefined ? {} : { platformProbeMs: options.platformProbeMs };
+  const gateway = await startGateway(loaded, logger, { port: 0, jobPollMs: 50, ...probe });
   onTestFinished(() => gateway.close());
 
   const call: TestGateway['call'] = async (method, path, body, headers = {}) => {

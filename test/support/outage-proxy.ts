@@ -1,21 +1,25 @@
 /**
  * A real HTTP proxy in front of the sandbox that a test can take down: in
  * `up` mode it forwards every request unchanged; `503` answers 503 itself;
- * `reset` destroys each connection without an answer. The platform's state
- * (the sandbox behind) survives the outage, as a real one's would.
+ * `reset` destroys each connection without an answer; `401` refuses every
+ * token as an expired one. Tokens in `revoked` are refused with 401 in `up`
+ * mode too (a token rotated away). The platform's state (the sandbox behind)
+ * survives the outage, as a real one's would.
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { onTestFinished } from 'vitest';
 
-export type ProxyMode = 'up' | '503' | 'reset';
+export type ProxyMode = 'up' | '503' | 'reset' | '401';
 
 export interface OutageProxy {
   url: string;
   mode: ProxyMode;
-  /** Requests that arrived while not `up`. */
+  /** Requests that were not forwarded (not `up`, or a revoked token). */
   refused: number;
+  /** Tokens answered with 401 whatever the mode. */
+  revoked: Set<string>;
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -25,12 +29,18 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 export async function startOutageProxy(target: string): Promise<OutageProxy> {
-  const state: OutageProxy = { url: '', mode: 'up', refused: 0 };
+  const state: OutageProxy = { url: '', mode: 'up', refused: 0, revoked: new Set() };
   const server = createServer((req, res) => {
-    if (state.mode !== 'up') {
+    const token = /^\S+\s+(\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+    const refusesToken = state.mode === '401' || (token !== undefined && state.revoked.has(token));
+    if (state.mode !== 'up' || refusesToken) {
       state.refused += 1;
       if (state.mode === 'reset') {
         req.socket.destroy();
+        return;
+      }
+      if (refusesToken) {
+        res.writeHead(401, { 'content-type': 'application/json' }).end('{"detail":"Token expired."}');
         return;
       }
       res.writeHead(503, { 'content-type': 'application/json' }).end('{"detail":"Service unavailable."}');

@@ -7,8 +7,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import type { ConnectorHealth } from '../../connector/api.ts';
 import type { Store } from '../../store/database.ts';
+import type { GatewayHealth } from '../gateway-health.ts';
 import { PACKAGE_VERSION } from '../inline-page.ts';
 import { requireAdminToken } from './auth.ts';
 import { deliveryRoutes } from './delivery-routes.ts';
@@ -29,7 +29,7 @@ export interface AdminDeps {
   token: string | undefined;
   store: Store;
   bridge: AdminBridge | undefined;
-  connectorHealth: (() => Promise<Record<string, ConnectorHealth>>) | undefined;
+  health: GatewayHealth;
   logger: Logger;
 }
 
@@ -47,7 +47,7 @@ export function registerAdmin(app: FastifyInstance, deps: AdminDeps): void {
   const services: AdminServices = {
     store: deps.store,
     bridge: deps.bridge,
-    connectorHealth: deps.connectorHealth ?? (async () => ({})),
+    health: deps.health,
     runs,
     logger,
   };

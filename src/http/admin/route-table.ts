@@ -7,9 +7,9 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Bridge } from '../../bridge/bridge.ts';
-import type { ConnectorHealth } from '../../connector/api.ts';
 import type { Store } from '../../store/database.ts';
 import { RequestInvalidError, type FieldError } from '../errors.ts';
+import type { GatewayHealth } from '../gateway-health.ts';
 import type { ReplayRuns } from './replay-runs.ts';
 
 /** The parts of the bridge the admin API reads and acts through. */
@@ -18,7 +18,8 @@ export type AdminBridge = Pick<Bridge, 'replayer' | 'queue' | 'runner' | 'delive
 export interface AdminServices {
   store: Store;
   bridge: AdminBridge;
-  connectorHealth: () => Promise<Record<string, ConnectorHealth>>;
+  /** Readiness, platform and connector health: the report /readyz answers with. */
+  health: GatewayHealth;
   runs: ReplayRuns;
   logger: Logger;
 }
