@@ -23,7 +23,8 @@ import { countDeliveriesByStatus } from '../src/store/status-counts.ts';
 import type { LoadOutput, LoadSummary } from './receiver-load.ts';
 import { spawnJson } from './spawn-json.ts';
 
-const CONNECTIONS = 10;
+/** 50 connections, as the measurement; BENCH_CONNECTIONS overrides. */
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = 10;
 const WARMUP_SECONDS = 2;
 const CONNECTOR = 'bench';

@@ -54,10 +54,11 @@ export class InboundBridge {
     this.#now = deps.now ?? Date.now;
   }
 
-  submit(connector: string, message: SubmitMessage): SubmitResult {
+  async submit(connector: string, message: SubmitMessage): Promise<SubmitResult> {
     check(message);
     const threadId = deriveThreadId(connector, message.threadKey);
-    const result = this.#store.transaction((): SubmitResult & { queued: boolean } => {
+    // Grouped with concurrent writes in one commit; resolved only after it.
+    const result = await this.#store.write((): SubmitResult & { queued: boolean } => {
       const now = this.#now();
       const thread = this.#threads.ensure(connector, message.threadKey, threadId, now);
       if (message.references?.length) this.#threads.attach(connector, thread.id, message.references, now);
@@ -91,8 +92,8 @@ export class InboundBridge {
   }
 
   /** Queues close_session behind the thread's pending messages, as an item of the same ordered list. */
-  close(connector: string, threadKey: string): void {
-    this.#store.transaction(() => {
+  async close(connector: string, threadKey: string): Promise<void> {
+    await this.#store.write(() => {
       const now = this.#now();
       const thread = this.#threads.byKey(connector, threadKey);
       if (!thread) throw new ThreadNotFoundError(`connector ${connector} has no thread ${JSON.stringify(threadKey)}`);

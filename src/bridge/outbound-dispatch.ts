@@ -61,7 +61,7 @@ export class OutboundDispatch {
       if (row && row.chatId !== event.chat_id) this.#d.threads.recordSession(row.id, event.chat_id, row.mappingId, this.#now());
       const thread = row && toThreadView({ ...row, chatId: event.chat_id }, this.#d.threads.references(row.id));
       const now = this.#now();
-      const attemptId = this.#d.attempts.openDelivery(delivery.id, ctx.job.id, ctx.job.attempts, payload.replay === true, now);
+      const attemptId = await this.#d.store.write(() => this.#d.attempts.openDelivery(delivery.id, ctx.job.id, ctx.job.attempts, payload.replay === true, now));
       try {
         const result = await instance.deliver(event, thread, { signal: ctx.signal, attempt: ctx.job.attempts });
         const externalId = result?.externalId ?? null;
@@ -84,7 +84,7 @@ export class OutboundDispatch {
         }
         const final = describeFailure(err).permanent || ctx.job.lastTry;
         const message = (err instanceof Error ? `${(err as { code?: string }).code ?? err.name}: ${err.message}` : String(err)).slice(0, 2_000);
-        this.#d.store.transaction(() => {
+        await this.#d.store.write(() => {
           this.#d.attempts.closeDelivery(attemptId, final ? 'dead' : 'failed', message, null, at);
           this.#d.deliveries.recordOutcome(delivery.id, final ? 'dead' : 'failed', message, null, at);
         });

@@ -151,7 +151,7 @@ export class ThreadSync {
     const started = this.#now();
     try {
       const res = await this.#d.client.createMessages(registration.configId, body, { ...ONE_ATTEMPT, signal: run.signal });
-      this.#d.store.transaction(() => {
+      await this.#d.store.write(() => {
         const now = this.#now();
         batch.forEach((m, i) => this.#d.inbound.markPosted(m.id, res.chat_id, res.message_ids[i] ?? null, res.is_new_session, now));
         this.#d.threads.recordSession(thread.id, res.chat_id, res.mapping_id, now);
@@ -171,7 +171,7 @@ export class ThreadSync {
     const started = this.#now();
     try {
       const res = await this.#d.client.closeSession(registration.configId, thread.threadId, { ...ONE_ATTEMPT, signal: run.signal });
-      this.#d.store.transaction(() => {
+      await this.#d.store.write(() => {
         this.#d.inbound.markPosted(item.id, null, null, null, this.#now());
         this.#record([item], run, started, 'posted', 200, null, null);
       });
@@ -179,7 +179,7 @@ export class ThreadSync {
     } catch (err) {
       if (err instanceof PlatformHttpError && err.status === 404 && (await this.#configurationExists(registration.configId, run.signal))) {
         // The platform has no session for the thread (never posted, or purged): nothing is left to close.
-        this.#d.store.transaction(() => {
+        await this.#d.store.write(() => {
           this.#d.inbound.markPosted(item.id, null, null, null, this.#now());
           this.#record([item], run, started, 'posted', 404, `nothing to close: ${err.detail}`, null);
         });
@@ -213,18 +213,18 @@ export class ThreadSync {
     const message = err instanceof Error ? err.message.slice(0, 2_000) : String(err);
     if (run.signal.aborted) throw err;
     if (err instanceof PlatformHttpError && err.status === 404) {
-      this.#record(items, run, started, 'failed', status, message, null);
+      await this.#d.store.write(() => this.#record(items, run, started, 'failed', status, message, null));
       await this.#d.registrar.reregister(this.#d.targetOf(thread.connector), configId);
       return; // the next round sends the same items to the new configuration
     }
     if (isAuthRefusal(err)) {
       // The token is refused, not these items: they stay pending and the job is postponed (see handle).
-      this.#record(items, run, started, 'failed', status, message, null);
+      await this.#d.store.write(() => this.#record(items, run, started, 'failed', status, message, null));
       throw err;
     }
     if (err instanceof PlatformResponseError) {
       // The platform took the request (2xx) but its answer is unreadable: sending again would double it.
-      this.#d.store.transaction(() => {
+      await this.#d.store.write(() => {
         for (const m of items) this.#d.inbound.markPosted(m.id, null, null, null, this.#now());
         this.#record(items, run, started, 'posted', null, `answer unreadable: ${message}`, null);
       });
@@ -233,14 +233,14 @@ export class ThreadSync {
     }
     const permanent = err instanceof PlatformRequestInvalidError || (err instanceof PlatformHttpError && !isRetryable(err));
     if (!permanent && !run.final) {
-      this.#record(items, run, started, 'failed', status, message, null);
+      await this.#d.store.write(() => this.#record(items, run, started, 'failed', status, message, null));
       throw err;
     }
     if (permanent && items.length > 1) {
-      this.#record(items, run, started, 'failed', status, message, null);
+      await this.#d.store.write(() => this.#record(items, run, started, 'failed', status, message, null));
       throw new BatchRefused(message);
     }
-    this.#d.store.transaction(() => {
+    await this.#d.store.write(() => {
       for (const m of items) this.#d.inbound.markDead(m.id, message);
       this.#record(items, run, started, 'dead', status, message, null);
     });

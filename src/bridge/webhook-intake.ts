@@ -69,7 +69,7 @@ export class WebhookIntake {
   }
 
   /** Accepts one webhook, or throws the ThreadgateError to answer with (after recording the refusal). */
-  accept(connector: string, rawBody: Buffer, headers: Record<string, string | string[] | undefined>): IntakeResult {
+  async accept(connector: string, rawBody: Buffer, headers: Record<string, string | string[] | undefined>): Promise<IntakeResult> {
     const kept = keepHeaders(headers);
     try {
       if (!this.#d.isConnector(connector)) throw new UnknownConnectorError(`no connector named ${JSON.stringify(connector.slice(0, 64))}`);
@@ -85,7 +85,7 @@ export class WebhookIntake {
         now: this.#now(),
       });
       const event = parseEvent(rawBody);
-      return this.#store(connector, event, rawBody, kept, secretIndex === 0 ? 'valid' : 'valid-previous-secret');
+      return await this.#store(connector, event, rawBody, kept, secretIndex === 0 ? 'valid' : 'valid-previous-secret');
     } catch (err) {
       if (err instanceof NotRegisteredError) {
         this.#d.onResult?.(connector, 'rejected');
@@ -108,9 +108,10 @@ export class WebhookIntake {
     this.#d.logger.info({ connector: connector.slice(0, 64), code: problem, stored: notStored === undefined, ...(notStored ? { not_stored: notStored } : {}) }, `webhook refused: ${message}`);
   }
 
-  #store(connector: string, event: WebhookEvent, rawBody: Buffer, headers: Record<string, unknown>, verification: string): IntakeResult {
+  async #store(connector: string, event: WebhookEvent, rawBody: Buffer, headers: Record<string, unknown>, verification: string): Promise<IntakeResult> {
     const dedupKey = webhookEventKey(event);
-    const result = this.#d.store.transaction((): IntakeResult => {
+    // Grouped with concurrent webhooks in one commit; resolved only after it.
+    const result = await this.#d.store.write((): IntakeResult => {
       const now = this.#now();
       const original = this.#d.deliveries.originalOf(connector, dedupKey);
       const base = {

@@ -23,7 +23,7 @@ export function registerWebhookRoutes(app: FastifyInstance, intake: WebhookIntak
       void reply.status(status).send(body);
     });
     scope.post<{ Params: { connector: string } }>('/webhooks/:connector', async (request, reply) => {
-      const result = intake.accept(request.params.connector, rawBodyOf(request.body), request.headers);
+      const result = await intake.accept(request.params.connector, rawBodyOf(request.body), request.headers);
       return reply.status(200).send({ received: true, duplicate: result.duplicate, delivery_id: result.deliveryId });
     });
   });

@@ -150,16 +150,21 @@ export class JobQueue {
   }
 
   /**
-   * Runs `work` and marks the job done in one transaction, so what the job
-   * achieved and its completion commit together (one commit instead of two,
-   * and no window in which the outcome is stored but the job would run again).
+   * Runs `work` (what the job achieved, synchronous SQL) and marks the job
+   * done in one grouped write: the outcome and the completion commit together,
+   * with other callers' writes, and there is no window in which the outcome
+   * is stored but the job would run again. Resolves after the commit.
    */
-  completeWith(id: number, owner: string, work: () => void): boolean {
-    return this.#store.transaction(() => {
+  completeWith(id: number, owner: string, work: () => void = () => {}): Promise<boolean> {
+    return this.#store.write(() => {
       work();
-      const now = this.#now();
-      return this.#sql.complete.run(now, now, id, owner).changes === 1;
+      return this.complete(id, owner);
     });
+  }
+
+  /** Runs queue statements (fail, postpone, …) as one grouped write; resolves after its commit. */
+  grouped<T>(fn: () => T): Promise<T> {
+    return this.#store.write(fn);
   }
 
   /** Records a failure: queued again after backoff, or dead when permanent or on its last try (past its deadline or cap). */

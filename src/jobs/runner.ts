@@ -18,9 +18,10 @@ export interface JobContext<P> {
   logger: Logger;
   /**
    * Records what the job achieved (`work`, synchronous SQL) and marks the job
-   * done in the same transaction. Optional: a handler that returns without
+   * done in the same grouped write. Optional: a handler that returns without
    * calling it is completed by the runner afterwards. Once called, the job is
-   * done whatever the handler does next.
+   * done whatever the handler does next (the runner waits for that commit;
+   * should `work` throw, nothing of it is stored and the job fails as usual).
    */
   complete(work?: () => void): void;
 }
@@ -163,43 +164,51 @@ export class JobRunner {
     );
     heartbeat.unref();
     const started = Date.now();
-    let completed = false;
-    const complete = (work: () => void = () => {}) => {
-      if (completed) return;
-      this.#queue.completeWith(job.id, this.owner, work);
-      completed = true;
+    const seconds = () => (Date.now() - started) / 1000;
+    let completion: Promise<boolean> | undefined;
+    const complete = (work?: () => void) => {
+      completion ??= this.#queue.completeWith(job.id, this.owner, work);
     };
-    const done = () => {
-      logger.debug({ duration_ms: Date.now() - started }, 'job done');
-      this.#onFinished?.(job.kind, 'done', (Date.now() - started) / 1000);
+    const outcome = async (): Promise<void> => {
+      let failure: unknown;
+      try {
+        await state.handler(job.payload, { job, signal: controller.signal, logger, complete });
+      } catch (err) {
+        failure = err ?? new Error('the handler failed without an error');
+      }
+      if (completion) {
+        const completed = await completion.then(
+          () => true,
+          (err: unknown) => {
+            failure = err; // its work threw (rolled back alone): the job fails as usual
+            return false;
+          },
+        );
+        if (completed) {
+          if (failure !== undefined) logger.error({ err: failure }, 'the job failed after it was completed; it stays done');
+          logger.debug({ duration_ms: Date.now() - started }, 'job done');
+          return this.#onFinished?.(job.kind, 'done', seconds());
+        }
+      }
+      if (controller.signal.aborted) return this.#onFinished?.(job.kind, 'released', seconds()); // another run will do it
+      if (failure === undefined) {
+        await this.#queue.completeWith(job.id, this.owner);
+        logger.debug({ duration_ms: Date.now() - started }, 'job done');
+        return this.#onFinished?.(job.kind, 'done', seconds());
+      }
+      const until = postponedUntil(failure);
+      if (until !== undefined) {
+        await this.#queue.grouped(() => this.#queue.postpone(job.id, this.owner, until, describeFailure(failure).message));
+        this.#onFinished?.(job.kind, 'postponed', seconds());
+        return logger.debug({ run_at: new Date(until).toISOString(), reason: (failure as Error).message }, 'job postponed');
+      }
+      const failed = await this.#queue.grouped(() => this.#queue.fail(job, this.owner, failure));
+      this.#onFinished?.(job.kind, failed.status, seconds());
+      const level = failed.status === 'dead' ? 'error' : 'warn';
+      logger[level]({ err: failure, outcome: failed, duration_ms: Date.now() - started }, `job failed (${failed.status})`);
     };
-    state
-      .handler(job.payload, { job, signal: controller.signal, logger, complete })
-      .then(
-        () => {
-          if (completed) return done();
-          if (controller.signal.aborted) return this.#onFinished?.(job.kind, 'released', (Date.now() - started) / 1000); // another run will do it
-          this.#queue.complete(job.id, this.owner);
-          done();
-        },
-        (err: unknown) => {
-          if (completed) {
-            logger.error({ err }, 'the job failed after it was completed; it stays done');
-            return done();
-          }
-          if (controller.signal.aborted) return this.#onFinished?.(job.kind, 'released', (Date.now() - started) / 1000);
-          const until = postponedUntil(err);
-          if (until !== undefined) {
-            this.#queue.postpone(job.id, this.owner, until, describeFailure(err).message);
-            this.#onFinished?.(job.kind, 'postponed', (Date.now() - started) / 1000);
-            return logger.debug({ run_at: new Date(until).toISOString(), reason: (err as Error).message }, 'job postponed');
-          }
-          const outcome = this.#queue.fail(job, this.owner, err);
-          this.#onFinished?.(job.kind, outcome.status, (Date.now() - started) / 1000);
-          const level = outcome.status === 'dead' ? 'error' : 'warn';
-          logger[level]({ err, outcome, duration_ms: Date.now() - started }, `job failed (${outcome.status})`);
-        },
-      )
+    outcome()
+      // A failed commit leaves the job to its lease: it runs again once the lease ran out.
       .catch((err: unknown) => logger.error({ err }, 'recording the job outcome failed'))
       .finally(() => {
         clearInterval(heartbeat);

@@ -10,6 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { StoreOpenError } from './errors.ts';
+import { GroupCommitter, type GroupCommitOptions } from './group-commit.ts';
 import { applyMigrations, migrationStatus, type MigrationStatus } from './migrations.ts';
 
 export interface StoreOptions {
@@ -19,6 +20,8 @@ export interface StoreOptions {
   /** Apply pending migrations on open (default true). */
   migrate?: boolean;
   migrationsFolder?: string;
+  /** Grouping of `write` (defaults in group-commit.ts). */
+  groupCommit?: GroupCommitOptions;
 }
 
 export interface Store {
@@ -28,6 +31,13 @@ export interface Store {
   migrationStatus(): MigrationStatus;
   /** Runs `fn` in one IMMEDIATE transaction (takes the write lock up front). */
   transaction<T>(fn: () => T): T;
+  /**
+   * Runs `fn` (synchronous SQL) as one atomic write grouped with the writes of
+   * other callers in one transaction (group-commit.ts); resolves after the
+   * COMMIT that holds it. A write that throws is rolled back alone.
+   */
+  write<T>(fn: () => T): Promise<T>;
+  /** Commits the writes still waiting, then closes the connection. */
   close(): void;
 }
 
@@ -48,14 +58,18 @@ export function openStore(options: StoreOptions): Store {
     throw new StoreOpenError(`cannot open the store at ${path}: ${openFailureReason(err)}`, { cause: err });
   }
   const db = sqlite;
+  const group = new GroupCommitter(db, options.groupCommit);
 
   return {
     path,
     sqlite: db,
     migrationStatus: () => migrationStatus(db, options.migrationsFolder),
     transaction: <T>(fn: () => T): T => db.transaction(fn).immediate(),
+    write: <T>(fn: () => T): Promise<T> => group.write(fn),
     close: () => {
-      if (db.open) db.close();
+      if (!db.open) return;
+      group.close();
+      db.close();
     },
   };
 }

@@ -17,7 +17,7 @@ import { tempDir } from '../support/temp-dir.ts';
 const DAY = 24 * 60 * 60 * 1000;
 
 describe('pruning', () => {
-  it('removes old finished deliveries and jobs, clears old inbound text, keeps everything in flight and every dedup key', () => {
+  it('removes old finished deliveries and jobs, clears old inbound text, keeps everything in flight and every dedup key', async () => {
     const store = openStore({ path: join(tempDir(), 'r.db') });
     let clock = Date.now() - 40 * DAY;
     const now = () => clock;
@@ -32,8 +32,8 @@ describe('pruning', () => {
     const oldDelivered = delivery('delivered');
     const oldFailed = delivery('failed');
     const oldRejected = delivery('rejected');
-    bridge.submit('c', { threadKey: 'T', messageId: 'old-posted', senderId: 's', body: 'old text' });
-    bridge.submit('c', { threadKey: 'T', messageId: 'old-pending', senderId: 's', body: 'still waiting' });
+    await bridge.submit('c', { threadKey: 'T', messageId: 'old-posted', senderId: 's', body: 'old text' });
+    await bridge.submit('c', { threadKey: 'T', messageId: 'old-pending', senderId: 's', body: 'still waiting' });
     store.sqlite.prepare(`update inbound_messages set status = 'posted' where external_id = 'old-posted'`).run();
     clock = Date.now();
     const fresh = delivery('delivered');
@@ -55,7 +55,7 @@ describe('pruning', () => {
       { id: 'old-pending', status: 'pending', body: 'still waiting' },
     ]);
     // The old message's dedup key still holds.
-    expect(bridge.submit('c', { threadKey: 'T', messageId: 'old-posted', senderId: 's', body: 'old text' }).duplicate).toBe(true);
+    expect((await bridge.submit('c', { threadKey: 'T', messageId: 'old-posted', senderId: 's', body: 'old text' })).duplicate).toBe(true);
     store.close();
   });
 });
