@@ -100,7 +100,7 @@ export const JobSettings = z
     max_attempts: z.number().int().min(1).max(100_000).default(1_000),
     platform_max_attempts: z.number().int().min(1).max(100_000).default(1_000),
     /** Jobs of one kind running at once. */
-    concurrency: z.number().int().min(1).max(64).default(4),
+    concurrency: z.number().int().min(1).max(256).default(32),
     /**
      * How long a claimed job is held without a heartbeat. After a crash the
      * jobs that were running are taken up again once this has passed.

@@ -126,9 +126,15 @@ export class JobRunner {
       let claimed: Job[] = [];
       if (capacity > 0) {
         try {
-          claimed = this.#queue.claim(state.kind, this.owner, state.leaseMs, capacity);
+          // One statement claims the batch, grouped with other writes into their commit.
+          claimed = await this.#queue.grouped(() => this.#queue.claim(state.kind, this.owner, state.leaseMs, capacity));
         } catch (err) {
           this.#logger.error({ err, kind: state.kind }, 'claiming jobs failed');
+        }
+        if (!this.#running) {
+          // Stopped while the claim committed: give them back untouched.
+          for (const job of claimed) this.#queue.release(job.id, this.owner);
+          break;
         }
         for (const job of claimed) this.#run(state, job);
       }
