@@ -84,7 +84,8 @@ export class OutboundDispatch {
         }
         const final = describeFailure(err).permanent || ctx.job.lastTry;
         const message = (err instanceof Error ? `${(err as { code?: string }).code ?? err.name}: ${err.message}` : String(err)).slice(0, 2_000);
-        await this.#d.store.write(() => {
+        // Committed with the job's own failure record (the runner's), in one write.
+        ctx.onFail(() => {
           this.#d.attempts.closeDelivery(attemptId, final ? 'dead' : 'failed', message, null, at);
           this.#d.deliveries.recordOutcome(delivery.id, final ? 'dead' : 'failed', message, null, at);
         });

@@ -50,6 +50,8 @@ interface Run {
   signal: AbortSignal;
   /** Items the platform refused in this run (dead-lettered; the rest of the thread goes on). */
   refused: string[];
+  /** Records to commit with the job's failure when this run throws (JobContext.onFail). */
+  onFail(work: () => void): void;
 }
 
 /** A batch of several items was refused: the flush retries them one at a time. */
@@ -87,7 +89,7 @@ export class ThreadSync {
   readonly handle = async (payload: ThreadJobPayload, ctx: JobContext<ThreadJobPayload>): Promise<void> => {
     const thread = this.#d.threads.byId(payload.thread);
     if (!thread) throw new PermanentJobError(`thread ${payload.thread} does not exist`);
-    const run: Run = { jobId: ctx.job.id, attempt: ctx.job.attempts, final: ctx.job.lastTry, signal: ctx.signal, refused: [] };
+    const run: Run = { jobId: ctx.job.id, attempt: ctx.job.attempts, final: ctx.job.lastTry, signal: ctx.signal, refused: [], onFail: ctx.onFail };
     await this.#d.pause.admit(thread.connector, ctx.job.id);
     await this.#mutex.run(String(thread.id), async () => {
       // A job at its first attempt whose items are dead was retried by an operator: send them again.
@@ -103,7 +105,7 @@ export class ThreadSync {
         // dead-letter what only this job was going to send, so `inbound retry` can act on it.
         if (run.final && !ctx.signal.aborted) {
           const message = err instanceof Error ? err.message.slice(0, 2_000) : String(err);
-          this.#d.inbound.markStrandedDead(thread.id, ctx.job.id, message);
+          ctx.onFail(() => this.#d.inbound.markStrandedDead(thread.id, ctx.job.id, message));
         }
         throw err;
       }
@@ -219,7 +221,7 @@ export class ThreadSync {
     }
     if (isAuthRefusal(err)) {
       // The token is refused, not these items: they stay pending and the job is postponed (see handle).
-      await this.#d.store.write(() => this.#record(items, run, started, 'failed', status, message, null));
+      run.onFail(() => this.#record(items, run, started, 'failed', status, message, null));
       throw err;
     }
     if (err instanceof PlatformResponseError) {
@@ -233,18 +235,22 @@ export class ThreadSync {
     }
     const permanent = err instanceof PlatformRequestInvalidError || (err instanceof PlatformHttpError && !isRetryable(err));
     if (!permanent && !run.final) {
-      await this.#d.store.write(() => this.#record(items, run, started, 'failed', status, message, null));
+      run.onFail(() => this.#record(items, run, started, 'failed', status, message, null)); // with the job's retry, in one write
       throw err;
     }
     if (permanent && items.length > 1) {
       await this.#d.store.write(() => this.#record(items, run, started, 'failed', status, message, null));
       throw new BatchRefused(message);
     }
-    await this.#d.store.write(() => {
+    const markDead = () => {
       for (const m of items) this.#d.inbound.markDead(m.id, message);
       this.#record(items, run, started, 'dead', status, message, null);
-    });
-    if (!permanent) throw err; // out of attempts: the queue dead-letters the job with this error
+    };
+    if (!permanent) {
+      run.onFail(markDead); // out of attempts: dead with the job, in one write
+      throw err;
+    }
+    await this.#d.store.write(markDead);
     run.refused.push(message); // this one is dead; the flush goes on with the items behind it
   }
 }

@@ -15,6 +15,7 @@ import type { Store } from '../store/database.ts';
 import type { DeliveriesRepo } from '../store/deliveries-repo.ts';
 import type { RegistrationsRepo } from '../store/registrations-repo.ts';
 import { NotRegisteredError, UnknownConnectorError, WebhookPayloadError } from './errors.ts';
+import { WebhookSecrets } from './webhook-secrets.ts';
 import { DEFAULT_REFUSAL_LIMITS, RefusedWebhooks, type NotStoredReason, type RefusalLimits } from './refused-webhooks.ts';
 
 export const DELIVER_JOB = 'connector.deliver';
@@ -54,10 +55,12 @@ export class WebhookIntake {
   readonly #d: WebhookIntakeDeps;
   readonly #now: () => number;
   readonly #refused: RefusedWebhooks;
+  readonly #secrets: WebhookSecrets;
 
   constructor(deps: WebhookIntakeDeps) {
     this.#d = deps;
     this.#now = deps.now ?? Date.now;
+    this.#secrets = new WebhookSecrets(deps.registrations);
     this.#refused = new RefusedWebhooks({
       store: deps.store,
       deliveries: deps.deliveries,
@@ -73,17 +76,28 @@ export class WebhookIntake {
     const kept = keepHeaders(headers);
     try {
       if (!this.#d.isConnector(connector)) throw new UnknownConnectorError(`no connector named ${JSON.stringify(connector.slice(0, 64))}`);
-      const secrets = this.#d.registrations.acceptedSecrets(connector, this.#now());
+      const now = this.#now();
+      const verify = (secrets: string[]) =>
+        verifyWebhook({
+          secrets,
+          rawBody,
+          signature: single(headers[SIGNATURE_HEADER]),
+          timestamp: single(headers[TIMESTAMP_HEADER]),
+          payload: this.#d.signature.payload,
+          toleranceSeconds: this.#d.signature.toleranceSeconds,
+          now,
+        });
+      const secrets = this.#secrets.accepted(connector, now);
       if (!secrets) throw new NotRegisteredError(`connector ${connector} has no channel configuration yet`);
-      const { secretIndex } = verifyWebhook({
-        secrets,
-        rawBody,
-        signature: single(headers[SIGNATURE_HEADER]),
-        timestamp: single(headers[TIMESTAMP_HEADER]),
-        payload: this.#d.signature.payload,
-        toleranceSeconds: this.#d.signature.toleranceSeconds,
-        now: this.#now(),
-      });
+      let verified: ReturnType<typeof verify>;
+      try {
+        verified = verify(secrets);
+      } catch (err) {
+        const fresh = this.#secrets.reread(connector, now, secrets); // rotated elsewhere since the last read?
+        if (!fresh) throw err;
+        verified = verify(fresh);
+      }
+      const { secretIndex } = verified;
       const event = parseEvent(rawBody);
       return await this.#store(connector, event, rawBody, kept, secretIndex === 0 ? 'valid' : 'valid-previous-secret');
     } catch (err) {

@@ -75,14 +75,16 @@ export class JobQueue {
         `insert into jobs (kind, payload, max_attempts, retry_for_ms, give_up_at, run_at, created_at, updated_at)
          values (?, ?, ?, ?, ?, ?, ?, ?) returning id`,
       ),
+      // Each side takes at most `limit` rows in index order (jobs_due: kind, status, run_at, rowid), so a
+      // backlog of thousands of due jobs is not read and sorted whole to claim a few.
       claim: db.prepare(
-        `update jobs set status = 'running', attempts = attempts + 1, lease_owner = ?, lease_until = ?, updated_at = ?
+        `update jobs set status = 'running', attempts = attempts + 1, lease_owner = @owner, lease_until = @until, updated_at = @now
          where id in (
            select id from (
-             select id, run_at from jobs where kind = ? and status = 'queued' and run_at <= ?
+             select * from (select id, run_at from jobs where kind = @kind and status = 'queued' and run_at <= @now order by run_at, id limit @limit)
              union all
-             select id, run_at from jobs where kind = ? and status = 'running' and lease_until < ?)
-           order by run_at, id limit ?)
+             select * from (select id, run_at from jobs where kind = @kind and status = 'running' and lease_until < @now limit @limit))
+           order by run_at, id limit @limit)
          returning ${COLUMNS}`,
       ),
       complete: db.prepare(
@@ -140,7 +142,7 @@ export class JobQueue {
   /** Takes up to `limit` due jobs of `kind` (or with an expired lease) for `owner`; each knows whether it is on its last try. */
   claim(kind: string, owner: string, leaseMs: number, limit: number): Job[] {
     const now = this.#now();
-    const rows = this.#sql.claim.all(owner, now + leaseMs, now, kind, now, kind, now, limit) as JobRow[];
+    const rows = this.#sql.claim.all({ owner, until: now + leaseMs, now, kind, limit }) as JobRow[];
     return rows.map((r) => this.#toJob(r, now));
   }
 

@@ -24,6 +24,13 @@ export interface JobContext<P> {
    * should `work` throw, nothing of it is stored and the job fails as usual).
    */
   complete(work?: () => void): void;
+  /**
+   * SQL to commit in the same grouped write as this run's failure (the job
+   * queued again, postponed or dead-lettered) when the handler then throws:
+   * e.g. the delivery's failed/dead record, so the record and the job never
+   * disagree, not even for a moment.
+   */
+  onFail(work: () => void): void;
 }
 
 export type JobHandler<P = unknown> = (payload: P, ctx: JobContext<P>) => Promise<void>;
@@ -175,10 +182,16 @@ export class JobRunner {
     const complete = (work?: () => void) => {
       completion ??= this.#queue.completeWith(job.id, this.owner, work);
     };
+    const failWork: (() => void)[] = [];
+    const onFail = (work: () => void) => void failWork.push(work);
+    const withFailWork = <T>(record: () => T) => () => {
+      for (const work of failWork) work();
+      return record();
+    };
     const outcome = async (): Promise<void> => {
       let failure: unknown;
       try {
-        await state.handler(job.payload, { job, signal: controller.signal, logger, complete });
+        await state.handler(job.payload, { job, signal: controller.signal, logger, complete, onFail });
       } catch (err) {
         failure = err ?? new Error('the handler failed without an error');
       }
@@ -204,11 +217,11 @@ export class JobRunner {
       }
       const until = postponedUntil(failure);
       if (until !== undefined) {
-        await this.#queue.grouped(() => this.#queue.postpone(job.id, this.owner, until, describeFailure(failure).message));
+        await this.#queue.grouped(withFailWork(() => this.#queue.postpone(job.id, this.owner, until, describeFailure(failure).message)));
         this.#onFinished?.(job.kind, 'postponed', seconds());
         return logger.debug({ run_at: new Date(until).toISOString(), reason: (failure as Error).message }, 'job postponed');
       }
-      const failed = await this.#queue.grouped(() => this.#queue.fail(job, this.owner, failure));
+      const failed = await this.#queue.grouped(withFailWork(() => this.#queue.fail(job, this.owner, failure)));
       this.#onFinished?.(job.kind, failed.status, seconds());
       const level = failed.status === 'dead' ? 'error' : 'warn';
       logger[level]({ err: failure, outcome: failed, duration_ms: Date.now() - started }, `job failed (${failed.status})`);

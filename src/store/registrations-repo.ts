@@ -83,13 +83,4 @@ export class RegistrationsRepo {
   restore(before: RegistrationRow, now: number): void {
     this.#sql.restore.run(before.secret, before.previousSecret, before.previousSecretExpiresAt, now, before.connector);
   }
-
-  /** Secrets a webhook may be signed with now, current first. */
-  acceptedSecrets(connector: string, now: number): string[] | undefined {
-    const row = this.get(connector);
-    if (!row) return undefined;
-    const secrets = [row.secret];
-    if (row.previousSecret !== null && (row.previousSecretExpiresAt ?? 0) > now) secrets.push(row.previousSecret);
-    return secrets;
-  }
 }

@@ -33,6 +33,26 @@ describe('threadgate secrets rotate', () => {
     expect(v.verification).toBe('valid');
   });
 
+  // Guards against the receiver's in-memory secrets going stale when another process rotates them.
+  it('a serving gateway that already read the old secret accepts webhooks signed with the one rotated by the CLI', async () => {
+    const tg = await startTestGateway({ connectors: [{ name: 'desk', type: 'recorder', module: RECORDER_MODULE }] });
+    await tg.call('POST', '/connectors/desk/submit', { threadKey: 'warm', messageId: 'w1', senderId: 'a@b.c', body: 'hi' });
+    await until(async () => (await tg.call('GET', '/connectors/desk/threads/warm')).body?.chatId != null, 5_000, 'a chat');
+    const chatId = (await tg.call('GET', '/connectors/desk/threads/warm')).body.chatId as string;
+    await tg.sandbox.call('POST', `/_sandbox/chats/${chatId}/agent_messages`, { text: 'before rotation' });
+    await until(() => tg.gateway.bridge.deliveries.countByStatus('desk').delivered === 1, 5_000, 'the first delivery');
+
+    const r = await runCliAsync(['secrets', 'rotate', 'desk', '--grace', '1h', '--config', join(tg.dir, 'threadgate.yaml')]);
+    expect(r.status).toBe(0);
+    await tg.sandbox.call('POST', `/_sandbox/chats/${chatId}/agent_messages`, { text: 'after rotation' });
+    await until(() => tg.gateway.bridge.deliveries.countByStatus('desk').delivered === 2, 5_000, 'the second delivery');
+    const rows = tg.gateway.store.sqlite.prepare(`select verification, status from deliveries order by id`).all();
+    expect(rows).toEqual([
+      { verification: 'valid', status: 'delivered' },
+      { verification: 'valid', status: 'delivered' },
+    ]);
+  });
+
   it('refuses an unknown connector and a bad --grace with exit 2 and a message', () => {
     expect(runCli(['secrets', 'rotate']).status).toBe(2);
     const r = runCli(['secrets', 'rotate', 'desk', '--grace', 'soon']);

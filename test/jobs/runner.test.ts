@@ -161,6 +161,29 @@ describe('job runner', () => {
       expect(out.all()).toHaveLength(2);
     });
 
+    // Guards against a record saying "failed" while its job is still running (two commits): a crash between them
+    // left the two disagreeing.
+    it('commits onFail work in the same write as the job\'s failure, and drops it when the job succeeds', async () => {
+      const { store, queue, runner } = setup();
+      const out = outcomes(store);
+      let calls = 0;
+      runner.register('flaky', {
+        handler: async (_p, ctx) => {
+          calls += 1;
+          ctx.onFail(() => out.write(ctx.job.id, `failed try ${ctx.job.attempts}`));
+          if (calls === 1) throw new Error('the sink is down');
+        },
+      });
+      runner.start();
+      const id = queue.enqueue({ kind: 'flaky', payload: {}, runAt: Date.now() });
+      runner.notify();
+      await until(() => out.all().length === 1, WAIT_MS, 'the failure recorded');
+      // Seen at the same moment as the record: the job is queued again, not still running.
+      expect(queue.get(id)).toMatchObject({ status: 'queued', lastError: 'the sink is down' });
+      await until(() => queue.get(id)?.status === 'done', WAIT_MS, 'the second try done');
+      expect(out.all()).toEqual([{ job: id, note: 'failed try 1' }]);
+    });
+
     it('work that throws rolls back and the job fails as usual', async () => {
       const { store, queue, runner } = setup();
       const out = outcomes(store);
