@@ -122,12 +122,22 @@ export class RefusedWebhooks {
   }
 }
 
+/** Request headers never stored with a delivery, accepted or refused: they carry the caller's credentials. */
+const CREDENTIAL_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
+
+/** The headers of a request that may be stored with its delivery record. */
+export function storableHeaders(headers: Record<string, unknown>): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(headers)) if (!CREDENTIAL_HEADERS.has(name.toLowerCase()) && value !== undefined) kept[name] = value;
+  return kept;
+}
+
 /** The request headers worth keeping of a refusal, within HEADERS_BYTES; what is left out is counted under `(cut)`. */
 function keptHeaders(headers: Record<string, unknown>): Record<string, unknown> {
   const kept: Record<string, unknown> = {};
   let bytes = 2;
   let left = 0;
-  for (const [name, value] of Object.entries(headers)) {
+  for (const [name, value] of Object.entries(storableHeaders(headers))) {
     const text = (Array.isArray(value) ? value.join(', ') : String(value)).slice(0, HEADER_VALUE_CHARS);
     const entry = Buffer.byteLength(JSON.stringify({ [name]: text })) - 1;
     if (bytes + entry > HEADERS_BYTES) {

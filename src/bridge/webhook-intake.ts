@@ -7,6 +7,7 @@
  * is refused-webhooks.ts's business.
  */
 import type { Logger } from 'pino';
+import { ThreadgateError } from '../errors.ts';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyWebhook, type SignaturePayload } from '../platform/signature.ts';
 import { WebhookEvent, webhookEventKey } from '../platform/schemas/unified-messaging.ts';
 import type { JobQueue } from '../jobs/queue.ts';
@@ -16,7 +17,7 @@ import type { DeliveriesRepo } from '../store/deliveries-repo.ts';
 import type { RegistrationsRepo } from '../store/registrations-repo.ts';
 import { NotRegisteredError, UnknownConnectorError, WebhookPayloadError } from './errors.ts';
 import { WebhookSecrets } from './webhook-secrets.ts';
-import { DEFAULT_REFUSAL_LIMITS, RefusedWebhooks, type NotStoredReason, type RefusalLimits } from './refused-webhooks.ts';
+import { DEFAULT_REFUSAL_LIMITS, RefusedWebhooks, storableHeaders, type NotStoredReason, type RefusalLimits } from './refused-webhooks.ts';
 
 export const DELIVER_JOB = 'connector.deliver';
 
@@ -29,7 +30,6 @@ export interface DeliverJobPayload {
 
 export type IntakeResult = { deliveryId: number; duplicate: boolean };
 
-const DROPPED_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization']);
 
 export interface WebhookIntakeDeps {
   store: Store;
@@ -73,7 +73,7 @@ export class WebhookIntake {
 
   /** Accepts one webhook, or throws the ThreadgateError to answer with (after recording the refusal). */
   async accept(connector: string, rawBody: Buffer, headers: Record<string, string | string[] | undefined>): Promise<IntakeResult> {
-    const kept = keepHeaders(headers);
+    const kept = storableHeaders(headers);
     try {
       if (!this.#d.isConnector(connector)) throw new UnknownConnectorError(`no connector named ${JSON.stringify(connector.slice(0, 64))}`);
       const now = this.#now();
@@ -105,6 +105,8 @@ export class WebhookIntake {
         this.#d.onResult?.(connector, 'rejected');
         throw err; // the platform cannot have sent it: nothing to record
       }
+      // A fault of ours (a failed commit, a closed store) is no refusal of the request: answered 5xx, not recorded.
+      if (!(err instanceof ThreadgateError) || err.statusCode >= 500) throw err;
       this.recordRejected(connector, rawBody, kept, err);
       throw err;
     }
@@ -172,10 +174,4 @@ function parseEvent(rawBody: Buffer): WebhookEvent {
 
 function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
-}
-
-function keepHeaders(headers: Record<string, string | string[] | undefined>): Record<string, unknown> {
-  const kept: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(headers)) if (!DROPPED_HEADERS.has(name) && value !== undefined) kept[name] = value;
-  return kept;
 }

@@ -1,15 +1,20 @@
 /**
- * The secrets a connector's webhooks may be signed with, kept in memory: the
- * receiver reads its registration from the store once, not once per webhook.
- * A signature that does not match makes it read the store again (another
- * process may have rotated the secret: `threadgate secrets rotate`) and try
- * once more with what changed.
+ * The secrets a connector's webhooks may be signed with, kept in memory for
+ * at most a second: the receiver reads its registration from the store once a
+ * second, not once per webhook, and a secret rotated out (also by another
+ * process: `threadgate secrets rotate --grace 0`) stops being accepted within
+ * that second. A signature that does not match makes it read the store at
+ * once (a new secret may be in use already) and try once more with what
+ * changed.
  */
 import type { RegistrationRow, RegistrationsRepo } from '../store/registrations-repo.ts';
 
+/** How long a read registration is used before the store is asked again. */
+const MAX_AGE_MS = 1_000;
+
 export class WebhookSecrets {
   readonly #repo: RegistrationsRepo;
-  readonly #rows = new Map<string, RegistrationRow>();
+  readonly #rows = new Map<string, { row: RegistrationRow; readAt: number }>();
 
   constructor(repo: RegistrationsRepo) {
     this.#repo = repo;
@@ -17,7 +22,8 @@ export class WebhookSecrets {
 
   /** Secrets accepted at `now`, current first; undefined while the connector has no registration. */
   accepted(connector: string, now: number): string[] | undefined {
-    const row = this.#rows.get(connector) ?? this.#read(connector);
+    const cached = this.#rows.get(connector);
+    const row = cached && now - cached.readAt < MAX_AGE_MS && now >= cached.readAt ? cached.row : this.#read(connector, now);
     return row && secretsOf(row, now);
   }
 
@@ -26,15 +32,15 @@ export class WebhookSecrets {
    * store, or undefined when they are the same (the failure stands).
    */
   reread(connector: string, now: number, tried: readonly string[]): string[] | undefined {
-    const row = this.#read(connector);
+    const row = this.#read(connector, now);
     const fresh = row && secretsOf(row, now);
     if (!fresh || (fresh.length === tried.length && fresh.every((s, i) => s === tried[i]))) return undefined;
     return fresh;
   }
 
-  #read(connector: string): RegistrationRow | undefined {
+  #read(connector: string, now: number): RegistrationRow | undefined {
     const row = this.#repo.get(connector);
-    if (row) this.#rows.set(connector, row);
+    if (row) this.#rows.set(connector, { row, readAt: now });
     else this.#rows.delete(connector);
     return row;
   }

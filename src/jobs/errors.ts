@@ -23,6 +23,14 @@ export class JobNotDeadError extends ThreadgateError {
   override readonly statusCode = 409;
 }
 
+/**
+ * The job's lease moved on (it ran out and another run claimed the job, or it
+ * was released): this run's outcome and what it would record are not written.
+ */
+export class LeaseLostError extends ThreadgateError {
+  readonly code = 'TG_JOB_LEASE_LOST';
+}
+
 /** When the job should run again if `err` postpones it rather than failing it; undefined otherwise. */
 export function postponedUntil(err: unknown): number | undefined {
   const at = (err as { postponeUntil?: unknown } | null | undefined)?.postponeUntil;

@@ -11,7 +11,7 @@ import type { JobStatus } from '../store/schema.ts';
 import { matchingJobs, type JobFilter, type JobRef } from '../store/job-queries.ts';
 import { countJobsByStatus } from '../store/status-counts.ts';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
-import { describeFailure, JobNotDeadError, JobNotFoundError } from './errors.ts';
+import { describeFailure, LeaseLostError, JobNotDeadError, JobNotFoundError } from './errors.ts';
 import { DEFAULT_RETRY_BUDGET, isLastTry, nextRunAt } from './retry-budget.ts';
 
 export interface Job<P = unknown> {
@@ -157,10 +157,12 @@ export class JobQueue {
    * with other callers' writes, and there is no window in which the outcome
    * is stored but the job would run again. Resolves after the commit.
    */
-  completeWith(id: number, owner: string, work: () => void = () => {}): Promise<boolean> {
+  completeWith(id: number, owner: string, work: () => void = () => {}): Promise<true> {
     return this.#store.write(() => {
       work();
-      return this.complete(id, owner);
+      // Checked in the same write: a run whose lease moved on records nothing (its savepoint rolls back).
+      if (!this.complete(id, owner)) throw new LeaseLostError(`job ${id} is no longer held by ${owner}`);
+      return true;
     });
   }
 
@@ -169,16 +171,16 @@ export class JobQueue {
     return this.#store.write(fn);
   }
 
-  /** Records a failure: queued again after backoff, or dead when permanent or on its last try (past its deadline or cap). */
+  /** Records a failure (LeaseLostError when `owner` no longer holds the job): queued again after backoff, or dead when permanent or on its last try (past its deadline or cap). */
   fail(job: Job, owner: string, err: unknown): FailOutcome {
     const info = describeFailure(err);
     const now = this.#now();
     if (info.permanent || job.lastTry) {
-      this.#sql.bury.run(info.message, now, now, job.id, owner);
+      held(this.#sql.bury.run(info.message, now, now, job.id, owner).changes, job.id, owner);
       return { status: 'dead' };
     }
     const runAt = nextRunAt(job, now, this.#backoff, info.retryAfterMs);
-    this.#sql.requeue.run(runAt, info.message, now, job.id, owner);
+    held(this.#sql.requeue.run(runAt, info.message, now, job.id, owner).changes, job.id, owner);
     return { status: 'queued', runAt };
   }
 
@@ -192,8 +194,8 @@ export class JobQueue {
    * the try nor the wait counts against its budget (its deadline moves on by
    * the wait), `reason` shows why it waits.
    */
-  postpone(id: number, owner: string, runAt: number, reason: string): boolean {
-    return this.#sql.postpone.run({ runAt, reason: reason.slice(0, 2000), now: this.#now(), id, owner }).changes === 1;
+  postpone(id: number, owner: string, runAt: number, reason: string): void {
+    held(this.#sql.postpone.run({ runAt, reason: reason.slice(0, 2000), now: this.#now(), id, owner }).changes, id, owner);
   }
 
   /** Makes queued jobs that wait for a later time due now (a pause ended early); returns how many. */
@@ -262,4 +264,9 @@ export class JobQueue {
     };
     return { ...job, lastTry: isLastTry(job, now, this.#backoff) };
   }
+}
+
+/** Throws LeaseLostError when a statement on a held job changed nothing: the job is not `owner`'s any more. */
+function held(changes: number, id: number, owner: string): void {
+  if (changes !== 1) throw new LeaseLostError(`job ${id} is no longer held by ${owner}`);
 }

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import { describeFailure, postponedUntil } from './errors.ts';
+import { describeFailure, LeaseLostError, postponedUntil } from './errors.ts';
 import type { Job, JobQueue } from './queue.ts';
 
 export interface JobContext<P> {
@@ -178,7 +178,7 @@ export class JobRunner {
     heartbeat.unref();
     const started = Date.now();
     const seconds = () => (Date.now() - started) / 1000;
-    let completion: Promise<boolean> | undefined;
+    let completion: Promise<true> | undefined;
     const complete = (work?: () => void) => {
       completion ??= this.#queue.completeWith(job.id, this.owner, work);
     };
@@ -188,7 +188,7 @@ export class JobRunner {
       for (const work of failWork) work();
       return record();
     };
-    const outcome = async (): Promise<void> => {
+    const outcome = async (): Promise<JobOutcome> => {
       let failure: unknown;
       try {
         await state.handler(job.payload, { job, signal: controller.signal, logger, complete, onFail });
@@ -196,39 +196,47 @@ export class JobRunner {
         failure = err ?? new Error('the handler failed without an error');
       }
       if (completion) {
-        const completed = await completion.then(
-          () => true,
-          (err: unknown) => {
-            failure = err; // its work threw (rolled back alone): the job fails as usual
-            return false;
-          },
-        );
-        if (completed) {
+        try {
+          await completion;
           if (failure !== undefined) logger.error({ err: failure }, 'the job failed after it was completed; it stays done');
-          logger.debug({ duration_ms: Date.now() - started }, 'job done');
-          return this.#onFinished?.(job.kind, 'done', seconds());
+          return 'done';
+        } catch (err) {
+          if (err instanceof LeaseLostError) throw err;
+          failure = err; // its work threw (rolled back alone): the job fails as usual
         }
       }
-      if (controller.signal.aborted) return this.#onFinished?.(job.kind, 'released', seconds()); // another run will do it
+      if (controller.signal.aborted) return 'released'; // another run will do it
       if (failure === undefined) {
         await this.#queue.completeWith(job.id, this.owner);
-        logger.debug({ duration_ms: Date.now() - started }, 'job done');
-        return this.#onFinished?.(job.kind, 'done', seconds());
+        return 'done';
       }
       const until = postponedUntil(failure);
       if (until !== undefined) {
         await this.#queue.grouped(withFailWork(() => this.#queue.postpone(job.id, this.owner, until, describeFailure(failure).message)));
-        this.#onFinished?.(job.kind, 'postponed', seconds());
-        return logger.debug({ run_at: new Date(until).toISOString(), reason: (failure as Error).message }, 'job postponed');
+        logger.debug({ run_at: new Date(until).toISOString(), reason: (failure as Error).message }, 'job postponed');
+        return 'postponed';
       }
       const failed = await this.#queue.grouped(withFailWork(() => this.#queue.fail(job, this.owner, failure)));
-      this.#onFinished?.(job.kind, failed.status, seconds());
       const level = failed.status === 'dead' ? 'error' : 'warn';
       logger[level]({ err: failure, outcome: failed, duration_ms: Date.now() - started }, `job failed (${failed.status})`);
+      return failed.status;
     };
     outcome()
-      // A failed commit leaves the job to its lease: it runs again once the lease ran out.
-      .catch((err: unknown) => logger.error({ err }, 'recording the job outcome failed'))
+      .then(
+        (ended) => {
+          if (ended === 'done') logger.debug({ duration_ms: Date.now() - started }, 'job done');
+          this.#onFinished?.(job.kind, ended, seconds());
+        },
+        (err: unknown) => {
+          // A lost lease records nothing of this run (another run has the job); any other failed commit leaves
+          // the job to its lease: it runs again once the lease ran out.
+          if (err instanceof LeaseLostError) {
+            logger.warn({ err }, 'the job\'s lease moved on; nothing of this run is recorded');
+            return this.#onFinished?.(job.kind, 'released', seconds());
+          }
+          logger.error({ err }, 'recording the job outcome failed');
+        },
+      )
       .finally(() => {
         clearInterval(heartbeat);
         state.inFlight.delete(job.id);

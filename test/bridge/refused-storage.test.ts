@@ -48,6 +48,23 @@ describe('refused webhooks in the store', () => {
     expect(refusedRows(small)[0]).toMatchObject({ body: raw.slice(0, 100), cut: 1 });
   });
 
+  // Guards against a refused request's credentials (Authorization, Cookie) landing in the delivery log, also on the
+  // body-too-large path that records the raw request headers.
+  it('never stores the credential headers of a refused request, whether its signature failed or its body was too large', async () => {
+    const tg = await startTestGateway({ connectors: [desk], settings: { server: { body_limit_bytes: 4_096 } } });
+    const credentials = { authorization: 'Bearer caller-credential-1', cookie: 'session=caller-credential-2' };
+    const small = forged(100);
+    expect((await tg.call('POST', '/webhooks/desk', small.raw, { ...small.headers, ...credentials })).status).toBe(401);
+    const large = forged(10_000);
+    expect((await tg.call('POST', '/webhooks/desk', large.raw, { ...large.headers, ...credentials })).status).toBe(413);
+    const rows = refusedRows(tg);
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      expect(JSON.parse(row.headers)).toMatchObject({ 'x-svc-signature': expect.any(String) });
+      expect(row.headers).not.toMatch(/caller-credential|authorization|cookie/i);
+    }
+  });
+
   it('requests to unknown connector names are answered 404, logged and counted in /metrics, and never stored', async () => {
     // Guards against: a flood to made-up names filling the store under a shared "(unknown)" budget.
     const lines: string[] = [];

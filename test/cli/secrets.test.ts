@@ -4,7 +4,9 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { until } from '../support/wait.ts';
+import { signedHeaders } from '../../src/platform/signature.ts';
+import { messageCreatedEnvelope } from '../support/events.ts';
+import { sleep, until } from '../support/wait.ts';
 import { runCli, runCliAsync } from '../support/cli.ts';
 import { RECORDER_MODULE, startTestGateway } from '../support/gateway.ts';
 
@@ -51,6 +53,24 @@ describe('threadgate secrets rotate', () => {
       { verification: 'valid', status: 'delivered' },
       { verification: 'valid', status: 'delivered' },
     ]);
+  });
+
+  // Guards against a running gateway accepting a secret rotated out by another process until a webhook fails.
+  it('stops accepting a secret rotated out with --grace 0 by the CLI, although it was in use a moment before', async () => {
+    const tg = await startTestGateway({ connectors: [{ name: 'desk', type: 'recorder', module: RECORDER_MODULE }] });
+    const configId = tg.gateway.bridge.registrations.get('desk')!.configId;
+    const old = tg.gateway.bridge.registrations.get('desk')!.secret;
+    const send = () => {
+      const raw = JSON.stringify(messageCreatedEnvelope({ threadId: 'desk:T-rot', configId, roomId: tg.sandbox.roomId, messagingChannel: 'recorder' }));
+      return tg.call('POST', '/webhooks/desk', raw, signedHeaders(old, raw));
+    };
+    const before = await send();
+    expect(before.body).toMatchObject({ received: true }); // the old secret is read and in use
+    const r = await runCliAsync(['secrets', 'rotate', 'desk', '--grace', '0s', '--config', join(tg.dir, 'threadgate.yaml')]);
+    expect(r.status).toBe(0);
+    await sleep(1_100); // the receiver reads its secrets again at least once a second
+    const after = await send();
+    expect(after.status).toBe(401);
   });
 
   it('refuses an unknown connector and a bad --grace with exit 2 and a message', () => {

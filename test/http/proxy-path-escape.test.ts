@@ -45,8 +45,8 @@ describe('the proxy path rule', () => {
     expect(up.seen).toEqual([]);
   });
 
-  // Guards against single-dot segments, encoded slashes or backslashes, raw backslashes, empty segments and
-  // double-encoded dots being checked as one path and served as another.
+  // Guards against single-dot segments, encoded slashes or backslashes, raw backslashes, empty segments,
+  // double-encoded dots and a raw or encoded # being checked as one path and served as another.
   it.each([
     ['a raw dot segment', `${UM}/./cfg-1/messages`],
     ['an encoded dot segment', `${UM}/%2e/cfg-1/messages`],
@@ -61,6 +61,8 @@ describe('the proxy path rule', () => {
     ['a double-encoded dot segment', `${UM}/%252e%252e/messages`],
     ['a dot segment with a path parameter', `${UM}/..;x/messages`],
     ['a broken percent escape', `${UM}/cfg%zz/messages`],
+    ['a raw # that a URL parser cuts the path at', `${UM}/cfg-1#/messages`],
+    ['a double-encoded #', `${UM}/cfg-1%2523/messages`],
   ])('refuses %s (%s) and sends nothing upstream', async (_what, target) => {
     const up = await recordingUpstream();
     const tg = await proxyGateway(up.url);

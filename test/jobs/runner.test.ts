@@ -184,6 +184,32 @@ describe('job runner', () => {
       expect(out.all()).toEqual([{ job: id, note: 'failed try 1' }]);
     });
 
+    // Guards against a run whose lease moved on recording its outcome anyway (a delivery marked delivered while
+    // another run holds the job, so the reply goes out twice).
+    it('records nothing of a run whose lease moved on: its work rolls back and the job stays with its new owner', async () => {
+      const { store, queue, runner } = setup();
+      const out = outcomes(store);
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      runner.register('slow', {
+        handler: async (_p, ctx) => {
+          await held;
+          ctx.complete(() => out.write(ctx.job.id, 'delivered'));
+        },
+      });
+      runner.start();
+      const id = queue.enqueue({ kind: 'slow', payload: {} });
+      runner.notify();
+      await until(() => queue.get(id)?.status === 'running', WAIT_MS, 'the job running');
+      // Another process took the job over (its lease ran out there).
+      store.sqlite.prepare(`update jobs set lease_owner = 'someone-else' where id = ?`).run(id);
+      release();
+      await until(() => runner.inFlightCount() === 0, WAIT_MS, 'the run ended');
+      expect(out.all()).toEqual([]);
+      expect(queue.get(id)).toMatchObject({ status: 'running' });
+      expect(store.sqlite.prepare('select lease_owner from jobs where id = ?').get(id)).toEqual({ lease_owner: 'someone-else' });
+    });
+
     it('work that throws rolls back and the job fails as usual', async () => {
       const { store, queue, runner } = setup();
       const out = outcomes(store);
