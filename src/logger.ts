@@ -39,8 +39,9 @@ export const REDACTED_PATHS = [
 // In every `?name=value`, `&name=value` or `;name=value` of a written line whose
 // name is credential-like, the value becomes `[redacted]`. Names are compared
 // case-insensitively after percent-decoding (`%74oken`, `Access_Token`). A value
-// ends at `&`, `;`, `#`, a quote, `<`, `>` or white space; JSON escapes inside it
-// (`\"`) are part of it, so a value cannot end early and leave a tail.
+// ends at `&`, `;`, `#`, white space or an unescaped `"` (the end of the JSON
+// string); JSON escapes inside it (`\"`) and `'`, `<`, `>` are part of it, so a
+// value cannot end early and leave a tail.
 
 /** Names whose values are credentials, as the issue lists them and as OAuth and common APIs name them. */
 const CREDENTIAL_NAMES = new Set([
@@ -50,7 +51,7 @@ const CREDENTIAL_NAMES = new Set([
 /** …and any name ending in one of these after `_` or `-` (`auth_token`, `x-api-key`, `webhook_secret`). */
 const CREDENTIAL_SUFFIX = /[_-](token|key|secret|password|signature)$/;
 
-const PARAMETER = /([?&;])([^=&;#?"'<>\s\\]+)=((?:\\.|[^&;#"'<>\s\\])*)/g;
+const PARAMETER = /([?&;])([^=&;#?"'<>\s\\]+)=((?:\\.|[^&;#"\s\\])*)/g;
 
 function nameOf(raw: string): string {
   const spaced = raw.replace(/\+/g, ' ');

@@ -50,6 +50,15 @@ describe('query credentials in log lines', () => {
     expect(out).toContain('?Token=[redacted]');
     expect(JSON.parse(out).err.stack).toContain('api_key=[redacted]');
   });
+
+  // Guards against a value cut at a quote or angle bracket, leaving the rest of the secret in the line.
+  it("redacts a value through ', < and >", () => {
+    const { lines, stream } = capture();
+    createLogger('info', stream).info({ url: "/x?token=abc'tail-1&key=q<tail-2>e&a=1" }, 'request');
+    const out = lines.join('');
+    expect(out).not.toMatch(/tail-1|tail-2/);
+    expect(out).toContain('?token=[redacted]&key=[redacted]&a=1');
+  });
 });
 
 describe('HTTP error boundary', () => {
