@@ -107,4 +107,25 @@ describe('store migrations', () => {
     );
     expect(printed).toMatch(/No schema changes/);
   });
+
+  // Guards against jobs queued before the retry budget became a duration dead-lettering after minutes (their old
+  // max_attempts 8, no deadline) when the gateway is upgraded in the middle of an outage.
+  it('gives jobs waiting at the upgrade the 3-day budget from when they were queued, and leaves finished ones alone', () => {
+    const path = join(tempDir(), 'upgrade.db');
+    const before = open(path, migrationsUpTo(6)); // up to 0005: the deadline columns exist, nothing fills them
+    const insert = before.sqlite.prepare(
+      `insert into jobs (kind, payload, status, max_attempts, run_at, created_at, updated_at) values ('connector.deliver', '{}', ?, 8, 0, 1000, 1000)`,
+    );
+    for (const status of ['queued', 'running', 'done', 'dead']) insert.run(status);
+    before.close();
+    const after = open(path);
+    const rows = after.sqlite.prepare(`select status, max_attempts as cap, retry_for_ms as budget, give_up_at as deadline from jobs order by id`).all();
+    const DAYS_3 = 3 * 24 * 60 * 60 * 1000;
+    expect(rows).toEqual([
+      { status: 'queued', cap: 1000, budget: DAYS_3, deadline: 1000 + DAYS_3 },
+      { status: 'running', cap: 1000, budget: DAYS_3, deadline: 1000 + DAYS_3 },
+      { status: 'done', cap: 8, budget: null, deadline: null },
+      { status: 'dead', cap: 8, budget: null, deadline: null },
+    ]);
+  });
 });
