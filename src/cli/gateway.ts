@@ -86,6 +86,8 @@ export async function startGateway(
   const registering = new AbortController();
   let http: PlatformHttpClient | null = null;
   const metrics = new GatewayMetrics();
+  /** What a start that fails half-way must stop again, last started first. */
+  const undo: (() => unknown)[] = [];
   try {
     let platform: PlatformTarget;
     if (embedded) {
@@ -117,6 +119,7 @@ export async function startGateway(
       logger: logger.child({ room: 'platform' }),
       ...(overrides.platformProbeMs ? { idleMs: overrides.platformProbeMs } : {}),
     });
+    undo.push(() => platformHealth.close());
     http = new PlatformHttpClient({
       baseUrl: platform.url,
       token: platform.token,
@@ -159,6 +162,7 @@ export async function startGateway(
         ...(overrides.jobPollMs ? { pollMs: overrides.jobPollMs } : {}),
       },
     });
+    undo.push(() => bridge.pause.close(), () => bridge.runner.stop(0));
     const contextDeps = { store, inbound: bridge.inbound, threads: bridge.threads, state: bridge.state, skipped: bridge.skipped, logger };
     await runtime.createAll(entries, connectorsLoaded, (name, routes) => createConnectorContext(name, contextDeps, routes));
 
@@ -249,6 +253,7 @@ export async function startGateway(
     };
   } catch (err) {
     registering.abort();
+    for (const stop of undo.reverse()) await stop();
     await runtime.stopAll();
     await app?.close();
     await http?.close();
