@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JobQueue } from '../src/jobs/queue.ts';
 import { openStore } from '../src/store/database.ts';
-import { measure, type Measured } from './measure.ts';
+import { measureAsync, type Measured } from './measure.ts';
 
-export function benchJobs(): Measured[] {
+export async function benchJobs(): Promise<Measured[]> {
   const rows: Measured[] = [];
   for (const synchronous of ['full', 'normal'] as const) {
     const dir = mkdtempSync(join(tmpdir(), 'tg-bench-'));
@@ -14,17 +14,17 @@ export function benchJobs(): Measured[] {
     const queue = new JobQueue(store);
     const payload = { connector: 'mail', message_id: '<abc@example.test>', thread_id: 't'.repeat(40) };
     rows.push(
-      measure(`enqueue, one transaction each (sync=${synchronous})`, 5_000, () =>
-        store.transaction(() => queue.enqueue({ kind: 'bench', payload })),
+      await measureAsync(`enqueue, one commit each (sync=${synchronous})`, 5_000, () =>
+        store.write((tx) => queue.enqueue(tx, { kind: 'bench', payload })),
       ),
     );
     rows.push(
-      measure(`claim 1 + complete (sync=${synchronous})`, 5_000, () => {
-        const [job] = queue.claim('bench', 'w', 60_000, 1);
-        if (job) queue.complete(job.id, 'w');
+      await measureAsync(`claim 1 + complete (sync=${synchronous})`, 5_000, async () => {
+        const [job] = await queue.claim('bench', 'w', 60_000, 1);
+        if (job) await queue.completeWith(job.id, 'w');
       }),
     );
-    store.close();
+    await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
   return rows;

@@ -15,6 +15,15 @@ export function measure(name: string, ops: number, fn: (i: number) => void): Mea
   return { name, ops, seconds, opsPerSecond: ops / seconds, microsPerOp: (seconds * 1e6) / ops };
 }
 
+/** `measure` for work that returns a promise: each run awaited before the next. */
+export async function measureAsync(name: string, ops: number, fn: (i: number) => Promise<unknown>): Promise<Measured> {
+  for (let i = 0; i < Math.min(1_000, ops); i++) await fn(i); // warm-up
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < ops; i++) await fn(i);
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  return { name, ops, seconds, opsPerSecond: ops / seconds, microsPerOp: (seconds * 1e6) / ops };
+}
+
 export function report(rows: Measured[]): void {
   for (const r of rows) {
     console.log(

@@ -71,20 +71,18 @@ async function gatewayReceiver(synchronous: 'full' | 'normal'): Promise<{ result
     const loaded = loadSettings({ path: file });
     const gateway = await startGateway(loaded, createLogger(loaded.settings.log.level), { port: 0 });
     try {
-      const registration = gateway.bridge.registrations.get(CONNECTOR);
+      const registration = (await gateway.store.read.registrations.get(CONNECTOR));
       if (!registration) throw new Error(`connector ${CONNECTOR} was not registered with the sandbox`);
       const out = await runLoad(`${gateway.url}/webhooks/${CONNECTOR}`, registration.secret, registration.configId, sandbox.roomId);
 
       // Every 2xx answer must be a stored delivery, and nothing else may have been stored.
-      const db = gateway.store.sqlite;
-      const byStatus = countDeliveriesByStatus(gateway.store);
+      const byStatus = await countDeliveriesByStatus(gateway.store.read.sql);
       const stored = (byStatus.accepted ?? 0) + (byStatus.delivered ?? 0);
       const acked = out.ackedDeliveryIds;
-      const matched = (
-        db
-          .prepare(`select count(*) as n from deliveries where status in ('accepted', 'delivered') and id in (select value from json_each(?))`)
-          .get(JSON.stringify(acked)) as { n: number }
-      ).n;
+      const matched = (await gateway.store.read.sql.get<{ n: number }>(
+        `select count(*) as n from deliveries where status in ('accepted', 'delivered') and id in (select value from json_each(?))`,
+        [JSON.stringify(acked)],
+      ))!.n;
       const answered2xx = out.warmup.ok2xx + out.measured.ok2xx;
       const cutOff = out.warmup.sent - out.warmup.completed + (out.measured.sent - out.measured.completed);
       const others = Object.entries(byStatus).filter(([s, n]) => s !== 'accepted' && s !== 'delivered' && n > 0);

@@ -8,5 +8,5 @@ import { benchSignature } from './signature.bench.ts';
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
 console.log(`node ${process.version}, ${cpus().length} × ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB`);
 report(benchSignature());
-report(benchJobs());
+report(await benchJobs());
 report(await benchGroupCommit());

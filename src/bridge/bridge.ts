@@ -12,13 +12,6 @@ import { JobRunner, type RunnerOptions } from '../jobs/runner.ts';
 import type { SignaturePayload } from '../platform/signature.ts';
 import type { UnifiedMessagingClient } from '../platform/unified-messaging-client.ts';
 import type { Store } from '../store/database.ts';
-import { AttemptsRepo } from '../store/attempts-repo.ts';
-import { DeliveriesRepo } from '../store/deliveries-repo.ts';
-import { InboundRepo } from '../store/inbound-repo.ts';
-import { RegistrationsRepo } from '../store/registrations-repo.ts';
-import { SkippedRepo } from '../store/skipped-repo.ts';
-import { ConnectorStateRepo } from '../store/state-repo.ts';
-import { ThreadsRepo } from '../store/threads-repo.ts';
 import { AuthPause } from './auth-pause.ts';
 import { CLOSE_SESSION_JOB, InboundBridge, POST_MESSAGES_JOB, type ThreadJobPayload } from './inbound.ts';
 import { OutboundDispatch } from './outbound-dispatch.ts';
@@ -53,13 +46,6 @@ export interface BridgeOptions {
 export class Bridge {
   readonly queue: JobQueue;
   readonly runner: JobRunner;
-  readonly threads: ThreadsRepo;
-  readonly inboundRepo: InboundRepo;
-  readonly deliveries: DeliveriesRepo;
-  readonly registrations: RegistrationsRepo;
-  readonly state: ConnectorStateRepo;
-  readonly skipped: SkippedRepo;
-  readonly attempts: AttemptsRepo;
   readonly registrar: Registrar;
   /** Platform posts paused per connector while the platform refuses the token. */
   readonly pause: AuthPause;
@@ -75,29 +61,24 @@ export class Bridge {
       ...(o.jobs.pollMs ? { pollMs: o.jobs.pollMs } : {}),
       ...(o.observe?.jobFinished ? { onJobFinished: o.observe.jobFinished } : {}),
     });
-    this.threads = new ThreadsRepo(o.store);
-    this.inboundRepo = new InboundRepo(o.store);
-    this.deliveries = new DeliveriesRepo(o.store);
-    this.registrations = new RegistrationsRepo(o.store);
-    this.state = new ConnectorStateRepo(o.store);
-    this.skipped = new SkippedRepo(o.store);
-    this.attempts = new AttemptsRepo(o.store);
     this.pause = new AuthPause({
       // Re-check: the connector's configuration, read with the token; or registering it when it has none yet.
       probe: async (connector, signal) => {
-        const row = this.registrations.get(connector);
+        const row = await o.store.read.registrations.get(connector);
         if (row) await o.client.getConfiguration(row.configId, { retry: { attempts: 1 }, signal });
         else await this.registrar.ensure(o.targetOf(connector));
       },
       onResume: (_connector, jobs) => {
-        this.queue.hurry(jobs);
-        this.runner.notify();
+        void this.queue
+          .hurry(jobs)
+          .catch((err: unknown) => logger.error({ err }, 'making the postponed jobs due failed'))
+          .finally(() => this.runner.notify());
       },
       logger: logger.child({ room: 'bridge' }),
     });
     this.registrar = new Registrar({
       client: o.client,
-      repo: this.registrations,
+      store: o.store,
       logger,
       onAuthRefused: (connector, err) => this.pause.pause(connector, err),
     });
@@ -106,16 +87,12 @@ export class Bridge {
     this.inbound = new InboundBridge({
       store: o.store,
       queue: this.queue,
-      threads: this.threads,
-      inbound: this.inboundRepo,
       notify,
       budget: o.jobs.platform,
     });
     this.intake = new WebhookIntake({
       store: o.store,
       queue: this.queue,
-      deliveries: this.deliveries,
-      registrations: this.registrations,
       isConnector: (name) => o.connectors.has(name),
       notify,
       signature: o.signature,
@@ -127,9 +104,6 @@ export class Bridge {
     });
     const sync = new ThreadSync({
       store: o.store,
-      attempts: this.attempts,
-      threads: this.threads,
-      inbound: this.inboundRepo,
       client: o.client,
       registrar: this.registrar,
       pause: this.pause,
@@ -138,18 +112,13 @@ export class Bridge {
     });
     const dispatch = new OutboundDispatch({
       store: o.store,
-      attempts: this.attempts,
       maxStoredBodyBytes: o.maxStoredBodyBytes,
-      deliveries: this.deliveries,
-      threads: this.threads,
       instanceOf: (name) => o.connectors.instanceOf(name),
       logger,
     });
     this.replayer = new Replayer({
       store: o.store,
       queue: this.queue,
-      deliveries: this.deliveries,
-      inbound: this.inboundRepo,
       deliveryBudget: o.jobs.delivery,
       platformBudget: o.jobs.platform,
       notify,

@@ -7,9 +7,7 @@
 import type { Logger } from 'pino';
 import type { ConnectorContext, ConnectorRoutes, SkipRecord, SubmitMessage, Thread } from '../connector/api.ts';
 import type { Store } from '../store/database.ts';
-import type { SkippedRepo } from '../store/skipped-repo.ts';
-import type { ConnectorStateRepo } from '../store/state-repo.ts';
-import type { ThreadRow, ThreadsRepo } from '../store/threads-repo.ts';
+import type { ThreadRow } from '../store/threads-repo.ts';
 import type { InboundBridge } from './inbound.ts';
 import { toThreadView } from './outbound-dispatch.ts';
 import { deriveThreadId } from './thread-id.ts';
@@ -17,22 +15,20 @@ import { deriveThreadId } from './thread-id.ts';
 export interface ContextDeps {
   store: Store;
   inbound: InboundBridge;
-  threads: ThreadsRepo;
-  state: ConnectorStateRepo;
-  skipped: SkippedRepo;
   logger: Logger;
   now?: () => number;
 }
 
 export function createConnectorContext(name: string, deps: ContextDeps, routes: ConnectorRoutes): ConnectorContext {
   const now = deps.now ?? Date.now;
-  const view = (row: ThreadRow | undefined): Thread | undefined => row && toThreadView(row, deps.threads.references(row.id));
+  const { store } = deps;
+  const view = async (row: ThreadRow | undefined): Promise<Thread | undefined> => row && toThreadView(row, await store.read.threads.references(row.id));
   const ctx: ConnectorContext = {
     name,
     submit: async (message: SubmitMessage) => deps.inbound.submit(name, message),
     close: async (threadKey: string) => deps.inbound.close(name, threadKey),
     skip: async (record: SkipRecord) => {
-      const fresh = deps.skipped.record(
+      const fresh = await store.write((tx) => tx.skipped.record(
         {
           connector: name,
           externalId: record.messageId,
@@ -42,27 +38,27 @@ export function createConnectorContext(name: string, deps: ContextDeps, routes: 
           reason: record.reason,
         },
         now(),
-      );
+      ));
       if (fresh) deps.logger.info({ connector: name, message_id: record.messageId, code: record.code }, `skipped: ${record.reason}`);
       return { duplicate: !fresh };
     },
     threads: Object.freeze({
-      get: async (threadKey: string) => view(deps.threads.byKey(name, threadKey)),
-      byThreadId: async (threadId: string) => view(deps.threads.byThreadId(name, threadId)),
-      byReference: async (reference: string) => view(deps.threads.byReference(name, reference)),
+      get: async (threadKey: string) => view(await store.read.threads.byKey(name, threadKey)),
+      byThreadId: async (threadId: string) => view(await store.read.threads.byThreadId(name, threadId)),
+      byReference: async (reference: string) => view(await store.read.threads.byReference(name, reference)),
       attach: async (threadKey: string, references: string[]) => {
-        const row = deps.store.transaction(() => {
-          const thread = deps.threads.ensure(name, threadKey, deriveThreadId(name, threadKey), now());
-          deps.threads.attach(name, thread.id, references, now());
+        const row = await store.write(async (tx) => {
+          const thread = await tx.threads.ensure(name, threadKey, deriveThreadId(name, threadKey), now());
+          await tx.threads.attach(name, thread.id, references, now());
           return thread;
         });
-        return view(row) as Thread;
+        return (await view(row)) as Thread;
       },
     }),
     state: Object.freeze({
-      get: async <T>(key: string) => deps.state.get(name, key) as T | undefined,
-      set: async (key: string, value: unknown) => deps.state.set(name, key, value, now()),
-      delete: async (key: string) => deps.state.delete(name, key),
+      get: async <T>(key: string) => (await store.read.state.get(name, key)) as T | undefined,
+      set: async (key: string, value: unknown) => store.write((tx) => tx.state.set(name, key, value, now())),
+      delete: async (key: string) => store.write((tx) => tx.state.delete(name, key)),
     }),
     routes,
     logger: deps.logger.child({ connector: name }),

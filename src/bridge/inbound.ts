@@ -9,8 +9,6 @@ import type { SubmitMessage, SubmitResult } from '../connector/api.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { RetryBudget } from '../jobs/retry-budget.ts';
 import type { Store } from '../store/database.ts';
-import type { InboundRepo } from '../store/inbound-repo.ts';
-import type { ThreadsRepo } from '../store/threads-repo.ts';
 import { SubmitInvalidError, ThreadNotFoundError } from './errors.ts';
 import { deriveThreadId } from './thread-id.ts';
 
@@ -29,8 +27,6 @@ const MAX_KEY = 2_000;
 export class InboundBridge {
   readonly #store: Store;
   readonly #queue: JobQueue;
-  readonly #threads: ThreadsRepo;
-  readonly #inbound: InboundRepo;
   readonly #notify: (kind: string) => void;
   readonly #now: () => number;
   readonly #budget: RetryBudget;
@@ -38,8 +34,6 @@ export class InboundBridge {
   constructor(deps: {
     store: Store;
     queue: JobQueue;
-    threads: ThreadsRepo;
-    inbound: InboundRepo;
     notify: (kind: string) => void;
     /** How long the platform POSTs are retried. */
     budget: RetryBudget;
@@ -47,8 +41,6 @@ export class InboundBridge {
   }) {
     this.#store = deps.store;
     this.#queue = deps.queue;
-    this.#threads = deps.threads;
-    this.#inbound = deps.inbound;
     this.#notify = deps.notify;
     this.#budget = deps.budget;
     this.#now = deps.now ?? Date.now;
@@ -58,13 +50,13 @@ export class InboundBridge {
     check(message);
     const threadId = deriveThreadId(connector, message.threadKey);
     // Grouped with concurrent writes in one commit; resolved only after it.
-    const result = await this.#store.write((): SubmitResult & { queued: boolean } => {
+    const result = await this.#store.write(async (tx): Promise<SubmitResult & { queued: boolean }> => {
       const now = this.#now();
-      const thread = this.#threads.ensure(connector, message.threadKey, threadId, now);
-      if (message.references?.length) this.#threads.attach(connector, thread.id, message.references, now);
-      if (this.#inbound.exists(connector, message.messageId)) return { duplicate: true, threadId: thread.threadId, queued: false };
+      const thread = await tx.threads.ensure(connector, message.threadKey, threadId, now);
+      if (message.references?.length) await tx.threads.attach(connector, thread.id, message.references, now);
+      if (await tx.inbound.exists(connector, message.messageId)) return { duplicate: true, threadId: thread.threadId, queued: false };
       const variables = { ...(message.senderName ? { name: message.senderName } : {}), ...message.variables };
-      const id = this.#inbound.insert(
+      const id = await tx.inbound.insert(
         {
           connector,
           externalId: message.messageId,
@@ -81,10 +73,10 @@ export class InboundBridge {
         },
         now,
       );
-      if (thread.closed) this.#threads.setClosed(thread.id, false, now);
+      if (thread.closed) await tx.threads.setClosed(thread.id, false, now);
       const payload: ThreadJobPayload = { connector, thread: thread.id, messages: [id] };
-      const jobId = this.#queue.enqueue({ kind: POST_MESSAGES_JOB, payload, ...this.#budget });
-      this.#inbound.setJob(id, jobId);
+      const jobId = await this.#queue.enqueue(tx, { kind: POST_MESSAGES_JOB, payload, ...this.#budget });
+      await tx.inbound.setJob(id, jobId);
       return { duplicate: false, threadId: thread.threadId, queued: true };
     });
     if (result.queued) this.#notify(POST_MESSAGES_JOB);
@@ -93,12 +85,12 @@ export class InboundBridge {
 
   /** Queues close_session behind the thread's pending messages, as an item of the same ordered list. */
   async close(connector: string, threadKey: string): Promise<void> {
-    await this.#store.write(() => {
+    await this.#store.write(async (tx) => {
       const now = this.#now();
-      const thread = this.#threads.byKey(connector, threadKey);
+      const thread = await tx.threads.byKey(connector, threadKey);
       if (!thread) throw new ThreadNotFoundError(`connector ${connector} has no thread ${JSON.stringify(threadKey)}`);
-      this.#threads.setClosed(thread.id, true, now);
-      const id = this.#inbound.insert(
+      await tx.threads.setClosed(thread.id, true, now);
+      const id = await tx.inbound.insert(
         {
           connector,
           externalId: `close:${randomUUID()}`,
@@ -116,7 +108,7 @@ export class InboundBridge {
         now,
       );
       const payload: ThreadJobPayload = { connector, thread: thread.id, messages: [id] };
-      this.#inbound.setJob(id, this.#queue.enqueue({ kind: CLOSE_SESSION_JOB, payload, ...this.#budget }));
+      await tx.inbound.setJob(id, await this.#queue.enqueue(tx, { kind: CLOSE_SESSION_JOB, payload, ...this.#budget }));
     });
     this.#notify(CLOSE_SESSION_JOB);
   }

@@ -9,20 +9,15 @@ import type { ConnectorInstance, Thread } from '../connector/api.ts';
 import { describeFailure, PermanentJobError } from '../jobs/errors.ts';
 import type { JobContext } from '../jobs/runner.ts';
 import { WebhookEvent } from '../platform/schemas/unified-messaging.ts';
-import type { AttemptsRepo } from '../store/attempts-repo.ts';
 import type { Store } from '../store/database.ts';
-import type { DeliveriesRepo } from '../store/deliveries-repo.ts';
-import type { ThreadRow, ThreadsRepo } from '../store/threads-repo.ts';
+import type { ThreadRow } from '../store/threads-repo.ts';
 import { KeyedMutex } from './keyed-mutex.ts';
 import type { DeliverJobPayload } from './webhook-intake.ts';
 
 export interface OutboundDispatchDeps {
   store: Store;
-  deliveries: DeliveriesRepo;
-  attempts: AttemptsRepo;
   /** Bodies of delivered webhooks are cut to this many bytes (the cut is recorded). */
   maxStoredBodyBytes: number;
-  threads: ThreadsRepo;
   instanceOf(connector: string): ConnectorInstance | undefined;
   logger: Logger;
   now?: () => number;
@@ -50,27 +45,31 @@ export class OutboundDispatch {
   }
 
   readonly handle = async (payload: DeliverJobPayload, ctx: JobContext<DeliverJobPayload>): Promise<void> => {
-    const delivery = this.#d.deliveries.byId(payload.delivery);
+    const { store } = this.#d;
+    const delivery = await store.read.deliveries.byId(payload.delivery);
     if (!delivery) throw new PermanentJobError(`delivery ${payload.delivery} does not exist`);
     const instance = this.#d.instanceOf(payload.connector);
     if (!instance) throw new PermanentJobError(`connector ${payload.connector} is not configured`);
     const event = WebhookEvent.parse(JSON.parse(delivery.body));
 
     await this.#mutex.run(`${payload.connector}\u0000${event.thread_id}`, async () => {
-      const row = this.#d.threads.byThreadId(payload.connector, event.thread_id);
-      if (row && row.chatId !== event.chat_id) this.#d.threads.recordSession(row.id, event.chat_id, row.mappingId, this.#now());
-      const thread = row && toThreadView({ ...row, chatId: event.chat_id }, this.#d.threads.references(row.id));
+      const row = await store.read.threads.byThreadId(payload.connector, event.thread_id);
+      const thread = row && toThreadView({ ...row, chatId: event.chat_id }, await store.read.threads.references(row.id));
       const now = this.#now();
-      const attemptId = await this.#d.store.write(() => this.#d.attempts.openDelivery(delivery.id, ctx.job.id, ctx.job.attempts, payload.replay === true, now));
+      // The attempt opened, and a new session of the thread recorded, in one grouped write.
+      const attemptId = await store.write(async (tx) => {
+        if (row && row.chatId !== event.chat_id) await tx.threads.recordSession(row.id, event.chat_id, row.mappingId, now);
+        return tx.attempts.openDelivery(delivery.id, ctx.job.id, ctx.job.attempts, payload.replay === true, now);
+      });
       try {
         const result = await instance.deliver(event, thread, { signal: ctx.signal, attempt: ctx.job.attempts });
         const externalId = result?.externalId ?? null;
         // The outcome and the job's completion in one commit: a stop right after cannot deliver it again.
-        ctx.complete(() => {
+        ctx.complete(async (tx) => {
           const at = this.#now();
-          this.#d.attempts.closeDelivery(attemptId, 'delivered', null, externalId, at);
-          this.#d.deliveries.recordOutcome(delivery.id, 'delivered', null, externalId, at);
-          this.#d.deliveries.capBody(delivery.id, this.#d.maxStoredBodyBytes);
+          await tx.attempts.closeDelivery(attemptId, 'delivered', null, externalId, at);
+          await tx.deliveries.recordOutcome(delivery.id, 'delivered', null, externalId, at);
+          await tx.deliveries.capBody(delivery.id, this.#d.maxStoredBodyBytes);
         });
         ctx.logger.info(
           { connector: payload.connector, delivery_id: delivery.id, event_type: event.event_type, external_id: externalId, replay: payload.replay === true },
@@ -79,15 +78,15 @@ export class OutboundDispatch {
       } catch (err) {
         const at = this.#now();
         if (ctx.signal.aborted) {
-          this.#d.attempts.closeDelivery(attemptId, 'aborted', 'the gateway stopped during the attempt', null, at);
+          await store.write((tx) => tx.attempts.closeDelivery(attemptId, 'aborted', 'the gateway stopped during the attempt', null, at));
           throw err;
         }
         const final = describeFailure(err).permanent || ctx.job.lastTry;
         const message = (err instanceof Error ? `${(err as { code?: string }).code ?? err.name}: ${err.message}` : String(err)).slice(0, 2_000);
         // Committed with the job's own failure record (the runner's), in one write.
-        ctx.onFail(() => {
-          this.#d.attempts.closeDelivery(attemptId, final ? 'dead' : 'failed', message, null, at);
-          this.#d.deliveries.recordOutcome(delivery.id, final ? 'dead' : 'failed', message, null, at);
+        ctx.onFail(async (tx) => {
+          await tx.attempts.closeDelivery(attemptId, final ? 'dead' : 'failed', message, null, at);
+          await tx.deliveries.recordOutcome(delivery.id, final ? 'dead' : 'failed', message, null, at);
         });
         throw err;
       }

@@ -16,7 +16,7 @@
 import type { Logger } from 'pino';
 import { WebhookSignatureError } from '../platform/errors.ts';
 import type { Store } from '../store/database.ts';
-import { storedBytes, type DeliveriesRepo, type NewDelivery } from '../store/deliveries-repo.ts';
+import { storedBytes, type NewDelivery } from '../store/deliveries-repo.ts';
 import { RejectionBudget } from './rejection-budget.ts';
 
 export interface RefusalLimits {
@@ -46,7 +46,6 @@ const WARN_EVERY_MS = 60_000;
 
 export interface RefusedWebhooksDeps {
   store: Store;
-  deliveries: DeliveriesRepo;
   logger: Logger;
   limits: RefusalLimits;
   onNotStored?: (connector: string, reason: NotStoredReason) => void;
@@ -65,13 +64,13 @@ export class RefusedWebhooks {
   }
 
   /** Stores the refusal if its connector is known and the rate and byte budgets allow; says why not otherwise. */
-  record(connector: string, known: boolean, rawBody: Buffer, headers: Record<string, unknown>, code: string, err: unknown): NotStoredReason | undefined {
-    const reason = this.#store(connector, known, rawBody, headers, code, err);
+  async record(connector: string, known: boolean, rawBody: Buffer, headers: Record<string, unknown>, code: string, err: unknown): Promise<NotStoredReason | undefined> {
+    const reason = await this.#store(connector, known, rawBody, headers, code, err);
     if (reason !== undefined) this.#d.onNotStored?.(known ? connector : '(unknown)', reason);
     return reason;
   }
 
-  #store(connector: string, known: boolean, rawBody: Buffer, headers: Record<string, unknown>, code: string, err: unknown): NotStoredReason | undefined {
+  async #store(connector: string, known: boolean, rawBody: Buffer, headers: Record<string, unknown>, code: string, err: unknown): Promise<NotStoredReason | undefined> {
     if (!known) return 'unknown_connector';
     if (!this.#rate.take(connector)) return 'rate';
     const { keepBodyBytes, maxTotalBytes } = this.#d.limits;
@@ -91,19 +90,19 @@ export class RefusedWebhooks {
       error: `${code}: ${message}`.slice(0, ERROR_CHARS),
     };
     const size = storedBytes(record);
-    const held = this.#heldBytes();
+    const held = await this.#heldBytes();
     if (held + size > maxTotalBytes) {
       this.#warnOverBudget();
       return 'budget';
     }
-    this.#d.store.transaction(() => this.#d.deliveries.insert(record, this.#d.now()));
+    await this.#d.store.write((tx) => tx.deliveries.insert(record, this.#d.now()));
     if (this.#held) this.#held.bytes += size;
     return undefined;
   }
 
-  #heldBytes(): number {
+  async #heldBytes(): Promise<number> {
     const now = this.#d.now();
-    if (this.#held === undefined || now - this.#held.at >= RESUM_EVERY_MS) this.#held = { bytes: this.#d.deliveries.refusedBytes(), at: now };
+    if (this.#held === undefined || now - this.#held.at >= RESUM_EVERY_MS) this.#held = { bytes: await this.#d.store.read.deliveries.refusedBytes(), at: now };
     return this.#held.bytes;
   }
 

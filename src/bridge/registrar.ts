@@ -17,7 +17,8 @@ import { PlatformHttpError, PlatformRequestInvalidError } from '../platform/erro
 import type { ChannelConfiguration, ChannelConfigurationPatch } from '../platform/schemas/unified-messaging.ts';
 import type { UnifiedMessagingClient } from '../platform/unified-messaging-client.ts';
 import { sleep } from '../sleep.ts';
-import type { RegistrationRow, RegistrationsRepo } from '../store/registrations-repo.ts';
+import type { Store } from '../store/database.ts';
+import type { RegistrationRow } from '../store/registrations-repo.ts';
 import { isAuthRefusal } from './auth-pause.ts';
 import { NotRegisteredError } from './errors.ts';
 import { KeyedMutex } from './keyed-mutex.ts';
@@ -43,7 +44,7 @@ const definitelyRefused = (err: unknown) =>
 
 export class Registrar {
   readonly #client: UnifiedMessagingClient;
-  readonly #repo: RegistrationsRepo;
+  readonly #store: Store;
   readonly #logger: Logger;
   readonly #now: () => number;
   readonly #onAuthRefused: ((connector: string, err: PlatformHttpError) => void) | undefined;
@@ -51,21 +52,21 @@ export class Registrar {
 
   constructor(deps: {
     client: UnifiedMessagingClient;
-    repo: RegistrationsRepo;
+    store: Store;
     logger: Logger;
     now?: () => number;
     onAuthRefused?: (connector: string, err: PlatformHttpError) => void;
   }) {
     this.#client = deps.client;
-    this.#repo = deps.repo;
+    this.#store = deps.store;
     this.#logger = deps.logger;
     this.#now = deps.now ?? Date.now;
     this.#onAuthRefused = deps.onAuthRefused;
   }
 
   /** The stored registration; NotRegisteredError (retryable) while there is none. */
-  current(connector: string): RegistrationRow {
-    const row = this.#repo.get(connector);
+  async current(connector: string): Promise<RegistrationRow> {
+    const row = await this.#store.read.registrations.get(connector);
     if (!row) throw Object.assign(new NotRegisteredError(`connector ${connector} has no channel configuration yet`), { retryAfterMs: 5_000 });
     return row;
   }
@@ -83,7 +84,7 @@ export class Registrar {
   /** After the platform said the configuration is gone: register again, once, whoever asks. */
   reregister(target: RegistrationTarget, staleConfigId: string): Promise<RegistrationRow> {
     return this.#mutex.run(target.connector, async () => {
-      const row = this.#repo.get(target.connector);
+      const row = await this.#store.read.registrations.get(target.connector);
       if (row && row.configId !== staleConfigId) return row; // someone already did
       this.#logger.warn({ connector: target.connector, config_id: staleConfigId }, 'channel configuration gone; registering again');
       return this.#ensure(target);
@@ -110,16 +111,16 @@ export class Registrar {
    */
   rotate(connector: string, graceMs: number = DEFAULT_ROTATION_GRACE_MS): Promise<RegistrationRow> {
     return this.#mutex.run(connector, async () => {
-      const before = this.current(connector);
+      const before = await this.current(connector);
       const secret = newWebhookSecret();
       const now = this.#now();
-      this.#repo.rotate(connector, secret, now + graceMs, now);
+      await this.#store.write((tx) => tx.registrations.rotate(connector, secret, now + graceMs, now));
       try {
         await this.#client.patchConfiguration(before.configId, { webhook_secret_key: secret });
       } catch (err) {
         // Only a definite refusal proves the platform kept the old secret. After a timeout or a 5xx
         // it may sign with the new one already: keep both accepted (the old one for the grace period).
-        if (definitelyRefused(err)) this.#repo.restore(before, this.#now());
+        if (definitelyRefused(err)) await this.#store.write((tx) => tx.registrations.restore(before, this.#now()));
         else this.#logger.error({ connector, grace_ms: graceMs }, 'rotation not confirmed by the platform: both secrets stay accepted; run the rotation again');
         throw err;
       }
@@ -129,7 +130,7 @@ export class Registrar {
   }
 
   async #ensure(target: RegistrationTarget): Promise<RegistrationRow> {
-    const row = this.#repo.get(target.connector);
+    const row = await this.#store.read.registrations.get(target.connector);
     const desired = {
       name: `threadgate ${target.connector}`,
       messaging_channel: target.messagingChannel,
@@ -167,18 +168,9 @@ export class Registrar {
     return undefined;
   }
 
-  #save(target: RegistrationTarget, configId: string, secret: string): RegistrationRow {
-    this.#repo.save(
-      {
-        connector: target.connector,
-        configId,
-        name: `threadgate ${target.connector}`,
-        roomId: target.roomId,
-        replyWebhookUrl: target.replyWebhookUrl,
-        secret,
-      },
-      this.#now(),
-    );
+  async #save(target: RegistrationTarget, configId: string, secret: string): Promise<RegistrationRow> {
+    const row = { connector: target.connector, configId, name: `threadgate ${target.connector}`, roomId: target.roomId, replyWebhookUrl: target.replyWebhookUrl, secret };
+    await this.#store.write((tx) => tx.registrations.save(row, this.#now()));
     return this.current(target.connector);
   }
 }

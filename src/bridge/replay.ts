@@ -9,8 +9,6 @@
 import type { JobQueue } from '../jobs/queue.ts';
 import type { RetryBudget } from '../jobs/retry-budget.ts';
 import type { Store } from '../store/database.ts';
-import type { DeliveriesRepo } from '../store/deliveries-repo.ts';
-import type { InboundRepo } from '../store/inbound-repo.ts';
 import { matchingDeliveryIds, matchingInboundIds, type DeliveryFilter, type InboundFilter } from '../store/log-queries.ts';
 import { NotReplayableError, RecordNotFoundError } from './errors.ts';
 import { CLOSE_SESSION_JOB, POST_MESSAGES_JOB, type ThreadJobPayload } from './inbound.ts';
@@ -19,8 +17,6 @@ import { DELIVER_JOB, type DeliverJobPayload } from './webhook-intake.ts';
 export interface ReplayDeps {
   store: Store;
   queue: JobQueue;
-  deliveries: DeliveriesRepo;
-  inbound: InboundRepo;
   /** For replayed deliveries. */
   deliveryBudget: RetryBudget;
   /** For inbound retries (platform POSTs). */
@@ -52,21 +48,21 @@ export class Replayer {
   }
 
   /** Queues the delivery again; returns the new job's id. */
-  replayDelivery(id: number): number {
-    const jobId = this.#d.store.transaction(() => {
-      const delivery = this.#d.deliveries.byId(id);
+  async replayDelivery(id: number): Promise<number> {
+    const jobId = await this.#d.store.write(async (tx) => {
+      const delivery = await tx.deliveries.byId(id);
       if (!delivery) throw new RecordNotFoundError(`no delivery ${id}`);
       if (delivery.status === 'rejected') throw new NotReplayableError(`delivery ${id} was rejected (${delivery.verification}): there is no verified event to send`);
       if (delivery.bodyTruncated) throw new NotReplayableError(`delivery ${id} keeps only the start of its body (store.max_stored_body_bytes)`);
       // A delivery whose job is still queued or running would be sent twice.
-      const current = delivery.jobId === null ? undefined : this.#d.queue.get(delivery.jobId);
+      const current = delivery.jobId === null ? undefined : await tx.jobs.get(delivery.jobId);
       if (current && (current.status === 'queued' || current.status === 'running')) {
-        throw new NotReplayableError(`delivery ${id} is still being delivered (job ${current.id} is ${current.status}, attempt ${current.attempts} of ${current.maxAttempts})`);
+        throw new NotReplayableError(`delivery ${id} is still being delivered (job ${current.id} is ${current.status}, attempt ${current.attempts} of ${current.max_attempts})`);
       }
       const payload: DeliverJobPayload = { connector: delivery.connector, delivery: id, replay: true };
-      const job = this.#d.queue.enqueue({ kind: DELIVER_JOB, payload, ...this.#d.deliveryBudget });
-      this.#d.deliveries.setJob(id, job);
-      this.#d.deliveries.recordOutcome(id, 'accepted', null, null, (this.#d.now ?? Date.now)());
+      const job = await this.#d.queue.enqueue(tx, { kind: DELIVER_JOB, payload, ...this.#d.deliveryBudget });
+      await tx.deliveries.setJob(id, job);
+      await tx.deliveries.recordOutcome(id, 'accepted', null, null, (this.#d.now ?? Date.now)());
       return job;
     });
     this.#d.notify?.(DELIVER_JOB);
@@ -74,33 +70,36 @@ export class Replayer {
   }
 
   /** Replays every delivery the filter matches (all of them, page by page); `dryRun` only counts. */
-  replayWhere(filter: Omit<DeliveryFilter, 'before' | 'limit'>, options: { dryRun?: boolean; onProgress?: (done: number, total: number) => void } = {}): BulkReplayResult {
-    const ids = matchingDeliveryIds(this.#d.store, filter); // oldest first, the order they happened in
+  async replayWhere(
+    filter: Omit<DeliveryFilter, 'before' | 'limit'>,
+    options: { dryRun?: boolean; onProgress?: (done: number, total: number) => void } = {},
+  ): Promise<BulkReplayResult> {
+    const ids = await matchingDeliveryIds(this.#d.store.read.sql, filter); // oldest first, the order they happened in
     const result: BulkReplayResult = { matched: ids.length, replayed: [], skipped: [] };
     if (options.dryRun) return result;
-    ids.forEach((id, i) => {
+    for (const [i, id] of ids.entries()) {
       try {
-        this.replayDelivery(id);
+        await this.replayDelivery(id);
         result.replayed.push(id);
       } catch (err) {
         result.skipped.push({ id, reason: (err as Error).message });
       }
       options.onProgress?.(i + 1, ids.length);
-    });
+    }
     return result;
   }
 
   /** A dead inbound message (or close request) back to pending, and its thread's flush queued. */
-  retryInbound(id: number): number {
-    const queued = this.#d.store.transaction(() => {
-      const message = this.#d.inbound.byId(id);
+  async retryInbound(id: number): Promise<number> {
+    const queued = await this.#d.store.write(async (tx) => {
+      const message = await tx.inbound.byId(id);
       if (!message) throw new RecordNotFoundError(`no inbound message ${id}`);
       if (message.status !== 'dead') throw new NotReplayableError(`inbound message ${id} is ${message.status}; only dead ones are retried`);
-      this.#d.inbound.revive(id);
+      await tx.inbound.revive(id);
       const payload: ThreadJobPayload = { connector: message.connector, thread: message.thread, messages: [id] };
       const kind = message.kind === 'close' ? CLOSE_SESSION_JOB : POST_MESSAGES_JOB;
-      const job = this.#d.queue.enqueue({ kind, payload, ...this.#d.platformBudget });
-      this.#d.inbound.setJob(id, job);
+      const job = await this.#d.queue.enqueue(tx, { kind, payload, ...this.#d.platformBudget });
+      await tx.inbound.setJob(id, job);
       return { job, kind };
     });
     this.#d.notify?.(queued.kind);
@@ -108,13 +107,13 @@ export class Replayer {
   }
 
   /** Retries every dead inbound message the filter matches, oldest first (the order they came in); `dryRun` only lists them. */
-  retryInboundWhere(filter: Omit<InboundFilter, 'status' | 'before' | 'limit'>, options: { dryRun?: boolean } = {}): BulkRetryResult {
-    const matched = matchingInboundIds(this.#d.store, { ...filter, status: ['dead'] });
+  async retryInboundWhere(filter: Omit<InboundFilter, 'status' | 'before' | 'limit'>, options: { dryRun?: boolean } = {}): Promise<BulkRetryResult> {
+    const matched = await matchingInboundIds(this.#d.store.read.sql, { ...filter, status: ['dead'] });
     const result: BulkRetryResult = { matched, retried: [], skipped: [] };
     if (options.dryRun) return result;
     for (const id of matched) {
       try {
-        result.retried.push({ id, job: this.retryInbound(id) });
+        result.retried.push({ id, job: await this.retryInbound(id) });
       } catch (err) {
         if (!(err instanceof NotReplayableError || err instanceof RecordNotFoundError)) throw err;
         result.skipped.push({ id, reason: err.message });

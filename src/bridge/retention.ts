@@ -34,29 +34,29 @@ export function retentionOf(settings: { retention_days: number; refused: { reten
 }
 
 /** Prunes what is older than `cutoff`, and refused deliveries older than `refusedCutoff` (default: `cutoff`), whichever is later. */
-export function pruneOlderThan(store: Store, cutoff: number, refusedCutoff: number = cutoff): PruneCounts {
-  return store.transaction(() => {
-    const run = (sql: string, before = cutoff) => store.sqlite.prepare(sql).run(before).changes;
-    const refused = run(`delete from deliveries where received_at < ? and status = 'rejected'`, Math.max(cutoff, refusedCutoff));
-    const finished = run(`delete from deliveries where received_at < ? and status in ('delivered', 'duplicate', 'dead')`);
-    run(`delete from inbound_attempts where ended_at < ?`);
-    const inbound = run(
+export function pruneOlderThan(store: Store, cutoff: number, refusedCutoff: number = cutoff): Promise<PruneCounts> {
+  return store.write(async (tx) => {
+    const run = async (sql: string, before = cutoff) => (await tx.sql.run(sql, [before])).changes;
+    const refused = await run(`delete from deliveries where received_at < ? and status = 'rejected'`, Math.max(cutoff, refusedCutoff));
+    const finished = await run(`delete from deliveries where received_at < ? and status in ('delivered', 'duplicate', 'dead')`);
+    await run(`delete from inbound_attempts where ended_at < ?`);
+    const inbound = await run(
       `update inbound_messages set body = '', full_text = null, variables = null
        where received_at < ? and status in ('posted', 'dead') and (body != '' or full_text is not null)`,
     );
-    const skipped = run(`delete from skipped_inbound where received_at < ?`);
-    const jobs = run(`delete from jobs where updated_at < ? and status in ('done', 'dead')`);
-    run(`delete from proxy_message_posts where created_at < ?`);
+    const skipped = await run(`delete from skipped_inbound where received_at < ?`);
+    const jobs = await run(`delete from jobs where updated_at < ? and status in ('done', 'dead')`);
+    await run(`delete from proxy_message_posts where created_at < ?`);
     return { deliveries: finished + refused, refused, inbound, skipped, jobs };
   });
 }
 
 /** Prunes now and every hour until the returned function is called. */
 export function startRetention(store: Store, periods: RetentionPeriods, logger: Logger, now: () => number = Date.now): () => void {
-  const prune = () => {
+  const prune = async () => {
     try {
       const at = now();
-      const counts = pruneOlderThan(store, at - periods.retentionDays * 24 * HOUR_MS, at - periods.refusedRetentionHours * HOUR_MS);
+      const counts = await pruneOlderThan(store, at - periods.retentionDays * 24 * HOUR_MS, at - periods.refusedRetentionHours * HOUR_MS);
       if (Object.values(counts).some((n) => n > 0)) {
         logger.info({ ...counts, retention_days: periods.retentionDays, refused_retention_hours: periods.refusedRetentionHours }, 'old records pruned');
       }
@@ -64,8 +64,8 @@ export function startRetention(store: Store, periods: RetentionPeriods, logger: 
       logger.error({ err }, 'pruning old records failed');
     }
   };
-  prune();
-  const timer = setInterval(prune, PRUNE_EVERY_MS);
+  void prune();
+  const timer = setInterval(() => void prune(), PRUNE_EVERY_MS);
   timer.unref();
   return () => clearInterval(timer);
 }

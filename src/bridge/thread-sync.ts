@@ -26,11 +26,11 @@ import {
 } from '../platform/errors.ts';
 import { LIMITS, type CreateMessagesRequest } from '../platform/schemas/unified-messaging.ts';
 import type { UnifiedMessagingClient } from '../platform/unified-messaging-client.ts';
-import type { AttemptsRepo } from '../store/attempts-repo.ts';
 import type { Store } from '../store/database.ts';
+import type { InboundRow } from '../store/inbound-repo.ts';
+import type { Repos } from '../store/repos.ts';
 import type { InboundOutcome } from '../store/schema.ts';
-import type { InboundRepo, InboundRow } from '../store/inbound-repo.ts';
-import type { ThreadRow, ThreadsRepo } from '../store/threads-repo.ts';
+import type { ThreadRow } from '../store/threads-repo.ts';
 import { ThreadBacklogError } from './errors.ts';
 import { KeyedMutex } from './keyed-mutex.ts';
 import type { ThreadJobPayload } from './inbound.ts';
@@ -51,7 +51,7 @@ interface Run {
   /** Items the platform refused in this run (dead-lettered; the rest of the thread goes on). */
   refused: string[];
   /** Records to commit with the job's failure when this run throws (JobContext.onFail). */
-  onFail(work: () => void): void;
+  onFail(work: (tx: Repos) => Promise<void>): void;
 }
 
 /** A batch of several items was refused: the flush retries them one at a time. */
@@ -59,9 +59,6 @@ class BatchRefused extends Error {}
 
 export interface ThreadSyncDeps {
   store: Store;
-  attempts: AttemptsRepo;
-  threads: ThreadsRepo;
-  inbound: InboundRepo;
   client: UnifiedMessagingClient;
   registrar: Registrar;
   pause: AuthPause;
@@ -87,13 +84,19 @@ export class ThreadSync {
 
   /** The job handler of both platform.post_messages and platform.close_session. */
   readonly handle = async (payload: ThreadJobPayload, ctx: JobContext<ThreadJobPayload>): Promise<void> => {
-    const thread = this.#d.threads.byId(payload.thread);
+    const { store } = this.#d;
+    const thread = await store.read.threads.byId(payload.thread);
     if (!thread) throw new PermanentJobError(`thread ${payload.thread} does not exist`);
     const run: Run = { jobId: ctx.job.id, attempt: ctx.job.attempts, final: ctx.job.lastTry, signal: ctx.signal, refused: [], onFail: ctx.onFail };
     await this.#d.pause.admit(thread.connector, ctx.job.id);
     await this.#mutex.run(String(thread.id), async () => {
       // A job at its first attempt whose items are dead was retried by an operator: send them again.
-      if (ctx.job.attempts === 1) for (const id of payload.messages ?? []) this.#d.inbound.revive(id);
+      const revive = ctx.job.attempts === 1 ? (payload.messages ?? []) : [];
+      if (revive.length > 0) {
+        await store.write(async (tx) => {
+          for (const id of revive) await tx.inbound.revive(id);
+        });
+      }
       try {
         await this.#flush(thread, run);
       } catch (err) {
@@ -105,7 +108,7 @@ export class ThreadSync {
         // dead-letter what only this job was going to send, so `inbound retry` can act on it.
         if (run.final && !ctx.signal.aborted) {
           const message = err instanceof Error ? err.message.slice(0, 2_000) : String(err);
-          ctx.onFail(() => this.#d.inbound.markStrandedDead(thread.id, ctx.job.id, message));
+          ctx.onFail(async (tx) => void (await tx.inbound.markStrandedDead(thread.id, ctx.job.id, message)));
         }
         throw err;
       }
@@ -118,7 +121,7 @@ export class ThreadSync {
   async #flush(thread: ThreadRow, run: Run): Promise<void> {
     let batchSize = BATCH;
     for (let round = 0; round < MAX_ROUNDS; round++) {
-      const pending = this.#d.inbound.pending(thread.id, batchSize);
+      const pending = await this.#d.store.read.inbound.pending(thread.id, batchSize);
       const first = pending[0];
       if (first === undefined) return;
       try {
@@ -129,7 +132,7 @@ export class ThreadSync {
         batchSize = 1; // one of them is refused: send them one by one so only that one dies
       }
     }
-    if (this.#d.inbound.pending(thread.id, 1).length > 0) {
+    if ((await this.#d.store.read.inbound.pending(thread.id, 1)).length > 0) {
       throw new ThreadBacklogError(`thread ${thread.threadId} still has pending items after ${MAX_ROUNDS} rounds`);
     }
   }
@@ -149,15 +152,15 @@ export class ThreadSync {
     const variables = Object.assign({}, ...batch.map((m) => m.variables ?? {})) as Record<string, string | null>;
     if (Object.keys(variables).length > 0) body.variables = variables;
 
-    const registration = this.#d.registrar.current(thread.connector);
+    const registration = await this.#d.registrar.current(thread.connector);
     const started = this.#now();
     try {
       const res = await this.#d.client.createMessages(registration.configId, body, { ...ONE_ATTEMPT, signal: run.signal });
-      await this.#d.store.write(() => {
+      await this.#d.store.write(async (tx) => {
         const now = this.#now();
-        batch.forEach((m, i) => this.#d.inbound.markPosted(m.id, res.chat_id, res.message_ids[i] ?? null, res.is_new_session, now));
-        this.#d.threads.recordSession(thread.id, res.chat_id, res.mapping_id, now);
-        this.#record(batch, run, started, 'posted', 201, null, res.chat_id);
+        for (const [i, m] of batch.entries()) await tx.inbound.markPosted(m.id, res.chat_id, res.message_ids[i] ?? null, res.is_new_session, now);
+        await tx.threads.recordSession(thread.id, res.chat_id, res.mapping_id, now);
+        await this.#record(tx, batch, run, started, 'posted', 201, null, res.chat_id);
       });
       this.#d.logger.info(
         { connector: thread.connector, thread_id: thread.threadId, chat_id: res.chat_id, messages: batch.length, is_new_session: res.is_new_session },
@@ -169,21 +172,21 @@ export class ThreadSync {
   }
 
   async #close(thread: ThreadRow, item: InboundRow, run: Run): Promise<void> {
-    const registration = this.#d.registrar.current(thread.connector);
+    const registration = await this.#d.registrar.current(thread.connector);
     const started = this.#now();
     try {
       const res = await this.#d.client.closeSession(registration.configId, thread.threadId, { ...ONE_ATTEMPT, signal: run.signal });
-      await this.#d.store.write(() => {
-        this.#d.inbound.markPosted(item.id, null, null, null, this.#now());
-        this.#record([item], run, started, 'posted', 200, null, null);
+      await this.#d.store.write(async (tx) => {
+        await tx.inbound.markPosted(item.id, null, null, null, this.#now());
+        await this.#record(tx, [item], run, started, 'posted', 200, null, null);
       });
       this.#d.logger.info({ connector: thread.connector, thread_id: thread.threadId, detail: res.message }, 'session closed');
     } catch (err) {
       if (err instanceof PlatformHttpError && err.status === 404 && (await this.#configurationExists(registration.configId, run.signal))) {
         // The platform has no session for the thread (never posted, or purged): nothing is left to close.
-        await this.#d.store.write(() => {
-          this.#d.inbound.markPosted(item.id, null, null, null, this.#now());
-          this.#record([item], run, started, 'posted', 404, `nothing to close: ${err.detail}`, null);
+        await this.#d.store.write(async (tx) => {
+          await tx.inbound.markPosted(item.id, null, null, null, this.#now());
+          await this.#record(tx, [item], run, started, 'posted', 404, `nothing to close: ${err.detail}`, null);
         });
         this.#d.logger.info({ connector: thread.connector, thread_id: thread.threadId, detail: err.detail }, 'no session to close');
         return;
@@ -192,10 +195,10 @@ export class ThreadSync {
     }
   }
 
-  #record(items: InboundRow[], run: Run, started: number, outcome: InboundOutcome, status: number | null, error: string | null, chatId: string | null): void {
+  async #record(tx: Repos, items: InboundRow[], run: Run, started: number, outcome: InboundOutcome, status: number | null, error: string | null, chatId: string | null): Promise<void> {
     const endedAt = this.#now();
     for (const m of items) {
-      this.#d.attempts.recordInbound({ inbound: m.id, jobId: run.jobId, attempt: run.attempt, startedAt: started, endedAt, outcome, status, error, chatId });
+      await tx.attempts.recordInbound({ inbound: m.id, jobId: run.jobId, attempt: run.attempt, startedAt: started, endedAt, outcome, status, error, chatId });
     }
   }
 
@@ -215,36 +218,36 @@ export class ThreadSync {
     const message = err instanceof Error ? err.message.slice(0, 2_000) : String(err);
     if (run.signal.aborted) throw err;
     if (err instanceof PlatformHttpError && err.status === 404) {
-      await this.#d.store.write(() => this.#record(items, run, started, 'failed', status, message, null));
+      await this.#d.store.write((tx) => this.#record(tx, items, run, started, 'failed', status, message, null));
       await this.#d.registrar.reregister(this.#d.targetOf(thread.connector), configId);
       return; // the next round sends the same items to the new configuration
     }
     if (isAuthRefusal(err)) {
       // The token is refused, not these items: they stay pending and the job is postponed (see handle).
-      run.onFail(() => this.#record(items, run, started, 'failed', status, message, null));
+      run.onFail((tx) => this.#record(tx, items, run, started, 'failed', status, message, null));
       throw err;
     }
     if (err instanceof PlatformResponseError) {
       // The platform took the request (2xx) but its answer is unreadable: sending again would double it.
-      await this.#d.store.write(() => {
-        for (const m of items) this.#d.inbound.markPosted(m.id, null, null, null, this.#now());
-        this.#record(items, run, started, 'posted', null, `answer unreadable: ${message}`, null);
+      await this.#d.store.write(async (tx) => {
+        for (const m of items) await tx.inbound.markPosted(m.id, null, null, null, this.#now());
+        await this.#record(tx, items, run, started, 'posted', null, `answer unreadable: ${message}`, null);
       });
       this.#d.logger.error({ err, connector: thread.connector, thread_id: thread.threadId }, 'platform answer unreadable; items taken as posted');
       return;
     }
     const permanent = err instanceof PlatformRequestInvalidError || (err instanceof PlatformHttpError && !isRetryable(err));
     if (!permanent && !run.final) {
-      run.onFail(() => this.#record(items, run, started, 'failed', status, message, null)); // with the job's retry, in one write
+      run.onFail((tx) => this.#record(tx, items, run, started, 'failed', status, message, null)); // with the job's retry, in one write
       throw err;
     }
     if (permanent && items.length > 1) {
-      await this.#d.store.write(() => this.#record(items, run, started, 'failed', status, message, null));
+      await this.#d.store.write((tx) => this.#record(tx, items, run, started, 'failed', status, message, null));
       throw new BatchRefused(message);
     }
-    const markDead = () => {
-      for (const m of items) this.#d.inbound.markDead(m.id, message);
-      this.#record(items, run, started, 'dead', status, message, null);
+    const markDead = async (tx: Repos) => {
+      for (const m of items) await tx.inbound.markDead(m.id, message);
+      await this.#record(tx, items, run, started, 'dead', status, message, null);
     };
     if (!permanent) {
       run.onFail(markDead); // out of attempts: dead with the job, in one write

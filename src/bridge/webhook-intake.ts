@@ -13,8 +13,6 @@ import { WebhookEvent, webhookEventKey } from '../platform/schemas/unified-messa
 import type { JobQueue } from '../jobs/queue.ts';
 import type { RetryBudget } from '../jobs/retry-budget.ts';
 import type { Store } from '../store/database.ts';
-import type { DeliveriesRepo } from '../store/deliveries-repo.ts';
-import type { RegistrationsRepo } from '../store/registrations-repo.ts';
 import { NotRegisteredError, UnknownConnectorError, WebhookPayloadError } from './errors.ts';
 import { WebhookSecrets } from './webhook-secrets.ts';
 import { DEFAULT_REFUSAL_LIMITS, RefusedWebhooks, storableHeaders, type NotStoredReason, type RefusalLimits } from './refused-webhooks.ts';
@@ -34,8 +32,6 @@ export type IntakeResult = { deliveryId: number; duplicate: boolean };
 export interface WebhookIntakeDeps {
   store: Store;
   queue: JobQueue;
-  deliveries: DeliveriesRepo;
-  registrations: RegistrationsRepo;
   isConnector(name: string): boolean;
   notify(kind: string): void;
   signature: { payload: SignaturePayload; toleranceSeconds: number };
@@ -60,10 +56,9 @@ export class WebhookIntake {
   constructor(deps: WebhookIntakeDeps) {
     this.#d = deps;
     this.#now = deps.now ?? Date.now;
-    this.#secrets = new WebhookSecrets(deps.registrations);
+    this.#secrets = new WebhookSecrets((connector) => deps.store.read.registrations.get(connector));
     this.#refused = new RefusedWebhooks({
       store: deps.store,
-      deliveries: deps.deliveries,
       logger: deps.logger,
       limits: deps.refusals ?? DEFAULT_REFUSAL_LIMITS,
       now: this.#now,
@@ -87,13 +82,13 @@ export class WebhookIntake {
           toleranceSeconds: this.#d.signature.toleranceSeconds,
           now,
         });
-      const secrets = this.#secrets.accepted(connector, now);
+      const secrets = await this.#secrets.accepted(connector, now);
       if (!secrets) throw new NotRegisteredError(`connector ${connector} has no channel configuration yet`);
       let verified: ReturnType<typeof verify>;
       try {
         verified = verify(secrets);
       } catch (err) {
-        const fresh = this.#secrets.reread(connector, now, secrets); // rotated elsewhere since the last read?
+        const fresh = await this.#secrets.reread(connector, now, secrets); // rotated elsewhere since the last read?
         if (!fresh) throw err;
         verified = verify(fresh);
       }
@@ -107,29 +102,29 @@ export class WebhookIntake {
       }
       // A fault of ours (a failed commit, a closed store) is no refusal of the request: answered 5xx, not recorded.
       if (!(err instanceof ThreadgateError) || err.statusCode >= 500) throw err;
-      this.recordRejected(connector, rawBody, kept, err);
+      await this.recordRejected(connector, rawBody, kept, err);
       throw err;
     }
   }
 
   /** Logs, counts and (within its budgets) stores a refused request; also used by the route for bodies over the limit. */
-  recordRejected(connector: string, rawBody: Buffer, headers: Record<string, unknown>, err: unknown): void {
+  async recordRejected(connector: string, rawBody: Buffer, headers: Record<string, unknown>, err: unknown): Promise<void> {
     const code = (err as { code?: unknown }).code;
     const problem = typeof code === 'string' ? code : 'TG_REQUEST_INVALID';
     const message = err instanceof Error ? err.message : String(err);
     const known = this.#d.isConnector(connector);
     // Names from the URL are the caller's choice: every unknown one is counted as one.
     this.#d.onResult?.(known ? connector : '(unknown)', 'rejected');
-    const notStored = this.#refused.record(connector, known, rawBody, headers, problem, err);
+    const notStored = await this.#refused.record(connector, known, rawBody, headers, problem, err);
     this.#d.logger.info({ connector: connector.slice(0, 64), code: problem, stored: notStored === undefined, ...(notStored ? { not_stored: notStored } : {}) }, `webhook refused: ${message}`);
   }
 
   async #store(connector: string, event: WebhookEvent, rawBody: Buffer, headers: Record<string, unknown>, verification: string): Promise<IntakeResult> {
     const dedupKey = webhookEventKey(event);
     // Grouped with concurrent webhooks in one commit; resolved only after it.
-    const result = await this.#d.store.write((): IntakeResult => {
+    const result = await this.#d.store.write(async (tx): Promise<IntakeResult> => {
       const now = this.#now();
-      const original = this.#d.deliveries.originalOf(connector, dedupKey);
+      const original = await tx.deliveries.originalOf(connector, dedupKey);
       const base = {
         connector,
         eventType: event.event_type,
@@ -143,12 +138,12 @@ export class WebhookIntake {
         error: null,
       };
       if (original !== undefined) {
-        const id = this.#d.deliveries.insert({ ...base, duplicateOf: original, status: 'duplicate' }, now);
+        const id = await tx.deliveries.insert({ ...base, duplicateOf: original, status: 'duplicate' }, now);
         return { deliveryId: id, duplicate: true };
       }
-      const id = this.#d.deliveries.insert({ ...base, duplicateOf: null, status: 'accepted' }, now);
+      const id = await tx.deliveries.insert({ ...base, duplicateOf: null, status: 'accepted' }, now);
       const payload: DeliverJobPayload = { connector, delivery: id };
-      this.#d.deliveries.setJob(id, this.#d.queue.enqueue({ kind: DELIVER_JOB, payload, ...this.#d.budget }));
+      await tx.deliveries.setJob(id, await this.#d.queue.enqueue(tx, { kind: DELIVER_JOB, payload, ...this.#d.budget }));
       return { deliveryId: id, duplicate: false };
     });
     if (!result.duplicate) this.#d.notify(DELIVER_JOB);

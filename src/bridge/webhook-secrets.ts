@@ -7,23 +7,23 @@
  * once (a new secret may be in use already) and try once more with what
  * changed.
  */
-import type { RegistrationRow, RegistrationsRepo } from '../store/registrations-repo.ts';
+import type { RegistrationRow } from '../store/registrations-repo.ts';
 
 /** How long a read registration is used before the store is asked again. */
 const MAX_AGE_MS = 1_000;
 
 export class WebhookSecrets {
-  readonly #repo: RegistrationsRepo;
+  readonly #load: (connector: string) => Promise<RegistrationRow | undefined>;
   readonly #rows = new Map<string, { row: RegistrationRow; readAt: number }>();
 
-  constructor(repo: RegistrationsRepo) {
-    this.#repo = repo;
+  constructor(load: (connector: string) => Promise<RegistrationRow | undefined>) {
+    this.#load = load;
   }
 
   /** Secrets accepted at `now`, current first; undefined while the connector has no registration. */
-  accepted(connector: string, now: number): string[] | undefined {
+  async accepted(connector: string, now: number): Promise<string[] | undefined> {
     const cached = this.#rows.get(connector);
-    const row = cached && now - cached.readAt < MAX_AGE_MS && now >= cached.readAt ? cached.row : this.#read(connector, now);
+    const row = cached && now - cached.readAt < MAX_AGE_MS && now >= cached.readAt ? cached.row : await this.#read(connector, now);
     return row && secretsOf(row, now);
   }
 
@@ -31,15 +31,15 @@ export class WebhookSecrets {
    * After a signature failed with `tried`: the secrets read again from the
    * store, or undefined when they are the same (the failure stands).
    */
-  reread(connector: string, now: number, tried: readonly string[]): string[] | undefined {
-    const row = this.#read(connector, now);
+  async reread(connector: string, now: number, tried: readonly string[]): Promise<string[] | undefined> {
+    const row = await this.#read(connector, now);
     const fresh = row && secretsOf(row, now);
     if (!fresh || (fresh.length === tried.length && fresh.every((s, i) => s === tried[i]))) return undefined;
     return fresh;
   }
 
-  #read(connector: string, now: number): RegistrationRow | undefined {
-    const row = this.#repo.get(connector);
+  async #read(connector: string, now: number): Promise<RegistrationRow | undefined> {
+    const row = await this.#load(connector);
     if (row) this.#rows.set(connector, { row, readAt: now });
     else this.#rows.delete(connector);
     return row;

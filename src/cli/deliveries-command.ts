@@ -4,8 +4,6 @@
  * `threadgate deliveries export [filters]`: the webhook delivery log, read
  * from the store (also while `serve` runs).
  */
-import { AttemptsRepo } from '../store/attempts-repo.ts';
-import { DeliveriesRepo } from '../store/deliveries-repo.ts';
 import { listDeliveries } from '../store/log-queries.ts';
 import { configOption, parse } from './args.ts';
 import { exportDeliveries } from './export-command.ts';
@@ -25,18 +23,18 @@ export async function deliveriesCommand(argv: string[]): Promise<number> {
   if (verb === 'show' && rest.length === 1) return show(parseId(rest[0], 'the delivery id'), values);
   if (verb === 'export' && rest.length === 0) {
     if (values.limit !== undefined) throw new UsageError('--limit does not apply to export: every match is written');
-    const count = exportDeliveries(values.config, deliveryFilter(values), (line) => process.stdout.write(line));
+    const count = await exportDeliveries(values.config, deliveryFilter(values), (line) => process.stdout.write(line));
     process.stderr.write(`${count} deliveries exported\n`);
     return 0;
   }
   throw new UsageError(USAGE);
 }
 
-function list(values: Parameters<typeof deliveryFilter>[0] & { config?: string | undefined; json?: boolean | undefined }): number {
+async function list(values: Parameters<typeof deliveryFilter>[0] & { config?: string | undefined; json?: boolean | undefined }): Promise<number> {
   const filter = deliveryFilter(values);
   const { store } = openConfiguredStore(values.config);
   try {
-    const rows = listDeliveries(store, filter);
+    const rows = await listDeliveries(store.read.sql, filter);
     if (values.json) printJson(rows.map((r) => ({ ...r, receivedAt: isoTime(r.receivedAt), updatedAt: isoTime(r.updatedAt) })));
     else {
       process.stdout.write(
@@ -48,19 +46,19 @@ function list(values: Parameters<typeof deliveryFilter>[0] & { config?: string |
     }
     return 0;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
-function show(id: number, values: { config?: string | undefined; json?: boolean | undefined }): number {
+async function show(id: number, values: { config?: string | undefined; json?: boolean | undefined }): Promise<number> {
   const { store } = openConfiguredStore(values.config);
   try {
-    const delivery = new DeliveriesRepo(store).byId(id);
+    const delivery = await store.read.deliveries.byId(id);
     if (!delivery) {
       process.stderr.write(`threadgate deliveries: no delivery ${id}\n`);
       return 1;
     }
-    const attempts = new AttemptsRepo(store).ofDelivery(id);
+    const attempts = await store.read.attempts.ofDelivery(id);
     let body: unknown = delivery.body;
     try {
       body = JSON.parse(delivery.body);
@@ -78,6 +76,6 @@ function show(id: number, values: { config?: string | undefined; json?: boolean 
     }
     return 0;
   } finally {
-    store.close();
+    await store.close();
   }
 }

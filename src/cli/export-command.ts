@@ -3,18 +3,16 @@
  * delivery (oldest first, all pages), one JSON object a line with its raw
  * body and headers — for `threadgate replay --from file.ndjson --to URL`.
  */
-import { DeliveriesRepo } from '../store/deliveries-repo.ts';
 import { matchingDeliveryIds, type DeliveryFilter } from '../store/log-queries.ts';
 import type { ExportedDelivery } from './forward.ts';
 import { openConfiguredStore } from './store-access.ts';
 
-export function exportDeliveries(configPath: string | undefined, filter: DeliveryFilter, write: (line: string) => void): number {
+export async function exportDeliveries(configPath: string | undefined, filter: DeliveryFilter, write: (line: string) => void): Promise<number> {
   const { store } = openConfiguredStore(configPath);
   try {
-    const repo = new DeliveriesRepo(store);
-    const ids = matchingDeliveryIds(store, filter);
+    const ids = await matchingDeliveryIds(store.read.sql, filter);
     for (const id of ids) {
-      const d = repo.byId(id);
+      const d = await store.read.deliveries.byId(id);
       if (!d) continue;
       const line: ExportedDelivery = {
         id: d.id,
@@ -30,6 +28,6 @@ export function exportDeliveries(configPath: string | undefined, filter: Deliver
     }
     return ids.length;
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -8,11 +8,10 @@
  * could send it to production within the timestamp tolerance.
  */
 import { readFileSync } from 'node:fs';
-import { DeliveriesRepo } from '../store/deliveries-repo.ts';
-import { RegistrationsRepo } from '../store/registrations-repo.ts';
 import { UsageError } from './errors.ts';
 import { forwardSigned, type ExportedDelivery } from './forward.ts';
 import { parseId } from './log-filters.ts';
+import type { Store } from '../store/database.ts';
 import { openConfiguredStore } from './store-access.ts';
 import { printJson } from './table.ts';
 
@@ -51,11 +50,10 @@ export async function forwardCommand(values: ForwardValues, positionals: string[
 
   const { loaded, store } = openConfiguredStore(values.config);
   try {
-    const registrations = new RegistrationsRepo(store);
-    const items: Item[] = values.from !== undefined ? readExport(values.from) : fromStore(new DeliveriesRepo(store), positionals);
+    const items: Item[] = values.from !== undefined ? readExport(values.from) : await fromStore(store, positionals);
     const results: { id: number; status?: number; body?: string; error?: string }[] = [];
     for (const item of items) {
-      const secret = live ? registrations.get(item.connector)?.secret : values.secret;
+      const secret = live ? (await store.read.registrations.get(item.connector))?.secret : values.secret;
       if (item.problem || secret === undefined) {
         results.push({ id: item.id, error: item.problem ?? `connector ${item.connector} has no secret in this store: give --secret S` });
         continue;
@@ -71,19 +69,21 @@ export async function forwardCommand(values: ForwardValues, positionals: string[
     else for (const r of results) process.stdout.write(r.error ? `${r.id}: ${r.error}\n` : `${r.id}: ${r.status} ${r.body}\n`);
     return results.every((r) => r.status !== undefined && r.status >= 200 && r.status < 300) ? 0 : 1;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
-function fromStore(repo: DeliveriesRepo, positionals: string[]): Item[] {
-  return positionals.map((p) => {
+async function fromStore(store: Store, positionals: string[]): Promise<Item[]> {
+  const items: Item[] = [];
+  for (const p of positionals) {
     const id = parseId(p, 'a delivery id');
-    const d = repo.byId(id);
-    if (!d) return { id, connector: '', body: '', problem: `no delivery ${id}` };
-    if (d.status === 'rejected') return { id, connector: d.connector, body: d.body, problem: `delivery ${id} was rejected: there is no verified event to send` };
-    if (d.bodyTruncated) return { id, connector: d.connector, body: d.body, problem: `delivery ${id} keeps only the start of its body` };
-    return { id, connector: d.connector, body: d.body };
-  });
+    const d = await store.read.deliveries.byId(id);
+    if (!d) items.push({ id, connector: '', body: '', problem: `no delivery ${id}` });
+    else if (d.status === 'rejected') items.push({ id, connector: d.connector, body: d.body, problem: `delivery ${id} was rejected: there is no verified event to send` });
+    else if (d.bodyTruncated) items.push({ id, connector: d.connector, body: d.body, problem: `delivery ${id} keeps only the start of its body` });
+    else items.push({ id, connector: d.connector, body: d.body });
+  }
+  return items;
 }
 
 function readExport(file: string): Item[] {

@@ -163,13 +163,13 @@ export async function startGateway(
       },
     });
     undo.push(() => bridge.pause.close(), () => bridge.runner.stop(0));
-    const contextDeps = { store, inbound: bridge.inbound, threads: bridge.threads, state: bridge.state, skipped: bridge.skipped, logger };
+    const contextDeps = { store, inbound: bridge.inbound, logger };
     await runtime.createAll(entries, connectorsLoaded, (name, routes) => createConnectorContext(name, contextDeps, routes));
 
     const health = new GatewayHealth({
       store,
       connectors: () => runtime.health(),
-      registered: (name) => bridge.registrations.get(name) !== undefined,
+      registered: async (name) => (await store.read.registrations.get(name)) !== undefined,
       platform: platformHealth,
       pause: bridge.pause,
     });
@@ -248,7 +248,7 @@ export async function startGateway(
           await runtime.stopAll(); // no deliver in flight any more; a late submit is stored and queued
           await started.http.close();
           await started.sandbox?.close();
-          store.close();
+          await store.close();
         })()),
     };
   } catch (err) {
@@ -258,7 +258,7 @@ export async function startGateway(
     await app?.close();
     await http?.close();
     await sandbox?.close();
-    store.close();
+    await store.close();
     throw err;
   }
 }

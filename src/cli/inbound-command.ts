@@ -5,8 +5,6 @@
  * retry puts dead messages back (a running `serve` posts them within a second).
  */
 import { NotReplayableError, RecordNotFoundError } from '../bridge/errors.ts';
-import { AttemptsRepo } from '../store/attempts-repo.ts';
-import { InboundRepo } from '../store/inbound-repo.ts';
 import { listInbound } from '../store/log-queries.ts';
 import { configOption, parse } from './args.ts';
 import { UsageError } from './errors.ts';
@@ -30,7 +28,7 @@ export async function inboundCommand(argv: string[]): Promise<number> {
   const { loaded, store } = openConfiguredStore(values.config);
   try {
     if (filter) {
-      const rows = listInbound(store, filter);
+      const rows = await listInbound(store.read.sql, filter);
       if (values.json) printJson(rows.map((r) => ({ ...r, receivedAt: isoTime(r.receivedAt), postedAt: isoTime(r.postedAt) })));
       else process.stdout.write(formatTable(
         ['id', 'received', 'connector', 'kind', 'status', 'tries', 'thread', 'external id', 'error'],
@@ -39,12 +37,12 @@ export async function inboundCommand(argv: string[]): Promise<number> {
       return 0;
     }
     if (verb === 'show') {
-      const message = new InboundRepo(store).byId(ids[0] as number);
+      const message = await store.read.inbound.byId(ids[0] as number);
       if (!message) {
         process.stderr.write(`threadgate inbound: no inbound message ${ids[0]}\n`);
         return 1;
       }
-      const attempts = new AttemptsRepo(store).ofInbound(message.id).map((a) => ({ ...a, startedAt: isoTime(a.startedAt), endedAt: isoTime(a.endedAt) }));
+      const attempts = (await store.read.attempts.ofInbound(message.id)).map((a) => ({ ...a, startedAt: isoTime(a.startedAt), endedAt: isoTime(a.endedAt) }));
       const record = { ...message, receivedAt: isoTime(message.receivedAt), attempts };
       if (values.json) printJson(record);
       else {
@@ -58,7 +56,7 @@ export async function inboundCommand(argv: string[]): Promise<number> {
     let failed = 0;
     for (const id of ids) {
       try {
-        process.stdout.write(`${id}: queued again as job ${replayer.retryInbound(id)}\n`);
+        process.stdout.write(`${id}: queued again as job ${await replayer.retryInbound(id)}\n`);
       } catch (err) {
         if (!(err instanceof RecordNotFoundError || err instanceof NotReplayableError)) throw err;
         failed += 1;
@@ -67,17 +65,17 @@ export async function inboundCommand(argv: string[]): Promise<number> {
     }
     return failed > 0 ? 1 : 0;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
 /** Every dead message the filter matches, back to pending with its thread's flush queued; `--dry-run` only lists them. */
-function retryWhere(values: Parameters<typeof inboundFilter>[0] & { config?: string | undefined; json?: boolean | undefined; 'dry-run'?: boolean | undefined }): number {
+async function retryWhere(values: Parameters<typeof inboundFilter>[0] & { config?: string | undefined; json?: boolean | undefined; 'dry-run'?: boolean | undefined }): Promise<number> {
   const filter = deadOnly(inboundFilter(values), 'messages');
   const dryRun = values['dry-run'] === true;
   const { loaded, store } = openConfiguredStore(values.config);
   try {
-    const result = replayerFor(store, loaded).retryInboundWhere(filter, { dryRun });
+    const result = await replayerFor(store, loaded).retryInboundWhere(filter, { dryRun });
     if (values.json) printJson({ dry_run: dryRun, ...result });
     else {
       const lines = dryRun ? result.matched.map((id) => `${id}: dead`) : result.retried.map((r) => `${r.id}: queued again as job ${r.job}`);
@@ -88,6 +86,6 @@ function retryWhere(values: Parameters<typeof inboundFilter>[0] & { config?: str
     }
     return result.skipped.length > 0 ? 1 : 0;
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -43,17 +43,17 @@ export async function jobsCommand(argv: string[]): Promise<number> {
   throw new UsageError(USAGE);
 }
 
-function withStore(values: Output, work: (store: Store) => number): number {
+async function withStore(values: Output, work: (store: Store) => Promise<number>): Promise<number> {
   const { store } = openConfiguredStore(values.config);
   try {
-    return work(store);
+    return await work(store);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
-function list(store: Store, filter: JobFilter, values: Output): number {
-  const rows = listJobs(store, filter);
+async function list(store: Store, filter: JobFilter, values: Output): Promise<number> {
+  const rows = await listJobs(store.read.sql, filter);
   if (values.json) {
     printJson(rows.map((r) => ({ ...r, runAt: isoTime(r.runAt), giveUpAt: isoTime(r.giveUpAt), createdAt: isoTime(r.createdAt), updatedAt: isoTime(r.updatedAt), finishedAt: isoTime(r.finishedAt) })));
     return 0;
@@ -65,8 +65,8 @@ function list(store: Store, filter: JobFilter, values: Output): number {
   return 0;
 }
 
-function retryWhere(store: Store, filter: Omit<JobFilter, 'status' | 'limit'>, dryRun: boolean, values: Output): number {
-  const jobs = new JobQueue(store).retryDeadWhere(filter, { dryRun });
+async function retryWhere(store: Store, filter: Omit<JobFilter, 'status' | 'limit'>, dryRun: boolean, values: Output): Promise<number> {
+  const jobs = await new JobQueue(store).retryDeadWhere(filter, { dryRun });
   if (values.json) printJson({ dry_run: dryRun, matched: jobs.length, queued: dryRun ? 0 : jobs.length, jobs });
   else {
     for (const job of jobs) process.stdout.write(`${job.id} ${job.kind}: ${dryRun ? 'dead' : 'queued again'}\n`);
@@ -75,12 +75,12 @@ function retryWhere(store: Store, filter: Omit<JobFilter, 'status' | 'limit'>, d
   return 0;
 }
 
-function retryIds(store: Store, ids: number[], values: Output): number {
+async function retryIds(store: Store, ids: number[], values: Output): Promise<number> {
   const queue = new JobQueue(store);
   const out: { id: number; kind?: string; error?: string }[] = [];
   for (const id of ids) {
     try {
-      out.push({ id, kind: queue.retryDead(id).kind });
+      out.push({ id, kind: (await queue.retryDead(id)).kind });
     } catch (err) {
       if (!(err instanceof JobNotFoundError || err instanceof JobNotDeadError)) throw err;
       out.push({ id, error: `${err.code}: ${err.message}` });

@@ -8,7 +8,6 @@ import type { Logger } from '../logger.ts';
 import { ALL_ENDPOINTS } from '../platform/endpoints/index.ts';
 import { PostOnce } from '../http/proxy/post-once.ts';
 import type { Store } from '../store/database.ts';
-import { ProxyPostsRepo } from '../store/proxy-posts-repo.ts';
 
 export function proxyDeps(
   settings: Readonly<Settings>,
@@ -19,7 +18,7 @@ export function proxyDeps(
   store: Store,
 ): ProxyDeps {
   return {
-    posts: new PostOnce(new ProxyPostsRepo(store)),
+    posts: new PostOnce(store),
     table: new ProxyRouteTable(ALL_ENDPOINTS),
     callers: new ProxyCallers(settings.proxy.clients, platform.organizationId),
     upstreams: {

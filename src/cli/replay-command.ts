@@ -41,7 +41,7 @@ export async function replayCommand(argv: string[]): Promise<number> {
     const replayer = replayerFor(store, loaded);
     if (filter) {
       const tty = process.stderr.isTTY === true;
-      const result = replayer.replayWhere(filter, {
+      const result = await replayer.replayWhere(filter, {
         dryRun: values['dry-run'] === true,
         onProgress: tty ? (done, total) => process.stderr.write(`\r${bar(done, total)} ${done}/${total}`) : undefined,
       });
@@ -58,7 +58,7 @@ export async function replayCommand(argv: string[]): Promise<number> {
     const out: { id: number; job?: number; error?: string }[] = [];
     for (const id of ids) {
       try {
-        out.push({ id, job: replayer.replayDelivery(id) });
+        out.push({ id, job: await replayer.replayDelivery(id) });
       } catch (err) {
         if (!(err instanceof RecordNotFoundError || err instanceof NotReplayableError)) throw err;
         failed += 1;
@@ -69,7 +69,7 @@ export async function replayCommand(argv: string[]): Promise<number> {
     else for (const r of out) process.stdout.write(r.error ? `${r.id}: ${r.error}\n` : `${r.id}: queued again as job ${r.job}\n`);
     return failed > 0 ? 1 : 0;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

@@ -3,8 +3,6 @@ import { Replayer } from '../bridge/replay.ts';
 import type { LoadedSettings } from '../config/load.ts';
 import { JobQueue } from '../jobs/queue.ts';
 import type { Store } from '../store/database.ts';
-import { DeliveriesRepo } from '../store/deliveries-repo.ts';
-import { InboundRepo } from '../store/inbound-repo.ts';
 import { retryPolicy } from './retry-policy.ts';
 
 export function replayerFor(store: Store, { settings }: LoadedSettings): Replayer {
@@ -12,8 +10,6 @@ export function replayerFor(store: Store, { settings }: LoadedSettings): Replaye
   return new Replayer({
     store,
     queue: new JobQueue(store, { backoff: policy.backoff }),
-    deliveries: new DeliveriesRepo(store),
-    inbound: new InboundRepo(store),
     deliveryBudget: policy.delivery,
     platformBudget: policy.platform,
   });

@@ -5,7 +5,6 @@
  * to the platform; a running `serve` reads both from the store on every
  * webhook, so nothing is refused while the platform switches over.
  */
-import { RegistrationsRepo } from '../store/registrations-repo.ts';
 import { Registrar, DEFAULT_ROTATION_GRACE_MS } from '../bridge/registrar.ts';
 import { loadSettings } from '../config/load.ts';
 import { createLogger } from '../logger.ts';
@@ -39,15 +38,14 @@ export async function secretsCommand(argv: string[]): Promise<number> {
     timeoutMs: settings.platform.timeout_ms,
   });
   try {
-    const repo = new RegistrationsRepo(store);
-    if (!repo.get(connector)) throw new UsageError(`connector ${connector} has no channel configuration in ${store.path} (has serve run?)`);
+    if (!(await store.read.registrations.get(connector))) throw new UsageError(`connector ${connector} has no channel configuration in ${store.location} (has serve run?)`);
     const client = createUnifiedMessagingClient({ http, organizationId: settings.platform.organization_id ?? '' });
-    const row = await new Registrar({ client, repo, logger }).rotate(connector, graceMs);
+    const row = await new Registrar({ client, store, logger }).rotate(connector, graceMs);
     const until = new Date(row.previousSecretExpiresAt ?? Date.now()).toISOString();
     process.stdout.write(`${connector}: new webhook secret sent to configuration ${row.configId}; the previous one is accepted until ${until}\n`);
     return 0;
   } finally {
     await http.close();
-    store.close();
+    await store.close();
   }
 }

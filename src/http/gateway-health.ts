@@ -51,7 +51,7 @@ export interface HealthSources {
   store: Store;
   connectors?: () => Promise<Record<string, ConnectorHealth>>;
   /** Whether a connector has a channel configuration; absent: every connector counts as registered. */
-  registered?: (connector: string) => boolean;
+  registered?: (connector: string) => boolean | Promise<boolean>;
   platform?: PlatformHealth;
   pause?: AuthPause;
 }
@@ -70,8 +70,8 @@ export class GatewayHealth {
     const checks = { store: 'open', migrations: 'unknown', registrations: 'complete' };
     let storeReady = false;
     try {
-      this.#s.store.sqlite.prepare('select 1').get();
-      const m = this.#s.store.migrationStatus();
+      await this.#s.store.ping();
+      const m = await this.#s.store.migrationStatus();
       checks.migrations = m.current ? `current (${m.applied})` : `pending (${m.applied} of ${m.known})`;
       storeReady = m.current;
       if (!m.current) problems.push(`store migrations pending: ${m.applied} of ${m.known} applied`);
@@ -84,7 +84,7 @@ export class GatewayHealth {
     const connectors: Record<string, ConnectorReport> = {};
     const unregistered: string[] = [];
     for (const [name, health] of Object.entries(own)) {
-      const registered = storeReady ? (this.#s.registered?.(name) ?? true) : false;
+      const registered = storeReady ? ((await this.#s.registered?.(name)) ?? true) : false;
       const pause = this.#s.pause?.view(name);
       const paused = pause
         ? { since: iso(pause.since) as string, status: pause.status, reason: pause.reason, checks: pause.checks, next_check_at: iso(pause.nextCheckAt) as string }

@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { JobOutcome } from '../jobs/runner.ts';
 import type { PlatformAttemptInfo } from '../platform/http-client.ts';
+import { countJobsByKindAndStatus } from '../store/status-counts.ts';
 import type { Store } from '../store/database.ts';
 import type { GatewayHealth, HealthReport } from './gateway-health.ts';
 
@@ -102,10 +103,9 @@ export class GatewayMetrics {
       help: 'Jobs in the queue by kind and status.',
       labelNames: ['kind', 'status'],
       registers: [this.registry],
-      collect() {
+      async collect() {
         this.reset();
-        const rows = store.sqlite.prepare(`select kind, status, count(*) as n from jobs group by kind, status`).all() as { kind: string; status: string; n: number }[];
-        for (const r of rows) this.set({ kind: r.kind, status: r.status }, r.n);
+        for (const r of await countJobsByKindAndStatus(store.read.sql)) this.set({ kind: r.kind, status: r.status }, r.n);
       },
     });
     const perConnector = (name: string, help: string, value: (c: HealthReport['connectors'][string]) => boolean) =>

@@ -12,15 +12,19 @@ import { acceptRawBodies, rawBodyOf } from './raw-body.ts';
 export function registerWebhookRoutes(app: FastifyInstance, intake: WebhookIntake, bodyLimit: number): void {
   void app.register(async (scope) => {
     acceptRawBodies(scope, bodyLimit);
-    scope.setErrorHandler((err, request, reply) => {
+    scope.setErrorHandler(async (err, request, reply) => {
       const { status, body } = toErrorBody(err);
       const connector = (request.params as { connector?: string }).connector ?? '';
       // Errors raised before the handler ran (body over the limit, bad length) are recorded here.
       if (status === 413 || (err as { code?: string }).code?.startsWith('FST_ERR_CTP')) {
-        intake.recordRejected(connector, Buffer.alloc(0), request.headers as Record<string, unknown>, Object.assign(new Error(body.message), { code: body.code }));
+        try {
+          await intake.recordRejected(connector, Buffer.alloc(0), request.headers as Record<string, unknown>, Object.assign(new Error(body.message), { code: body.code }));
+        } catch (recordErr) {
+          request.log.error({ err: recordErr }, 'recording a refused webhook failed');
+        }
       }
       if (status >= 500) request.log.error({ err }, 'webhook failed');
-      void reply.status(status).send(body);
+      return reply.status(status).send(body);
     });
     scope.post<{ Params: { connector: string } }>('/webhooks/:connector', async (request, reply) => {
       const result = await intake.accept(request.params.connector, rawBodyOf(request.body), request.headers);

@@ -8,8 +8,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { Repos } from '../store/repos.ts';
 import { describeFailure, LeaseLostError, postponedUntil } from './errors.ts';
-import type { Job, JobQueue } from './queue.ts';
+import type { Job, JobQueue, TxWork } from './queue.ts';
 
 export interface JobContext<P> {
   job: Job<P>;
@@ -17,20 +18,20 @@ export interface JobContext<P> {
   signal: AbortSignal;
   logger: Logger;
   /**
-   * Records what the job achieved (`work`, synchronous SQL) and marks the job
+   * Records what the job achieved (`work`, in the write's `tx`) and marks the job
    * done in the same grouped write. Optional: a handler that returns without
    * calling it is completed by the runner afterwards. Once called, the job is
    * done whatever the handler does next (the runner waits for that commit;
    * should `work` throw, nothing of it is stored and the job fails as usual).
    */
-  complete(work?: () => void): void;
+  complete(work?: TxWork): void;
   /**
    * SQL to commit in the same grouped write as this run's failure (the job
    * queued again, postponed or dead-lettered) when the handler then throws:
    * e.g. the delivery's failed/dead record, so the record and the job never
    * disagree, not even for a moment.
    */
-  onFail(work: () => void): void;
+  onFail(work: TxWork): void;
 }
 
 export type JobHandler<P = unknown> = (payload: P, ctx: JobContext<P>) => Promise<void>;
@@ -121,7 +122,7 @@ export class JobRunner {
     for (const state of this.#kinds.values()) {
       for (const [id, controller] of state.inFlight) {
         controller.abort(new Error('the job runner is stopping'));
-        if (this.#queue.release(id, this.owner)) this.#logger.warn({ job_id: id, kind: state.kind }, 'job released on stop');
+        if (await this.#queue.release(id, this.owner).catch(() => false)) this.#logger.warn({ job_id: id, kind: state.kind }, 'job released on stop');
       }
       await state.loop;
     }
@@ -134,13 +135,13 @@ export class JobRunner {
       if (capacity > 0) {
         try {
           // One statement claims the batch, grouped with other writes into their commit.
-          claimed = await this.#queue.grouped(() => this.#queue.claim(state.kind, this.owner, state.leaseMs, capacity));
+          claimed = await this.#queue.claim(state.kind, this.owner, state.leaseMs, capacity);
         } catch (err) {
           this.#logger.error({ err, kind: state.kind }, 'claiming jobs failed');
         }
         if (!this.#running) {
           // Stopped while the claim committed: give them back untouched.
-          for (const job of claimed) this.#queue.release(job.id, this.owner);
+          await Promise.all(claimed.map((job) => this.#queue.release(job.id, this.owner).catch(() => false)));
           break;
         }
         for (const job of claimed) this.#run(state, job);
@@ -150,21 +151,27 @@ export class JobRunner {
     }
   }
 
-  #sleep(state: KindState): Promise<void> {
-    return new Promise<void>((resolve) => {
-      let delay = this.#pollMs;
-      if (state.inFlight.size < state.concurrency) {
-        const due = this.#queue.nextDueAt(state.kind);
-        if (due !== null) delay = Math.max(0, Math.min(delay, due - Date.now()));
-      }
-      const timer = setTimeout(done, delay);
-      function done() {
-        clearTimeout(timer);
-        state.wake = () => {};
-        resolve();
-      }
-      state.wake = done;
-    });
+  async #sleep(state: KindState): Promise<void> {
+    let woken = false;
+    let timer: NodeJS.Timeout | undefined;
+    let resolve!: () => void;
+    const slept = new Promise<void>((r) => (resolve = r));
+    const done = () => {
+      if (woken) return;
+      woken = true;
+      clearTimeout(timer);
+      state.wake = () => {};
+      resolve();
+    };
+    // Awake to a notify() from here on, also while the next due time is read.
+    state.wake = done;
+    let delay = this.#pollMs;
+    if (state.inFlight.size < state.concurrency) {
+      const due = await this.#queue.nextDueAt(state.kind).catch(() => null);
+      if (due !== null) delay = Math.max(0, Math.min(delay, due - Date.now()));
+    }
+    if (!woken) timer = setTimeout(done, delay);
+    return slept;
   }
 
   #run(state: KindState, job: Job): void {
@@ -172,21 +179,21 @@ export class JobRunner {
     state.inFlight.set(job.id, controller);
     const logger = this.#logger.child({ job_id: job.id, kind: job.kind, attempt: job.attempts });
     const heartbeat = setInterval(
-      () => this.#queue.extendLease(job.id, this.owner, state.leaseMs),
+      () => void this.#queue.extendLease(job.id, this.owner, state.leaseMs).catch((err: unknown) => logger.warn({ err }, 'renewing the job lease failed')),
       Math.max(50, Math.floor(state.leaseMs / 3)),
     );
     heartbeat.unref();
     const started = Date.now();
     const seconds = () => (Date.now() - started) / 1000;
     let completion: Promise<true> | undefined;
-    const complete = (work?: () => void) => {
+    const complete = (work?: TxWork) => {
       completion ??= this.#queue.completeWith(job.id, this.owner, work);
     };
-    const failWork: (() => void)[] = [];
-    const onFail = (work: () => void) => void failWork.push(work);
-    const withFailWork = <T>(record: () => T) => () => {
-      for (const work of failWork) work();
-      return record();
+    const failWork: TxWork[] = [];
+    const onFail = (work: TxWork) => void failWork.push(work);
+    const withFailWork = <T>(record: (tx: Repos) => Promise<T>) => async (tx: Repos) => {
+      for (const work of failWork) await work(tx);
+      return record(tx);
     };
     const outcome = async (): Promise<JobOutcome> => {
       let failure: unknown;
@@ -212,11 +219,11 @@ export class JobRunner {
       }
       const until = postponedUntil(failure);
       if (until !== undefined) {
-        await this.#queue.grouped(withFailWork(() => this.#queue.postpone(job.id, this.owner, until, describeFailure(failure).message)));
+        await this.#queue.write(withFailWork((tx) => this.#queue.postpone(tx, job.id, this.owner, until, describeFailure(failure).message)));
         logger.debug({ run_at: new Date(until).toISOString(), reason: (failure as Error).message }, 'job postponed');
         return 'postponed';
       }
-      const failed = await this.#queue.grouped(withFailWork(() => this.#queue.fail(job, this.owner, failure)));
+      const failed = await this.#queue.write(withFailWork((tx) => this.#queue.fail(tx, job, this.owner, failure)));
       const level = failed.status === 'dead' ? 'error' : 'warn';
       logger[level]({ err: failure, outcome: failed, duration_ms: Date.now() - started }, `job failed (${failed.status})`);
       return failed.status;

@@ -11,7 +11,12 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { StoreOpenError } from './errors.ts';
 import { GroupCommitter, type GroupCommitOptions } from './group-commit.ts';
-import { applyMigrations, migrationStatus, type MigrationStatus } from './migrations.ts';
+import { applyMigrations, migrationStatus } from './migrations.ts';
+import { Repos } from './repos.ts';
+import { SqliteSql } from './sqlite/sqlite-sql.ts';
+import type { Store } from './store.ts';
+
+export type { Store } from './store.ts';
 
 export interface StoreOptions {
   path: string;
@@ -24,53 +29,63 @@ export interface StoreOptions {
   groupCommit?: GroupCommitOptions;
 }
 
-export interface Store {
-  readonly path: string;
-  /** The connection; repositories prepare their statements on it (schema in schema.ts). */
-  readonly sqlite: Database.Database;
-  migrationStatus(): MigrationStatus;
-  /** Runs `fn` in one IMMEDIATE transaction (takes the write lock up front). */
-  transaction<T>(fn: () => T): T;
-  /**
-   * Runs `fn` (synchronous SQL) as one atomic write grouped with the writes of
-   * other callers in one transaction (group-commit.ts); resolves after the
-   * COMMIT that holds it. A write that throws is rolled back alone.
-   */
-  write<T>(fn: () => T): Promise<T>;
-  /** Commits the writes still waiting, then closes the connection. */
-  close(): void;
+function connect(path: string, options: StoreOptions): Database.Database {
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+  db.pragma('foreign_keys = ON');
+  db.pragma(`synchronous = ${(options.synchronous ?? 'full').toUpperCase()}`);
+  return db;
 }
 
+/**
+ * Two connections: the writer, owned by the group committer, and a reader
+ * (`query_only`) on the same file, which in WAL mode sees only committed
+ * transactions — never a group still being written. An in-memory store has
+ * one connection for both (its reads may see a group in progress; tests only).
+ */
 export function openStore(options: StoreOptions): Store {
   const { path } = options;
-  let sqlite: Database.Database | undefined;
+  const folder = options.migrationsFolder;
+  let writer: Database.Database | undefined;
+  let reader: Database.Database | undefined;
   try {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    sqlite = new Database(path);
-    sqlite.pragma('journal_mode = WAL');
-    sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
-    sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma(`synchronous = ${(options.synchronous ?? 'full').toUpperCase()}`);
-    if (options.migrate !== false) applyMigrations(sqlite, options.migrationsFolder);
-    else migrationStatus(sqlite, options.migrationsFolder); // reads the schema: a damaged file fails here, not later
+    writer = connect(path, options);
+    if (options.migrate !== false) applyMigrations(writer, folder);
+    else migrationStatus(writer, folder); // reads the schema: a damaged file fails here, not later
+    if (path !== ':memory:') {
+      reader = connect(path, options);
+      reader.pragma('query_only = ON');
+    }
   } catch (err) {
-    if (sqlite?.open) sqlite.close();
+    if (writer?.open) writer.close();
+    if (reader?.open) reader.close();
     throw new StoreOpenError(`cannot open the store at ${path}: ${openFailureReason(err)}`, { cause: err });
   }
-  const db = sqlite;
-  const group = new GroupCommitter(db, options.groupCommit);
+  const db = writer;
+  const readDb = reader ?? writer;
+  const group = new GroupCommitter(db, new SqliteSql(db), options.groupCommit);
+  const read = new Repos(new SqliteSql(readDb));
+  let closing: Promise<void> | undefined;
 
   return {
-    path,
-    sqlite: db,
-    migrationStatus: () => migrationStatus(db, options.migrationsFolder),
-    transaction: <T>(fn: () => T): T => db.transaction(fn).immediate(),
-    write: <T>(fn: () => T): Promise<T> => group.write(fn),
-    close: () => {
-      if (!db.open) return;
-      group.close();
-      db.close();
+    backend: 'sqlite',
+    location: path,
+    read,
+    write: <T>(fn: (tx: Repos) => T | Promise<T>): Promise<T> => group.write((sql) => fn(new Repos(sql))),
+    migrate: async () => applyMigrations(db, folder),
+    migrationStatus: async () => migrationStatus(readDb, folder),
+    ping: async () => {
+      readDb.prepare('select 1').get();
     },
+    close: () =>
+      (closing ??= (async () => {
+        if (!db.open) return;
+        await group.close();
+        if (readDb !== db) readDb.close();
+        db.close();
+      })()),
   };
 }
 

@@ -1,10 +1,9 @@
 /**
  * Webhook deliveries received from the platform: accepted, duplicate or
  * rejected on arrival, then delivered, failed (retrying) or dead as the
- * connector's job runs. Synchronous, for use inside transactions.
+ * connector's job runs.
  */
-import type { Statement } from 'better-sqlite3';
-import type { Store } from './database.ts';
+import type { Sql } from './sql.ts';
 import type { DeliveryStatus } from './schema.ts';
 
 export interface NewDelivery {
@@ -78,83 +77,72 @@ const toDelivery = (r: RawDelivery): DeliveryRow => ({
 });
 
 export class DeliveriesRepo {
-  readonly #sql: Record<'original' | 'insert' | 'setJob' | 'byId' | 'outcome' | 'count' | 'cap' | 'refusedBytes', Statement>;
+  readonly #db: Sql;
 
-  constructor(store: Store) {
-    const db = store.sqlite;
-    this.#sql = {
-      original: db.prepare(
-        `select id from deliveries where connector = ? and dedup_key = ? and duplicate_of is null`,
-      ),
-      insert: db.prepare(
-        `insert into deliveries (connector, event_type, dedup_key, duplicate_of, thread_id, chat_id, body,
-           body_truncated, headers, verification, status, error, received_at, updated_at)
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id`,
-      ),
-      setJob: db.prepare(`update deliveries set job_id = ? where id = ?`),
-      byId: db.prepare(`select * from deliveries where id = ?`),
-      outcome: db.prepare(
-        `update deliveries set status = ?, error = ?, external_id = coalesce(?, external_id), updated_at = ? where id = ?`,
-      ),
-      count: db.prepare(`select status, count(*) as n from deliveries where connector = ? group by status`),
-      cap: db.prepare(
-        `update deliveries set body = substr(body, 1, ?), body_truncated = 1 where id = ? and length(cast(body as blob)) > ?`,
-      ),
-      refusedBytes: db.prepare(`select coalesce(sum(${STORED_BYTES}), 0) as n from deliveries where status = 'rejected'`),
-    };
+  constructor(db: Sql) {
+    this.#db = db;
   }
 
   /** The id of the first delivery with this dedup key, if any. */
-  originalOf(connector: string, dedupKey: string): number | undefined {
-    return (this.#sql.original.get(connector, dedupKey) as { id: number } | undefined)?.id;
+  async originalOf(connector: string, dedupKey: string): Promise<number | undefined> {
+    const row = await this.#db.get<{ id: number }>(
+      `select id from deliveries where connector = ? and dedup_key = ? and duplicate_of is null`,
+      [connector, dedupKey],
+    );
+    return row?.id;
   }
 
-  insert(d: NewDelivery, now: number): number {
-    const row = this.#sql.insert.get(
-      d.connector,
-      d.eventType,
-      d.dedupKey,
-      d.duplicateOf,
-      d.threadId,
-      d.chatId,
-      d.body,
-      d.bodyTruncated ? 1 : 0,
-      JSON.stringify(d.headers),
-      d.verification,
-      d.status,
-      d.error,
-      now,
-      now,
-    ) as { id: number };
-    return row.id;
+  async insert(d: NewDelivery, now: number): Promise<number> {
+    const row = await this.#db.get<{ id: number }>(
+      `insert into deliveries (connector, event_type, dedup_key, duplicate_of, thread_id, chat_id, body,
+         body_truncated, headers, verification, status, error, received_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id`,
+      [
+        d.connector, d.eventType, d.dedupKey, d.duplicateOf, d.threadId, d.chatId, d.body, d.bodyTruncated ? 1 : 0,
+        JSON.stringify(d.headers), d.verification, d.status, d.error, now, now,
+      ],
+    );
+    return (row as { id: number }).id;
   }
 
-  setJob(id: number, jobId: number): void {
-    this.#sql.setJob.run(jobId, id);
+  async setJob(id: number, jobId: number): Promise<void> {
+    await this.#db.run(`update deliveries set job_id = ? where id = ?`, [jobId, id]);
   }
 
-  byId(id: number): DeliveryRow | undefined {
-    const r = this.#sql.byId.get(id) as RawDelivery | undefined;
+  async byId(id: number): Promise<DeliveryRow | undefined> {
+    const r = await this.#db.get<RawDelivery>(`select * from deliveries where id = ?`, [id]);
     return r && toDelivery(r);
   }
 
-  recordOutcome(id: number, status: DeliveryStatus, error: string | null, externalId: string | null, now: number): void {
-    this.#sql.outcome.run(status, error, externalId, now, id);
+  async recordOutcome(id: number, status: DeliveryStatus, error: string | null, externalId: string | null, now: number): Promise<void> {
+    await this.#db.run(
+      `update deliveries set status = ?, error = ?, external_id = coalesce(?, external_id), updated_at = ? where id = ?`,
+      [status, error, externalId, now, id],
+    );
   }
 
   /** Cuts a stored body to `maxBytes` (characters of it, at most that many bytes for ASCII), recording the cut. */
-  capBody(id: number, maxBytes: number): boolean {
-    return this.#sql.cap.run(maxBytes, id, maxBytes).changes === 1;
+  async capBody(id: number, maxBytes: number): Promise<boolean> {
+    const { changes } = await this.#db.run(
+      `update deliveries set body = substr(body, 1, ?), body_truncated = 1 where id = ? and length(cast(body as blob)) > ?`,
+      [maxBytes, id, maxBytes],
+    );
+    return changes === 1;
   }
 
   /** What the stored refused records hold: the bytes of their bodies, headers and errors (see `storedBytes`). */
-  refusedBytes(): number {
-    return (this.#sql.refusedBytes.get() as { n: number }).n;
+  async refusedBytes(): Promise<number> {
+    const row = await this.#db.get<{ n: number }>(`select coalesce(sum(${STORED_BYTES}), 0) as n from deliveries where status = 'rejected'`);
+    return Number(row?.n ?? 0);
   }
 
-  countByStatus(connector: string): Partial<Record<DeliveryStatus, number>> {
+  async countByStatus(connector: string): Promise<Partial<Record<DeliveryStatus, number>>> {
     const out: Partial<Record<DeliveryStatus, number>> = {};
-    for (const r of this.#sql.count.all(connector) as { status: DeliveryStatus; n: number }[]) out[r.status] = r.n;
+    const rows = await this.#db.all<{ status: DeliveryStatus; n: number }>(
+      `select status, count(*) as n from deliveries where connector = ? group by status`,
+      [connector],
+    );
+    for (const r of rows) out[r.status] = Number(r.n);
     return out;
   }
 }

@@ -18,7 +18,7 @@ export class StoreClosedError extends ThreadgateError {
   override readonly statusCode = 503;
 }
 
-/** A grouped write returned a promise: it would hold the group's transaction open across other work. */
-export class StoreWriteAsyncError extends ThreadgateError {
-  readonly code = 'TG_STORE_WRITE_ASYNC';
+/** A write's transaction handle was used after the write settled. */
+export class StoreTxEndedError extends ThreadgateError {
+  readonly code = 'TG_STORE_TX_ENDED';
 }

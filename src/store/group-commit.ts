@@ -2,17 +2,22 @@
  * Group commit for the SQLite backend: writes asked for by concurrent
  * requests and jobs are collected while the current event-loop turn runs and
  * committed together in one `BEGIN IMMEDIATE … COMMIT`, so one fsync covers
- * many of them. Each write runs inside its own SAVEPOINT: one that throws is
- * rolled back alone and its caller gets the error, while its neighbours
- * commit. Every caller's promise settles only after the COMMIT that holds its
- * write returned — a 2xx sent on it is durable.
+ * many of them. Each write runs inside its own SAVEPOINT: one that throws or
+ * rejects is rolled back alone and its caller gets the error, while its
+ * neighbours commit. Every caller's promise settles only after the COMMIT
+ * that holds its write returned — a 2xx sent on it is durable.
  *
- * A write is a synchronous function over the connection: the whole group
- * runs in one synchronous block, so no other code can touch the connection
- * while its transaction is open. A write that returns a promise is refused.
+ * A write is an async function of a transaction handle (`TxSql`, through the
+ * repositories). Writes of a group run one after another; since SQLite's
+ * executor settles at once, a group takes microtasks, not event-loop turns.
+ * The handle refuses use after its write settled, and readers use their own
+ * connection, so nobody sees a group's writes before its COMMIT. Writes that
+ * arrive while a group commits form the next group.
  */
 import type Database from 'better-sqlite3';
-import { StoreClosedError, StoreWriteAsyncError } from './errors.ts';
+import { StoreClosedError } from './errors.ts';
+import type { Sql } from './sql.ts';
+import { TxSql } from './sqlite/sqlite-sql.ts';
 
 export interface GroupCommitOptions {
   /** Most writes in one transaction; the rest go to the next group. */
@@ -21,8 +26,10 @@ export interface GroupCommitOptions {
   onCommit?: (size: number, seconds: number) => void;
 }
 
+export type Write<T, Tx> = (tx: Tx) => T | Promise<T>;
+
 interface Pending {
-  work: () => unknown;
+  work: Write<unknown, Sql>;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
 }
@@ -33,15 +40,19 @@ export const DEFAULT_MAX_GROUP = 512;
 
 export class GroupCommitter {
   readonly #db: Database.Database;
+  readonly #writer: Sql;
   readonly #maxGroup: number;
   readonly #onCommit: GroupCommitOptions['onCommit'];
   readonly #sql: Record<'begin' | 'commit' | 'rollback' | 'savepoint' | 'release' | 'undo', Database.Statement>;
   #queue: Pending[] = [];
   #scheduled = false;
+  #flushing: Promise<void> | null = null;
   #closed = false;
 
-  constructor(db: Database.Database, options: GroupCommitOptions = {}) {
+  /** `writer` runs the writes' SQL on `db`, the connection this committer owns. */
+  constructor(db: Database.Database, writer: Sql, options: GroupCommitOptions = {}) {
     this.#db = db;
+    this.#writer = writer;
     this.#maxGroup = options.maxGroup ?? DEFAULT_MAX_GROUP;
     this.#onCommit = options.onCommit;
     this.#sql = {
@@ -55,14 +66,14 @@ export class GroupCommitter {
   }
 
   /** Runs `work` in the next group; resolves with its result after that group committed. */
-  write<T>(work: () => T): Promise<T> {
+  write<T>(work: Write<T, Sql>): Promise<T> {
     if (this.#closed) return Promise.reject(new StoreClosedError('the store is closed'));
     return new Promise<T>((resolve, reject) => {
       this.#queue.push({ work, resolve: resolve as (v: unknown) => void, reject });
-      if (!this.#scheduled) {
+      if (!this.#scheduled && this.#flushing === null) {
         this.#scheduled = true;
         // After the current turn's I/O callbacks: every request parsed in this turn joins the group.
-        setImmediate(() => void this.#flushAll());
+        setImmediate(() => void this.#flush());
       }
     });
   }
@@ -72,18 +83,26 @@ export class GroupCommitter {
     return this.#queue.length;
   }
 
-  /** Commits what is queued, then refuses new writes. */
-  close(): void {
+  /** Commits what is queued (and what is being committed), then refuses new writes. */
+  async close(): Promise<void> {
     this.#closed = true;
-    this.#flushAll();
+    await this.#flushing;
+    await this.#flush();
   }
 
-  #flushAll(): void {
+  #flush(): Promise<void> {
     this.#scheduled = false;
-    while (this.#queue.length > 0) this.#commitGroup(this.#queue.splice(0, this.#maxGroup));
+    this.#flushing ??= (async () => {
+      try {
+        while (this.#queue.length > 0) await this.#commitGroup(this.#queue.splice(0, this.#maxGroup));
+      } finally {
+        this.#flushing = null;
+      }
+    })();
+    return this.#flushing;
   }
 
-  #commitGroup(group: Pending[]): void {
+  async #commitGroup(group: Pending[]): Promise<void> {
     const started = performance.now();
     const settled: Settled[] = [];
     try {
@@ -95,15 +114,17 @@ export class GroupCommitter {
     try {
       for (const p of group) {
         this.#sql.savepoint.run();
+        const tx = new TxSql(this.#writer);
         try {
-          const value = p.work();
-          if (isThenable(value)) throw new StoreWriteAsyncError('a grouped write must be synchronous');
+          const value = await p.work(tx);
           this.#sql.release.run();
           settled.push({ ok: true, value });
         } catch (error) {
           this.#sql.undo.run();
           this.#sql.release.run();
           settled.push({ ok: false, error });
+        } finally {
+          tx.end();
         }
       }
       this.#sql.commit.run();
@@ -120,8 +141,4 @@ export class GroupCommitter {
       else p.reject(s.error);
     });
   }
-}
-
-function isThenable(value: unknown): boolean {
-  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }

@@ -1,10 +1,9 @@
 /**
  * Inbound messages: stored on submit with the dedup key
  * `(connector, external_id)`, then marked posted (or dead) by the job that
- * sends them to the platform. Synchronous, for use inside transactions.
+ * sends them to the platform.
  */
-import type { Statement } from 'better-sqlite3';
-import type { Store } from './database.ts';
+import type { Sql } from './sql.ts';
 import type { InboundKind, InboundStatus } from './schema.ts';
 
 export interface NewInbound {
@@ -77,91 +76,75 @@ const COLUMNS = `id, connector, external_id, kind, thread, sender_id, sender_nam
   skip_waiting_state, close_session, status, chat_id, platform_message_id, last_error, received_at`;
 
 export class InboundRepo {
-  readonly #sql: Record<'find' | 'insert' | 'setJob' | 'pending' | 'posted' | 'dead' | 'revive' | 'byId' | 'stranded', Statement>;
+  readonly #db: Sql;
 
-  constructor(store: Store) {
-    const db = store.sqlite;
-    this.#sql = {
-      find: db.prepare(`select id from inbound_messages where connector = ? and external_id = ?`),
-      insert: db.prepare(
-        `insert into inbound_messages (connector, external_id, kind, thread, sender_id, sender_name, sender_type, body,
-           full_text, variables, skip_waiting_state, close_session, received_at)
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id`,
-      ),
-      setJob: db.prepare(`update inbound_messages set job_id = ? where id = ?`),
-      pending: db.prepare(
-        `select ${COLUMNS} from inbound_messages where thread = ? and status = 'pending' order by id limit ?`,
-      ),
-      posted: db.prepare(
-        `update inbound_messages set status = 'posted', chat_id = ?, platform_message_id = ?, is_new_session = ?,
-           last_error = null, posted_at = ? where id = ? and status = 'pending'`,
-      ),
-      dead: db.prepare(`update inbound_messages set status = 'dead', last_error = ? where id = ? and status = 'pending'`),
-      revive: db.prepare(`update inbound_messages set status = 'pending' where id = ? and status = 'dead'`),
-      byId: db.prepare(`select ${COLUMNS} from inbound_messages where id = ?`),
-      stranded: db.prepare(
-        `update inbound_messages set status = 'dead', last_error = ?
-         where thread = ? and status = 'pending'
-           and (job_id = ? or job_id is null or job_id in (select id from jobs where status in ('done', 'dead')))`,
-      ),
-    };
+  constructor(db: Sql) {
+    this.#db = db;
   }
 
-  exists(connector: string, externalId: string): boolean {
-    return this.#sql.find.get(connector, externalId) !== undefined;
+  async exists(connector: string, externalId: string): Promise<boolean> {
+    return (await this.#db.get(`select id from inbound_messages where connector = ? and external_id = ?`, [connector, externalId])) !== undefined;
   }
 
-  insert(m: NewInbound, now: number): number {
-    const row = this.#sql.insert.get(
-      m.connector,
-      m.externalId,
-      m.kind,
-      m.thread,
-      m.senderId,
-      m.senderName,
-      m.senderType,
-      m.body,
-      m.fullText,
-      m.variables === null ? null : JSON.stringify(m.variables),
-      m.skipWaitingState ? 1 : 0,
-      m.closeSession ? 1 : 0,
-      now,
-    ) as { id: number };
-    return row.id;
+  async insert(m: NewInbound, now: number): Promise<number> {
+    const row = await this.#db.get<{ id: number }>(
+      `insert into inbound_messages (connector, external_id, kind, thread, sender_id, sender_name, sender_type, body,
+         full_text, variables, skip_waiting_state, close_session, received_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id`,
+      [
+        m.connector, m.externalId, m.kind, m.thread, m.senderId, m.senderName, m.senderType, m.body, m.fullText,
+        m.variables === null ? null : JSON.stringify(m.variables), m.skipWaitingState ? 1 : 0, m.closeSession ? 1 : 0, now,
+      ],
+    );
+    return (row as { id: number }).id;
   }
 
-  setJob(id: number, jobId: number): void {
-    this.#sql.setJob.run(jobId, id);
+  async setJob(id: number, jobId: number): Promise<void> {
+    await this.#db.run(`update inbound_messages set job_id = ? where id = ?`, [jobId, id]);
   }
 
   /** The thread's messages not yet on the platform, oldest first. */
-  pending(threadRowId: number, limit: number): InboundRow[] {
-    return (this.#sql.pending.all(threadRowId, limit) as RawInbound[]).map(toInbound);
+  async pending(threadRowId: number, limit: number): Promise<InboundRow[]> {
+    const rows = await this.#db.all<RawInbound>(
+      `select ${COLUMNS} from inbound_messages where thread = ? and status = 'pending' order by id limit ?`,
+      [threadRowId, limit],
+    );
+    return rows.map(toInbound);
   }
 
-  byId(id: number): InboundRow | undefined {
-    const r = this.#sql.byId.get(id) as RawInbound | undefined;
+  async byId(id: number): Promise<InboundRow | undefined> {
+    const r = await this.#db.get<RawInbound>(`select ${COLUMNS} from inbound_messages where id = ?`, [id]);
     return r && toInbound(r);
   }
 
-  markPosted(id: number, chatId: string | null, platformMessageId: string | null, isNewSession: boolean | null, now: number): void {
-    this.#sql.posted.run(chatId, platformMessageId, isNewSession === null ? null : isNewSession ? 1 : 0, now, id);
+  async markPosted(id: number, chatId: string | null, platformMessageId: string | null, isNewSession: boolean | null, now: number): Promise<void> {
+    await this.#db.run(
+      `update inbound_messages set status = 'posted', chat_id = ?, platform_message_id = ?, is_new_session = ?,
+         last_error = null, posted_at = ? where id = ? and status = 'pending'`,
+      [chatId, platformMessageId, isNewSession === null ? null : isNewSession ? 1 : 0, now, id],
+    );
   }
 
-  markDead(id: number, error: string): void {
-    this.#sql.dead.run(error, id);
+  async markDead(id: number, error: string): Promise<void> {
+    await this.#db.run(`update inbound_messages set status = 'dead', last_error = ? where id = ? and status = 'pending'`, [error, id]);
   }
 
   /**
    * After a thread job's last try failed: its pending items that no other live job will send
    * (queued by this job, or by one that already finished) become dead with the error.
    */
-  markStrandedDead(threadRowId: number, jobId: number, error: string): number {
-    return this.#sql.stranded.run(error, threadRowId, jobId).changes;
+  async markStrandedDead(threadRowId: number, jobId: number, error: string): Promise<number> {
+    const { changes } = await this.#db.run(
+      `update inbound_messages set status = 'dead', last_error = ?
+       where thread = ? and status = 'pending'
+         and (job_id = ? or job_id is null or job_id in (select id from jobs where status in ('done', 'dead')))`,
+      [error, threadRowId, jobId],
+    );
+    return changes;
   }
 
   /** A dead message back to pending (its job was retried by an operator). */
-  revive(id: number): boolean {
-    return this.#sql.revive.run(id).changes === 1;
+  async revive(id: number): Promise<boolean> {
+    return (await this.#db.run(`update inbound_messages set status = 'pending' where id = ? and status = 'dead'`, [id])).changes === 1;
   }
 }

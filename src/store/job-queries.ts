@@ -3,7 +3,7 @@
  * time, newest first, with the same id cursor (`before`) as the delivery log;
  * and every match at once, oldest first, for a bulk retry.
  */
-import type { Store } from './database.ts';
+import type { Sql } from './sql.ts';
 import { eq, MAX_PAGE, oneOf, where } from './sql-filters.ts';
 import type { JobStatus } from './statuses.ts';
 
@@ -54,20 +54,19 @@ function jobWhere(f: JobFilter): { sql: string; params: unknown[] } {
   ]);
 }
 
-export function listJobs(store: Store, f: JobFilter): JobSummary[] {
+export async function listJobs(db: Sql, f: JobFilter): Promise<JobSummary[]> {
   const { sql, params } = jobWhere(f);
-  const rows = store.sqlite
-    .prepare(
-      `select id, kind, payload, status, attempts, max_attempts as maxAttempts, last_error as lastError, run_at as runAt,
-         give_up_at as giveUpAt, created_at as createdAt, updated_at as updatedAt, finished_at as finishedAt
-       from jobs ${sql} order by id desc limit ?`,
-    )
-    .all(...params, Math.min(f.limit ?? 50, MAX_PAGE)) as (Omit<JobSummary, 'payload'> & { payload: string })[];
+  const rows = await db.all<Omit<JobSummary, 'payload'> & { payload: string }>(
+    `select id, kind, payload, status, attempts, max_attempts as "maxAttempts", last_error as "lastError", run_at as "runAt",
+       give_up_at as "giveUpAt", created_at as "createdAt", updated_at as "updatedAt", finished_at as "finishedAt"
+     from jobs ${sql} order by id desc limit ?`,
+    [...params, Math.min(f.limit ?? 50, MAX_PAGE)],
+  );
   return rows.map((r) => ({ ...r, payload: JSON.parse(r.payload) as unknown }));
 }
 
 /** Every job the filter matches (`before` and `limit` ignored), oldest first. */
-export function matchingJobs(store: Store, f: JobFilter): JobRef[] {
+export async function matchingJobs(db: Sql, f: JobFilter): Promise<JobRef[]> {
   const { sql, params } = jobWhere({ ...f, before: undefined });
-  return store.sqlite.prepare(`select id, kind from jobs ${sql} order by id asc`).all(...params) as JobRef[];
+  return db.all<JobRef>(`select id, kind from jobs ${sql} order by id asc`, params);
 }

@@ -3,7 +3,7 @@
  * first, with an id cursor (`before`), for the CLI and the admin API alike;
  * and the ids of every match, oldest first, for bulk replays and retries.
  */
-import type { Store } from './database.ts';
+import type { Sql } from './sql.ts';
 import type { DeliveryStatus, InboundStatus } from './schema.ts';
 import { eq, MAX_PAGE, oneOf, where } from './sql-filters.ts';
 
@@ -76,25 +76,23 @@ function deliveryWhere(f: DeliveryFilter): { sql: string; params: unknown[] } {
   ]);
 }
 
-export function listDeliveries(store: Store, f: DeliveryFilter): DeliverySummary[] {
+export async function listDeliveries(db: Sql, f: DeliveryFilter): Promise<DeliverySummary[]> {
   const { sql, params } = deliveryWhere(f);
-  return store.sqlite
-    .prepare(
-      `select d.id, d.connector, d.event_type as eventType, d.status, d.thread_id as threadId, d.chat_id as chatId,
-         d.verification, d.error, d.external_id as externalId, d.received_at as receivedAt, d.updated_at as updatedAt,
-         (select count(*) from delivery_attempts a where a.delivery = d.id) as attempts
-       from deliveries d ${sql} order by d.id desc limit ?`,
-    )
-    .all(...params, Math.min(f.limit ?? 50, MAX_PAGE)) as DeliverySummary[];
+  const rows = await db.all<DeliverySummary>(
+    `select d.id, d.connector, d.event_type as "eventType", d.status, d.thread_id as "threadId", d.chat_id as "chatId",
+       d.verification, d.error, d.external_id as "externalId", d.received_at as "receivedAt", d.updated_at as "updatedAt",
+       (select count(*) from delivery_attempts a where a.delivery = d.id) as attempts
+     from deliveries d ${sql} order by d.id desc limit ?`,
+    [...params, Math.min(f.limit ?? 50, MAX_PAGE)],
+  );
+  return rows.map((r) => ({ ...r, attempts: Number(r.attempts) }));
 }
 
 /** The ids of every delivery the filter matches (all of them, `limit` ignored), oldest first. */
-export function matchingDeliveryIds(store: Store, f: DeliveryFilter): number[] {
+export async function matchingDeliveryIds(db: Sql, f: DeliveryFilter): Promise<number[]> {
   const { sql, params } = deliveryWhere(f);
-  return store.sqlite
-    .prepare(`select d.id from deliveries d ${sql} order by d.id asc`)
-    .pluck()
-    .all(...params) as number[];
+  const rows = await db.all<{ id: number }>(`select d.id from deliveries d ${sql} order by d.id asc`, params);
+  return rows.map((r) => r.id);
 }
 
 function inboundWhere(f: InboundFilter): { sql: string; params: unknown[] } {
@@ -108,23 +106,21 @@ function inboundWhere(f: InboundFilter): { sql: string; params: unknown[] } {
   ]);
 }
 
-export function listInbound(store: Store, f: InboundFilter): InboundSummary[] {
+export async function listInbound(db: Sql, f: InboundFilter): Promise<InboundSummary[]> {
   const { sql, params } = inboundWhere(f);
-  return store.sqlite
-    .prepare(
-      `select m.id, m.connector, m.kind, m.external_id as externalId, t.thread_id as threadId, m.sender_id as senderId,
-         m.status, m.chat_id as chatId, m.last_error as lastError, m.received_at as receivedAt, m.posted_at as postedAt,
-         (select count(*) from inbound_attempts a where a.inbound = m.id) as attempts
-       from inbound_messages m join threads t on t.id = m.thread ${sql} order by m.id desc limit ?`,
-    )
-    .all(...params, Math.min(f.limit ?? 50, MAX_PAGE)) as InboundSummary[];
+  const rows = await db.all<InboundSummary>(
+    `select m.id, m.connector, m.kind, m.external_id as "externalId", t.thread_id as "threadId", m.sender_id as "senderId",
+       m.status, m.chat_id as "chatId", m.last_error as "lastError", m.received_at as "receivedAt", m.posted_at as "postedAt",
+       (select count(*) from inbound_attempts a where a.inbound = m.id) as attempts
+     from inbound_messages m join threads t on t.id = m.thread ${sql} order by m.id desc limit ?`,
+    [...params, Math.min(f.limit ?? 50, MAX_PAGE)],
+  );
+  return rows.map((r) => ({ ...r, attempts: Number(r.attempts) }));
 }
 
 /** The ids of every inbound message the filter matches (all of them, `limit` ignored), oldest first. */
-export function matchingInboundIds(store: Store, f: InboundFilter): number[] {
+export async function matchingInboundIds(db: Sql, f: InboundFilter): Promise<number[]> {
   const { sql, params } = inboundWhere(f);
-  return store.sqlite
-    .prepare(`select m.id from inbound_messages m join threads t on t.id = m.thread ${sql} order by m.id asc`)
-    .pluck()
-    .all(...params) as number[];
+  const rows = await db.all<{ id: number }>(`select m.id from inbound_messages m join threads t on t.id = m.thread ${sql} order by m.id asc`, params);
+  return rows.map((r) => r.id);
 }

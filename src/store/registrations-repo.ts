@@ -3,8 +3,7 @@
  * connector and the webhook secrets the gateway generated for it (the
  * previous one stays valid for a grace period after a rotation).
  */
-import type { Statement } from 'better-sqlite3';
-import type { Store } from './database.ts';
+import type { Sql } from './sql.ts';
 
 export interface RegistrationRow {
   connector: string;
@@ -40,47 +39,44 @@ const toRegistration = (r: RawRegistration): RegistrationRow => ({
 });
 
 export class RegistrationsRepo {
-  readonly #sql: Record<'get' | 'upsert' | 'rotate' | 'restore', Statement>;
+  readonly #db: Sql;
 
-  constructor(store: Store) {
-    const db = store.sqlite;
-    this.#sql = {
-      get: db.prepare(`select * from channel_registrations where connector = ?`),
-      upsert: db.prepare(
-        `insert into channel_registrations (connector, config_id, name, room_id, reply_webhook_url, secret, created_at, updated_at)
-         values (@connector, @configId, @name, @roomId, @replyWebhookUrl, @secret, @now, @now)
-         on conflict (connector) do update set config_id = excluded.config_id, name = excluded.name,
-           room_id = excluded.room_id, reply_webhook_url = excluded.reply_webhook_url, secret = excluded.secret,
-           updated_at = excluded.updated_at`,
-      ),
-      rotate: db.prepare(
-        `update channel_registrations set previous_secret = secret, previous_secret_expires_at = ?, secret = ?, updated_at = ?
-         where connector = ?`,
-      ),
-      restore: db.prepare(
-        `update channel_registrations set secret = ?, previous_secret = ?, previous_secret_expires_at = ?, updated_at = ?
-         where connector = ?`,
-      ),
-    };
+  constructor(db: Sql) {
+    this.#db = db;
   }
 
-  get(connector: string): RegistrationRow | undefined {
-    const r = this.#sql.get.get(connector) as RawRegistration | undefined;
+  async get(connector: string): Promise<RegistrationRow | undefined> {
+    const r = await this.#db.get<RawRegistration>(`select * from channel_registrations where connector = ?`, [connector]);
     return r && toRegistration(r);
   }
 
   /** Records the configuration (new or adopted) and its current secret. */
-  save(row: Omit<RegistrationRow, 'previousSecret' | 'previousSecretExpiresAt'>, now: number): void {
-    this.#sql.upsert.run({ ...row, now });
+  async save(row: Omit<RegistrationRow, 'previousSecret' | 'previousSecretExpiresAt'>, now: number): Promise<void> {
+    await this.#db.run(
+      `insert into channel_registrations (connector, config_id, name, room_id, reply_webhook_url, secret, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?)
+       on conflict (connector) do update set config_id = excluded.config_id, name = excluded.name,
+         room_id = excluded.room_id, reply_webhook_url = excluded.reply_webhook_url, secret = excluded.secret,
+         updated_at = excluded.updated_at`,
+      [row.connector, row.configId, row.name, row.roomId, row.replyWebhookUrl, row.secret, now, now],
+    );
   }
 
   /** The current secret becomes the previous one, valid until `previousExpiresAt`. */
-  rotate(connector: string, newSecret: string, previousExpiresAt: number, now: number): void {
-    this.#sql.rotate.run(previousExpiresAt, newSecret, now, connector);
+  async rotate(connector: string, newSecret: string, previousExpiresAt: number, now: number): Promise<void> {
+    await this.#db.run(
+      `update channel_registrations set previous_secret = secret, previous_secret_expires_at = ?, secret = ?, updated_at = ?
+       where connector = ?`,
+      [previousExpiresAt, newSecret, now, connector],
+    );
   }
 
   /** Puts back the secrets a refused rotation replaced, in one statement. */
-  restore(before: RegistrationRow, now: number): void {
-    this.#sql.restore.run(before.secret, before.previousSecret, before.previousSecretExpiresAt, now, before.connector);
+  async restore(before: RegistrationRow, now: number): Promise<void> {
+    await this.#db.run(
+      `update channel_registrations set secret = ?, previous_secret = ?, previous_secret_expires_at = ?, updated_at = ?
+       where connector = ?`,
+      [before.secret, before.previousSecret, before.previousSecretExpiresAt, now, before.connector],
+    );
   }
 }

@@ -1,6 +1,5 @@
 /** Messages a connector read and chose not to post, with the reason; one row per external id. */
-import type { Statement } from 'better-sqlite3';
-import type { Store } from './database.ts';
+import type { Sql } from './sql.ts';
 
 export interface SkippedInput {
   connector: string;
@@ -17,31 +16,27 @@ export interface SkippedRow extends SkippedInput {
 }
 
 export class SkippedRepo {
-  readonly #sql: Record<'insert' | 'list', Statement>;
+  readonly #db: Sql;
 
-  constructor(store: Store) {
-    const db = store.sqlite;
-    this.#sql = {
-      insert: db.prepare(
-        `insert into skipped_inbound (connector, external_id, sender_id, summary, code, reason, received_at)
-         values (?, ?, ?, ?, ?, ?, ?) on conflict (connector, external_id) do nothing`,
-      ),
-      list: db.prepare(
-        `select id, connector, external_id as externalId, sender_id as senderId, summary, code, reason, received_at as receivedAt
-         from skipped_inbound where connector = ? order by id desc limit ?`,
-      ),
-    };
+  constructor(db: Sql) {
+    this.#db = db;
   }
 
   /** Records a skip; false when this external id was recorded before. */
-  record(input: SkippedInput, now: number): boolean {
-    return (
-      this.#sql.insert.run(input.connector, input.externalId, input.senderId, input.summary, input.code, input.reason, now)
-        .changes === 1
+  async record(input: SkippedInput, now: number): Promise<boolean> {
+    const { changes } = await this.#db.run(
+      `insert into skipped_inbound (connector, external_id, sender_id, summary, code, reason, received_at)
+       values (?, ?, ?, ?, ?, ?, ?) on conflict (connector, external_id) do nothing`,
+      [input.connector, input.externalId, input.senderId, input.summary, input.code, input.reason, now],
     );
+    return changes === 1;
   }
 
-  list(connector: string, limit = 100): SkippedRow[] {
-    return this.#sql.list.all(connector, limit) as SkippedRow[];
+  async list(connector: string, limit = 100): Promise<SkippedRow[]> {
+    return this.#db.all<SkippedRow>(
+      `select id, connector, external_id as "externalId", sender_id as "senderId", summary, code, reason, received_at as "receivedAt"
+       from skipped_inbound where connector = ? order by id desc limit ?`,
+      [connector, limit],
+    );
   }
 }

@@ -1,9 +1,7 @@
 /**
- * Threads and their external references. Every method is synchronous so it
- * can run inside the caller's transaction (better-sqlite3).
+ * Threads and their external references.
  */
-import type { Statement } from 'better-sqlite3';
-import type { Store } from './database.ts';
+import type { Sql } from './sql.ts';
 
 export interface ThreadRow {
   id: number;
@@ -44,76 +42,70 @@ const toThread = (r: RawThread): ThreadRow => ({
 const COLUMNS = 'id, connector, thread_key, thread_id, chat_id, mapping_id, closed, created_at, updated_at';
 
 export class ThreadsRepo {
-  readonly #sql: Record<
-    'byKey' | 'byThreadId' | 'byId' | 'byReference' | 'insert' | 'references' | 'attach' | 'session' | 'setClosed',
-    Statement
-  >;
+  readonly #db: Sql;
 
-  constructor(store: Store) {
-    const db = store.sqlite;
-    this.#sql = {
-      byKey: db.prepare(`select ${COLUMNS} from threads where connector = ? and thread_key = ?`),
-      byThreadId: db.prepare(`select ${COLUMNS} from threads where connector = ? and thread_id = ?`),
-      byId: db.prepare(`select ${COLUMNS} from threads where id = ?`),
-      byReference: db.prepare(
-        `select t.id, t.connector, t.thread_key, t.thread_id, t.chat_id, t.mapping_id, t.closed, t.created_at, t.updated_at
-         from thread_references r join threads t on t.id = r.thread where r.connector = ? and r.reference = ?`,
-      ),
-      insert: db.prepare(
-        `insert into threads (connector, thread_key, thread_id, created_at, updated_at) values (?, ?, ?, ?, ?)
-         returning ${COLUMNS}`,
-      ),
-      references: db.prepare(`select reference from thread_references where thread = ? order by rowid`),
-      attach: db.prepare(
-        `insert into thread_references (connector, reference, thread, created_at) values (?, ?, ?, ?)
-         on conflict (connector, reference) do nothing`,
-      ),
-      session: db.prepare(`update threads set chat_id = ?, mapping_id = ?, updated_at = ? where id = ?`),
-      setClosed: db.prepare(`update threads set closed = ?, updated_at = ? where id = ?`),
-    };
+  constructor(db: Sql) {
+    this.#db = db;
   }
 
-  byKey(connector: string, threadKey: string): ThreadRow | undefined {
-    const r = this.#sql.byKey.get(connector, threadKey) as RawThread | undefined;
-    return r && toThread(r);
+  async byKey(connector: string, threadKey: string): Promise<ThreadRow | undefined> {
+    return this.#one(`select ${COLUMNS} from threads where connector = ? and thread_key = ?`, [connector, threadKey]);
   }
 
-  byThreadId(connector: string, threadId: string): ThreadRow | undefined {
-    const r = this.#sql.byThreadId.get(connector, threadId) as RawThread | undefined;
-    return r && toThread(r);
+  async byThreadId(connector: string, threadId: string): Promise<ThreadRow | undefined> {
+    return this.#one(`select ${COLUMNS} from threads where connector = ? and thread_id = ?`, [connector, threadId]);
   }
 
-  byId(id: number): ThreadRow | undefined {
-    const r = this.#sql.byId.get(id) as RawThread | undefined;
-    return r && toThread(r);
+  async byId(id: number): Promise<ThreadRow | undefined> {
+    return this.#one(`select ${COLUMNS} from threads where id = ?`, [id]);
   }
 
-  byReference(connector: string, reference: string): ThreadRow | undefined {
-    const r = this.#sql.byReference.get(connector, reference) as RawThread | undefined;
-    return r && toThread(r);
+  async byReference(connector: string, reference: string): Promise<ThreadRow | undefined> {
+    return this.#one(
+      `select t.id, t.connector, t.thread_key, t.thread_id, t.chat_id, t.mapping_id, t.closed, t.created_at, t.updated_at
+       from thread_references r join threads t on t.id = r.thread where r.connector = ? and r.reference = ?`,
+      [connector, reference],
+    );
   }
 
   /** The thread of `threadKey`, created with `threadId` when new. */
-  ensure(connector: string, threadKey: string, threadId: string, now: number): ThreadRow {
-    const found = this.byKey(connector, threadKey);
+  async ensure(connector: string, threadKey: string, threadId: string, now: number): Promise<ThreadRow> {
+    const found = await this.byKey(connector, threadKey);
     if (found) return found;
-    return toThread(this.#sql.insert.get(connector, threadKey, threadId, now, now) as RawThread);
+    const created = await this.#one(
+      `insert into threads (connector, thread_key, thread_id, created_at, updated_at) values (?, ?, ?, ?, ?) returning ${COLUMNS}`,
+      [connector, threadKey, threadId, now, now],
+    );
+    return created as ThreadRow;
   }
 
-  references(threadRowId: number): string[] {
-    return (this.#sql.references.all(threadRowId) as { reference: string }[]).map((r) => r.reference);
+  async references(threadRowId: number): Promise<string[]> {
+    // The order of attachment (SQLite's rowid; a PostgreSQL schema needs its own insertion-order column).
+    const rows = await this.#db.all<{ reference: string }>(`select reference from thread_references where thread = ? order by rowid`, [threadRowId]);
+    return rows.map((r) => r.reference);
   }
 
   /** Attaches references; one already attached (to this or another thread) is left where it is. */
-  attach(connector: string, threadRowId: number, references: readonly string[], now: number): void {
-    for (const reference of references) this.#sql.attach.run(connector, reference, threadRowId, now);
+  async attach(connector: string, threadRowId: number, references: readonly string[], now: number): Promise<void> {
+    for (const reference of references) {
+      await this.#db.run(
+        `insert into thread_references (connector, reference, thread, created_at) values (?, ?, ?, ?)
+         on conflict (connector, reference) do nothing`,
+        [connector, reference, threadRowId, now],
+      );
+    }
   }
 
-  recordSession(threadRowId: number, chatId: string, mappingId: string | null, now: number): void {
-    this.#sql.session.run(chatId, mappingId, now, threadRowId);
+  async recordSession(threadRowId: number, chatId: string, mappingId: string | null, now: number): Promise<void> {
+    await this.#db.run(`update threads set chat_id = ?, mapping_id = ?, updated_at = ? where id = ?`, [chatId, mappingId, now, threadRowId]);
   }
 
-  setClosed(threadRowId: number, closed: boolean, now: number): void {
-    this.#sql.setClosed.run(closed ? 1 : 0, now, threadRowId);
+  async setClosed(threadRowId: number, closed: boolean, now: number): Promise<void> {
+    await this.#db.run(`update threads set closed = ?, updated_at = ? where id = ?`, [closed ? 1 : 0, now, threadRowId]);
+  }
+
+  async #one(sql: string, params: unknown[]): Promise<ThreadRow | undefined> {
+    const r = await this.#db.get<RawThread>(sql, params);
+    return r && toThread(r);
   }
 }

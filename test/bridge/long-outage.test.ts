@@ -33,12 +33,12 @@ const helpdesk = (outboundUrl: string) => ({ name: 'helpdesk', type: 'webhook', 
 async function openChat(tg: TestGateway): Promise<string> {
   const res = await tg.call('POST', '/connectors/helpdesk/messages', { thread_id: 'case-1', messages: [{ message_id: 'in-1', sender_id: 'ann@example.com', body: 'Printer on fire' }] });
   expect(res.status).toBe(202);
-  await until(() => tg.gateway.bridge.threads.byKey('helpdesk', 'case-1')?.chatId != null, WAIT_MS, 'the chat');
-  return tg.gateway.bridge.threads.byKey('helpdesk', 'case-1')!.chatId!;
+  await until(async () => (await tg.gateway.store.read.threads.byKey('helpdesk', 'case-1'))?.chatId != null, WAIT_MS, 'the chat');
+  return (await tg.gateway.store.read.threads.byKey('helpdesk', 'case-1'))!.chatId!;
 }
 
-const deliveryJob = (tg: TestGateway) =>
-  tg.gateway.store.sqlite.prepare(`select id, status, attempts, last_error, created_at from jobs where kind = 'connector.deliver'`).get() as {
+const deliveryJob = async (tg: TestGateway) =>
+  (await tg.gateway.store.read.sql.get(`select id, status, attempts, last_error, created_at from jobs where kind = 'connector.deliver'`)) as {
     id: number; status: string; attempts: number; last_error: string | null; created_at: number;
   };
 
@@ -51,13 +51,13 @@ describe('a helpdesk outage', () => {
     const chatId = await openChat(tg);
     await tg.sandbox.call('POST', `/_sandbox/chats/${chatId}/agent_messages`, { text: 'We are on it' });
 
-    await until(() => tg.gateway.bridge.deliveries.countByStatus('helpdesk').delivered === 1, WAIT_MS, 'the reply delivered after the outage');
+    await until(async () => (await tg.gateway.store.read.deliveries.countByStatus('helpdesk')).delivered === 1, WAIT_MS, 'the reply delivered after the outage');
     expect(receiver.requests).toHaveLength(downTries + 1);
     expect(new Set(receiver.requests.map((r) => r.headers['webhook-id'])).size).toBe(1);
     expect(receiver.requests.at(-1)!.verified).toMatchObject({ ok: true, payload: expect.objectContaining({ message: expect.objectContaining({ message: 'We are on it' }) }) });
-    const job = deliveryJob(tg);
+    const job = (await deliveryJob(tg));
     expect(job).toMatchObject({ status: 'done', attempts: downTries + 1 });
-    const outcomes = tg.gateway.bridge.attempts.ofDelivery(tg.gateway.bridge.deliveries.byId(1)!.id).map((a) => a.outcome);
+    const outcomes = (await tg.gateway.store.read.attempts.ofDelivery((await tg.gateway.store.read.deliveries.byId(1))!.id)).map((a) => a.outcome);
     expect(outcomes).toEqual([...Array<string>(downTries).fill('failed'), 'delivered']);
   });
 
@@ -67,15 +67,15 @@ describe('a helpdesk outage', () => {
     const chatId = await openChat(tg);
     await tg.sandbox.call('POST', `/_sandbox/chats/${chatId}/agent_messages`, { text: 'We are on it' });
 
-    await until(() => tg.gateway.bridge.deliveries.countByStatus('helpdesk').dead === 1, WAIT_MS, 'the reply dead-lettered');
-    const job = deliveryJob(tg);
+    await until(async () => (await tg.gateway.store.read.deliveries.countByStatus('helpdesk')).dead === 1, WAIT_MS, 'the reply dead-lettered');
+    const job = (await deliveryJob(tg));
     expect(job.status).toBe('dead');
     expect(job.attempts).toBe(receiver.requests.length);
     expect(job.attempts).toBeGreaterThan(OLD_MAX_ATTEMPTS);
     expect(job.last_error).toContain('503');
-    const delivery = tg.gateway.bridge.deliveries.byId(1)!;
+    const delivery = (await tg.gateway.store.read.deliveries.byId(1))!;
     expect(delivery.error).toContain('503');
-    const attempts = tg.gateway.bridge.attempts.ofDelivery(delivery.id);
+    const attempts = (await tg.gateway.store.read.attempts.ofDelivery(delivery.id));
     expect(attempts.map((a) => a.outcome)).toEqual([...Array<string>(attempts.length - 1).fill('failed'), 'dead']);
     // The last try starts by the deadline (queued + retry_for), less than one capped backoff before it; then nothing more.
     const lastStart = attempts.at(-1)!.startedAt - job.created_at;
@@ -91,12 +91,12 @@ describe('a platform outage', () => {
     const submitted = await tg.call('POST', '/connectors/desk/submit', { threadKey: 'T1', messageId: 'm-1', senderId: 'ann@example.com', body: 'hello?' });
     expect(submitted.status).toBe(202);
 
-    await until(() => tg.gateway.bridge.inboundRepo.byId(1)?.status === 'dead', WAIT_MS, 'the message dead-lettered');
-    const job = tg.gateway.store.sqlite.prepare(`select status, attempts, last_error from jobs where kind = 'platform.post_messages'`).get() as { status: string; attempts: number; last_error: string };
+    await until(async () => (await tg.gateway.store.read.inbound.byId(1))?.status === 'dead', WAIT_MS, 'the message dead-lettered');
+    const job = (await tg.gateway.store.read.sql.get(`select status, attempts, last_error from jobs where kind = 'platform.post_messages'`)) as { status: string; attempts: number; last_error: string };
     expect(job.status).toBe('dead');
     expect(job.attempts).toBeGreaterThan(OLD_MAX_ATTEMPTS);
     expect(job.last_error).toContain('503');
-    expect(tg.gateway.bridge.inboundRepo.byId(1)!.lastError).toContain('503');
-    expect(tg.gateway.bridge.attempts.ofInbound(1).at(-1)).toMatchObject({ outcome: 'dead', status: 503 });
+    expect((await tg.gateway.store.read.inbound.byId(1))!.lastError).toContain('503');
+    expect((await tg.gateway.store.read.attempts.ofInbound(1)).at(-1)).toMatchObject({ outcome: 'dead', status: 503 });
   });
 });

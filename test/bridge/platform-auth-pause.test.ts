@@ -29,7 +29,7 @@ async function chatMessages(tg: TestGateway): Promise<string[]> {
   return all.filter((m) => m.type === 'msg').map((m) => m.message);
 }
 
-const rows = (tg: TestGateway, sql: string) => tg.gateway.store.sqlite.prepare(sql).all() as Record<string, unknown>[];
+const rows = async (tg: TestGateway, sql: string) => (await tg.gateway.store.read.sql.all<Record<string, unknown>>(sql));
 
 describe('the platform refuses the token', () => {
   // Guards against: an expired or rotated platform token turning every customer message into a dead job at once.
@@ -45,18 +45,18 @@ describe('the platform refuses the token', () => {
     });
     proxy.mode = '401';
     for (let i = 1; i <= 3; i++) await submit(tg, `a-${i}`, `message ${i}`);
-    await until(() => proxy.refused > 0, 3_000, 'a refused POST');
+    await until(async () => proxy.refused > 0, 3_000, 'a refused POST');
     await sleep(REFUSED_MS);
 
-    expect(rows(tg, `select status from inbound_messages order by id`).map((r) => r.status)).toEqual(['pending', 'pending', 'pending']);
-    const jobs = rows(tg, `select status, attempts, last_error from jobs where kind = 'platform.post_messages'`);
+    expect((await rows(tg, `select status from inbound_messages order by id`)).map((r) => r.status)).toEqual(['pending', 'pending', 'pending']);
+    const jobs = (await rows(tg, `select status, attempts, last_error from jobs where kind = 'platform.post_messages'`));
     expect(jobs.length).toBeGreaterThan(0);
     for (const job of jobs) {
       expect(job.status).toBe('queued');
       expect(job.attempts).toBe(0);
       expect(job.last_error).toMatch(/^TG_CONNECTOR_PAUSED: platform posts of connector desk are paused/);
     }
-    const refusedAttempts = rows(tg, `select outcome, status from inbound_attempts`);
+    const refusedAttempts = (await rows(tg, `select outcome, status from inbound_attempts`));
     expect(refusedAttempts.length).toBeGreaterThan(0);
     expect(refusedAttempts.every((a) => a.outcome === 'failed' && a.status === 401)).toBe(true);
 
@@ -76,8 +76,8 @@ describe('the platform refuses the token', () => {
     proxy.mode = 'up';
     await until(async () => (await chatMessages(tg)).length >= 3, RESUMED_MS, 'the 3 messages after the token works again');
     expect(await chatMessages(tg)).toEqual(['message 1', 'message 2', 'message 3']);
-    expect(rows(tg, `select status from inbound_messages order by id`).map((r) => r.status)).toEqual(['posted', 'posted', 'posted']);
-    expect(rows(tg, `select count(*) as n from jobs where status = 'dead'`)[0]!.n).toBe(0);
+    expect((await rows(tg, `select status from inbound_messages order by id`)).map((r) => r.status)).toEqual(['posted', 'posted', 'posted']);
+    expect((await rows(tg, `select count(*) as n from jobs where status = 'dead'`))[0]!.n).toBe(0);
     const after = await tg.call('GET', '/readyz?strict=1');
     expect(after.status).toBe(200);
     expect(after.body.connectors.desk.paused).toBeNull();

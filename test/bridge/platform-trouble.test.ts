@@ -26,8 +26,8 @@ async function chatMessages(tg: TestGateway, threadKey: string): Promise<string[
   return all.filter((m) => m.type === 'msg').map((m) => m.message);
 }
 
-const inboundStatus = (tg: TestGateway) =>
-  tg.gateway.store.sqlite.prepare(`select external_id, status, last_error from inbound_messages where kind = 'message' order by id`).all() as {
+const inboundStatus = async (tg: TestGateway) =>
+  (await tg.gateway.store.read.sql.all(`select external_id, status, last_error from inbound_messages where kind = 'message' order by id`)) as {
     external_id: string; status: string; last_error: string | null;
   }[];
 
@@ -38,13 +38,13 @@ describe('the platform down', () => {
     const tg = await startTestGateway({ connectors: [desk], sandbox, platformUrl: proxy.url });
     proxy.mode = '503';
     for (let i = 1; i <= 5; i++) await submit(tg, 'T-down', `d-${i}`, `message ${i}`);
-    await until(() => proxy.refused > 0, 3_000, 'a refused POST');
+    await until(async () => proxy.refused > 0, 3_000, 'a refused POST');
     expect(await chatMessages(tg, 'T-down')).toEqual([]);
     await new Promise((r) => setTimeout(r, OUTAGE_MS));
     proxy.mode = 'up';
     await until(async () => (await chatMessages(tg, 'T-down')).length >= 5, 15_000, 'the 5 messages after the outage');
     expect(await chatMessages(tg, 'T-down')).toEqual(['message 1', 'message 2', 'message 3', 'message 4', 'message 5']);
-    expect(inboundStatus(tg).map((m) => m.status)).toEqual(['posted', 'posted', 'posted', 'posted', 'posted']);
+    expect((await inboundStatus(tg)).map((m) => m.status)).toEqual(['posted', 'posted', 'posted', 'posted', 'posted']);
   });
 
   it('a gateway started while the platform is unreachable registers once it is back, then posts what it accepted', async () => {
@@ -52,11 +52,11 @@ describe('the platform down', () => {
     const proxy = await startOutageProxy(sandbox.url);
     proxy.mode = 'reset';
     const tg = await startTestGateway({ connectors: [desk], sandbox, platformUrl: proxy.url });
-    expect(tg.gateway.bridge.registrations.get('desk')).toBeUndefined();
+    expect((await tg.gateway.store.read.registrations.get('desk'))).toBeUndefined();
     await submit(tg, 'T-late', 'l-1', 'accepted while unregistered');
     proxy.mode = 'up';
     await until(async () => (await chatMessages(tg, 'T-late')).length === 1, 15_000, 'the message after registration');
-    expect(tg.gateway.bridge.registrations.get('desk')?.configId).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await tg.gateway.store.read.registrations.get('desk'))?.configId).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
 
@@ -65,13 +65,13 @@ describe('refusals and lost configurations', () => {
     const tg = await startTestGateway({ connectors: [desk] });
     // A user message must name a user of the organization; this one does not exist.
     await submit(tg, 'T-refused', 'bad-1', 'from a ghost', { senderType: 'user', senderId: '00000000-0000-4000-8000-000000000000' });
-    await until(() => inboundStatus(tg).some((m) => m.status === 'dead'), 5_000, 'a dead message');
-    const dead = inboundStatus(tg).find((m) => m.external_id === 'bad-1')!;
+    await until(async () => (await inboundStatus(tg)).some((m) => m.status === 'dead'), 5_000, 'a dead message');
+    const dead = (await inboundStatus(tg)).find((m) => m.external_id === 'bad-1')!;
     expect(dead.last_error).toMatch(/→ 400/);
     // The refused item is dead-lettered at once (the flush goes on); its job dies when the flush ends, one group later.
-    const job = () => tg.gateway.store.sqlite.prepare(`select status, last_error from jobs where kind = 'platform.post_messages'`).get() as { status: string; last_error: string };
-    await until(() => job().status === 'dead', 5_000, 'the job dead');
-    expect(job().last_error).toContain('TG_JOB_PERMANENT_FAILURE');
+    const job = async () => (await tg.gateway.store.read.sql.get(`select status, last_error from jobs where kind = 'platform.post_messages'`)) as { status: string; last_error: string };
+    await until(async () => (await job()).status === 'dead', 5_000, 'the job dead');
+    expect((await job()).last_error).toContain('TG_JOB_PERMANENT_FAILURE');
     await submit(tg, 'T-refused', 'good-2', 'a proper one');
     await until(async () => (await chatMessages(tg, 'T-refused')).includes('a proper one'), 5_000, 'the next message');
   });
@@ -84,10 +84,10 @@ describe('refusals and lost configurations', () => {
     await submit(tg, 'T-batch', 'b-1', 'first');
     await submit(tg, 'T-batch', 'b-2', 'from a ghost', { senderType: 'user', senderId: '00000000-0000-4000-8000-000000000000' });
     await submit(tg, 'T-batch', 'b-3', 'third');
-    await until(() => proxy.refused > 0, 3_000, 'a refused POST');
+    await until(async () => proxy.refused > 0, 3_000, 'a refused POST');
     proxy.mode = 'up';
-    await until(() => inboundStatus(tg).every((m) => m.status !== 'pending'), 15_000, 'every message settled');
-    expect(inboundStatus(tg).map((m) => [m.external_id, m.status])).toEqual([['b-1', 'posted'], ['b-2', 'dead'], ['b-3', 'posted']]);
+    await until(async () => (await inboundStatus(tg)).every((m) => m.status !== 'pending'), 15_000, 'every message settled');
+    expect((await inboundStatus(tg)).map((m) => [m.external_id, m.status])).toEqual([['b-1', 'posted'], ['b-2', 'dead'], ['b-3', 'posted']]);
     expect(await chatMessages(tg, 'T-batch')).toEqual(['first', 'third']);
   });
 
@@ -97,21 +97,21 @@ describe('refusals and lost configurations', () => {
     proxy.mode = 'reset';
     const tg = await startTestGateway({ connectors: [desk], sandbox, platformUrl: proxy.url, settings: { jobs: { platform_max_attempts: 2 } } });
     await submit(tg, 'T-never', 'n-1', 'nobody home');
-    await until(() => inboundStatus(tg)[0]?.status === 'dead', 15_000, 'a dead message');
-    expect(inboundStatus(tg)[0]!.last_error).toContain('no channel configuration yet');
+    await until(async () => (await inboundStatus(tg))[0]?.status === 'dead', 15_000, 'a dead message');
+    expect((await inboundStatus(tg))[0]!.last_error).toContain('no channel configuration yet');
     proxy.mode = 'up';
-    await until(() => tg.gateway.bridge.registrations.get('desk') !== undefined, 15_000, 'the registration');
-    tg.gateway.bridge.replayer.retryInbound(tg.gateway.bridge.inboundRepo.byId(1)!.id);
-    await until(() => inboundStatus(tg)[0]?.status === 'posted', 10_000, 'the retried message posted');
+    await until(async () => (await tg.gateway.store.read.registrations.get('desk')) !== undefined, 15_000, 'the registration');
+    tg.gateway.bridge.replayer.retryInbound((await tg.gateway.store.read.inbound.byId(1))!.id);
+    await until(async () => (await inboundStatus(tg))[0]?.status === 'posted', 10_000, 'the retried message posted');
   });
 
   it('a configuration deleted on the platform is registered again on the next 404, and the message goes through', async () => {
     const tg = await startTestGateway({ connectors: [desk] });
-    const first = tg.gateway.bridge.registrations.get('desk')!;
+    const first = (await tg.gateway.store.read.registrations.get('desk'))!;
     expect((await tg.sandbox.call('DELETE', `${tg.sandbox.um}/${first.configId}`)).status).toBe(204);
     await submit(tg, 'T-reg', 'rr-1', 'after the deletion');
     await until(async () => (await chatMessages(tg, 'T-reg')).length === 1, 5_000, 'the message on the new configuration');
-    const second = tg.gateway.bridge.registrations.get('desk')!;
+    const second = (await tg.gateway.store.read.registrations.get('desk'))!;
     expect(second.configId).not.toBe(first.configId);
     expect(second.secret).toBe(first.secret);
   });
@@ -120,11 +120,11 @@ describe('refusals and lost configurations', () => {
     const sandbox = await startTestSandbox();
     const fixed = { server: { public_url: 'https://gateway.example.test' } };
     const one = await startTestGateway({ connectors: [desk], sandbox, settings: fixed });
-    const configId = one.gateway.bridge.registrations.get('desk')!.configId;
+    const configId = (await one.gateway.store.read.registrations.get('desk'))!.configId;
     const modified = (await sandbox.call('GET', `${sandbox.um}/${configId}`)).body.modified_at as string;
     await one.gateway.close();
     const two = await startTestGateway({ connectors: [desk], sandbox, dir: one.dir, settings: fixed });
-    expect(two.gateway.bridge.registrations.get('desk')!.configId).toBe(configId);
+    expect((await two.gateway.store.read.registrations.get('desk'))!.configId).toBe(configId);
     expect((await sandbox.call('GET', `${sandbox.um}/${configId}`)).body.modified_at).toBe(modified);
     expect((await sandbox.call('GET', `${sandbox.um}?page_size=100`)).body.results).toHaveLength(1);
   });
@@ -132,7 +132,7 @@ describe('refusals and lost configurations', () => {
   it('a restarted gateway at another address PATCHes reply_webhook_url on the same configuration', async () => {
     const sandbox = await startTestSandbox();
     const one = await startTestGateway({ connectors: [desk], sandbox });
-    const configId = one.gateway.bridge.registrations.get('desk')!.configId;
+    const configId = (await one.gateway.store.read.registrations.get('desk'))!.configId;
     await one.gateway.close();
     const two = await startTestGateway({ connectors: [desk], sandbox, dir: one.dir });
     const config = (await sandbox.call('GET', `${sandbox.um}/${configId}`)).body;
@@ -144,10 +144,10 @@ describe('refusals and lost configurations', () => {
     const sandbox = await startTestSandbox();
     const fixed = { server: { public_url: 'https://gateway.example.test' } };
     const one = await startTestGateway({ connectors: [desk], sandbox, settings: fixed });
-    const { configId, secret } = one.gateway.bridge.registrations.get('desk')!;
+    const { configId, secret } = (await one.gateway.store.read.registrations.get('desk'))!;
     await one.gateway.close();
     const two = await startTestGateway({ connectors: [desk], sandbox, settings: fixed }); // a new, empty store
-    const adopted = two.gateway.bridge.registrations.get('desk')!;
+    const adopted = (await two.gateway.store.read.registrations.get('desk'))!;
     expect(adopted.configId).toBe(configId);
     expect(adopted.secret).not.toBe(secret);
     expect((await sandbox.call('GET', `${sandbox.um}?page_size=100`)).body.results).toHaveLength(1);

@@ -12,35 +12,35 @@ import { RECORDER_MODULE, startTestGateway, type TestGateway } from '../support/
 
 const desk = { name: 'desk', type: 'recorder', module: RECORDER_MODULE };
 
-function messageCreated(tg: TestGateway, overrides: Record<string, unknown> = {}) {
-  const configId = tg.gateway.bridge.registrations.get('desk')!.configId;
+async function messageCreated(tg: TestGateway, overrides: Record<string, unknown> = {}) {
+  const configId = (await tg.gateway.store.read.registrations.get('desk'))!.configId;
   return { ...messageCreatedEnvelope({ threadId: 'desk:T-hook', configId, roomId: tg.sandbox.roomId, messagingChannel: 'recorder' }), ...overrides };
 }
 
 async function post(tg: TestGateway, body: unknown, headers?: Record<string, string>, connector = 'desk') {
   const raw = typeof body === 'string' ? body : JSON.stringify(body);
-  const secret = tg.gateway.bridge.registrations.get('desk')!.secret;
+  const secret = (await tg.gateway.store.read.registrations.get('desk'))!.secret;
   return tg.call('POST', `/webhooks/${connector}`, raw, headers ?? signedHeaders(secret, raw));
 }
 
-const rejected = (tg: TestGateway) =>
-  tg.gateway.store.sqlite.prepare(`select connector, verification, error, body from deliveries where status = 'rejected' order by id`).all() as {
+const rejected = async (tg: TestGateway) =>
+  (await tg.gateway.store.read.sql.all(`select connector, verification, error, body from deliveries where status = 'rejected' order by id`)) as {
     connector: string; verification: string; error: string; body: string;
   }[];
 
 describe('accepted webhooks', () => {
   it('a signed event is stored with its job and answered 200; the same event again is a duplicate without a second job', async () => {
     const tg = await startTestGateway({ connectors: [desk] });
-    const event = messageCreated(tg);
+    const event = (await messageCreated(tg));
     const first = await post(tg, event);
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ received: true, duplicate: false });
     const again = await post(tg, event);
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ received: true, duplicate: true });
-    const jobs = tg.gateway.store.sqlite.prepare(`select count(*) as n from jobs where kind = 'connector.deliver'`).get() as { n: number };
+    const jobs = (await tg.gateway.store.read.sql.get(`select count(*) as n from jobs where kind = 'connector.deliver'`)) as { n: number };
     expect(jobs.n).toBe(1);
-    const rows = tg.gateway.store.sqlite.prepare(`select status, duplicate_of, verification from deliveries order by id`).all();
+    const rows = (await tg.gateway.store.read.sql.all(`select status, duplicate_of, verification from deliveries order by id`));
     expect(rows).toEqual([
       { status: expect.stringMatching(/accepted|delivered/), duplicate_of: null, verification: 'valid' },
       { status: 'duplicate', duplicate_of: first.body.delivery_id, verification: 'valid' },
@@ -56,22 +56,22 @@ describe('accepted webhooks', () => {
     const chatId = (await tg.call('GET', '/connectors/desk/threads/T-slow')).body.chatId as string;
     const before = delivered.filter((d) => d.thread?.key === 'T-slow').length;
     await tg.sandbox.call('POST', `/_sandbox/chats/${chatId}/agent_messages`, { text: 'once only' });
-    await until(() => (tg.gateway.bridge.deliveries.countByStatus('desk').duplicate ?? 0) >= 2, 5_000, 'the retries to arrive');
-    await until(() => tg.gateway.bridge.deliveries.countByStatus('desk').delivered === 1, 5_000, 'the delivery');
+    await until(async () => ((await tg.gateway.store.read.deliveries.countByStatus('desk')).duplicate ?? 0) >= 2, 5_000, 'the retries to arrive');
+    await until(async () => (await tg.gateway.store.read.deliveries.countByStatus('desk')).delivered === 1, 5_000, 'the delivery');
     expect(delivered.filter((d) => d.thread?.key === 'T-slow').length - before).toBe(1);
   });
 
   it('after a rotation, webhooks signed with the previous secret are still accepted during the grace period', async () => {
     const tg = await startTestGateway({ connectors: [desk] });
-    const old = tg.gateway.bridge.registrations.get('desk')!.secret;
+    const old = (await tg.gateway.store.read.registrations.get('desk'))!.secret;
     await tg.gateway.bridge.registrar.rotate('desk', 60_000);
-    const now = tg.gateway.bridge.registrations.get('desk')!;
+    const now = (await tg.gateway.store.read.registrations.get('desk'))!;
     expect(now.secret).not.toBe(old);
     expect(now.previousSecret).toBe(old);
-    const raw = JSON.stringify(messageCreated(tg));
+    const raw = JSON.stringify((await messageCreated(tg)));
     const res = await tg.call('POST', '/webhooks/desk', raw, signedHeaders(old, raw));
     expect(res.status).toBe(200);
-    const row = tg.gateway.store.sqlite.prepare(`select verification from deliveries where id = ?`).get(res.body.delivery_id) as { verification: string };
+    const row = (await tg.gateway.store.read.sql.get(`select verification from deliveries where id = ?`, [res.body.delivery_id])) as { verification: string };
     expect(row.verification).toBe('valid-previous-secret');
   });
 });
@@ -79,31 +79,31 @@ describe('accepted webhooks', () => {
 describe('refused webhooks', () => {
   it('a forged signature is 401 and recorded as rejected', async () => {
     const tg = await startTestGateway({ connectors: [desk] });
-    const raw = JSON.stringify(messageCreated(tg));
+    const raw = JSON.stringify((await messageCreated(tg)));
     const res = await post(tg, raw, signedHeaders('f'.repeat(64), raw));
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ code: 'TG_SIGNATURE_INVALID' });
-    expect(rejected(tg)).toEqual([expect.objectContaining({ connector: 'desk', verification: 'TG_SIGNATURE_INVALID', body: raw })]);
+    expect((await rejected(tg))).toEqual([expect.objectContaining({ connector: 'desk', verification: 'TG_SIGNATURE_INVALID', body: raw })]);
   });
 
   it('a stale timestamp is 401 even with a valid signature over it', async () => {
     const tg = await startTestGateway({ connectors: [desk] });
-    const raw = JSON.stringify(messageCreated(tg));
-    const secret = tg.gateway.bridge.registrations.get('desk')!.secret;
+    const raw = JSON.stringify((await messageCreated(tg)));
+    const secret = (await tg.gateway.store.read.registrations.get('desk'))!.secret;
     const ts = Math.floor(Date.now() / 1000) - 3_600;
     const res = await post(tg, raw, { 'x-svc-signature': signWebhook(secret, raw, ts), 'x-svc-timestamp': String(ts) });
     expect(res.status).toBe(401);
     expect(res.body.code).toBe('TG_TIMESTAMP_STALE');
-    expect(rejected(tg)[0]?.verification).toBe('TG_TIMESTAMP_STALE');
+    expect((await rejected(tg))[0]?.verification).toBe('TG_TIMESTAMP_STALE');
   });
 
   it('a body over server.body_limit_bytes is 413 with a JSON body, and recorded', async () => {
     const tg = await startTestGateway({ connectors: [desk], settings: { server: { body_limit_bytes: 2048 } } });
-    const raw = JSON.stringify(messageCreated(tg, { padding: 'x'.repeat(4_000) }));
+    const raw = JSON.stringify((await messageCreated(tg, { padding: 'x'.repeat(4_000) })));
     const res = await post(tg, raw);
     expect(res.status).toBe(413);
     expect(res.body).toMatchObject({ code: 'TG_BODY_TOO_LARGE' });
-    expect(rejected(tg)).toEqual([expect.objectContaining({ connector: 'desk', error: expect.stringContaining('TG_BODY_TOO_LARGE') })]);
+    expect((await rejected(tg))).toEqual([expect.objectContaining({ connector: 'desk', error: expect.stringContaining('TG_BODY_TOO_LARGE') })]);
   });
 
   it('malformed JSON and an unknown event_type are 400 naming what is wrong', async () => {
@@ -111,26 +111,26 @@ describe('refused webhooks', () => {
     const bad = await post(tg, '{"event_type": ');
     expect(bad.status).toBe(400);
     expect(bad.body.message).toContain('malformed JSON');
-    const unknown = await post(tg, messageCreated(tg, { event_type: 'chat_renamed' }));
+    const unknown = await post(tg, (await messageCreated(tg, { event_type: 'chat_renamed' })));
     expect(unknown.status).toBe(400);
     expect(unknown.body.code).toBe('TG_WEBHOOK_PAYLOAD_INVALID');
     expect(unknown.body.errors.map((e: { path: string }) => e.path)).toContain('event_type');
-    expect(rejected(tg)).toHaveLength(2);
+    expect((await rejected(tg))).toHaveLength(2);
   });
 
   it('an unknown connector is 404', async () => {
     const tg = await startTestGateway({ connectors: [desk] });
-    const res = await post(tg, messageCreated(tg), undefined, 'nobody');
+    const res = await post(tg, (await messageCreated(tg)), undefined, 'nobody');
     expect(res.status).toBe(404);
     expect(res.body.code).toBe('TG_CONNECTOR_UNKNOWN');
   });
 
   it('records at most 60 refusals a minute per connector, answering every one', async () => {
     const tg = await startTestGateway({ connectors: [desk] });
-    const raw = JSON.stringify(messageCreated(tg));
+    const raw = JSON.stringify((await messageCreated(tg)));
     const statuses: number[] = [];
     for (let i = 0; i < 80; i++) statuses.push((await post(tg, raw, signedHeaders('0'.repeat(64), raw))).status);
     expect(new Set(statuses)).toEqual(new Set([401]));
-    expect(rejected(tg)).toHaveLength(60);
+    expect((await rejected(tg))).toHaveLength(60);
   });
 });

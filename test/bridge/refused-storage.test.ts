@@ -21,8 +21,8 @@ function forged(bytes: number): { raw: string; headers: Record<string, string> }
   return { raw, headers: signedHeaders(FORGED, raw) };
 }
 
-const refusedRows = (tg: TestGateway) =>
-  tg.gateway.store.sqlite.prepare(`select connector, body, body_truncated as cut, headers from deliveries where status = 'rejected' order by id`).all() as {
+const refusedRows = async (tg: TestGateway) =>
+  (await tg.gateway.store.read.sql.all(`select connector, body, body_truncated as cut, headers from deliveries where status = 'rejected' order by id`)) as {
     connector: string; body: string; cut: number; headers: string;
   }[];
 
@@ -38,14 +38,14 @@ describe('refused webhooks in the store', () => {
     const { raw, headers } = forged(40_000);
     const res = await tg.call('POST', '/webhooks/desk', raw, { ...headers, 'x-junk': 'j'.repeat(6_000) });
     expect(res.status).toBe(401);
-    const [row] = refusedRows(tg);
+    const [row] = (await refusedRows(tg));
     expect(row).toMatchObject({ connector: 'desk', body: raw.slice(0, 4_096), cut: 1 });
     expect(Buffer.byteLength(row!.headers)).toBeLessThanOrEqual(2_048);
     expect(JSON.parse(row!.headers)).toMatchObject({ 'x-svc-signature': headers['x-svc-signature'] });
 
     const small = await startTestGateway({ connectors: [desk], settings: { store: { path: 'gateway.db', refused: { keep_body_bytes: 100 } } } });
     await small.call('POST', '/webhooks/desk', raw, headers);
-    expect(refusedRows(small)[0]).toMatchObject({ body: raw.slice(0, 100), cut: 1 });
+    expect((await refusedRows(small))[0]).toMatchObject({ body: raw.slice(0, 100), cut: 1 });
   });
 
   // Guards against a refused request's credentials (Authorization, Cookie) landing in the delivery log, also on the
@@ -57,7 +57,7 @@ describe('refused webhooks in the store', () => {
     expect((await tg.call('POST', '/webhooks/desk', small.raw, { ...small.headers, ...credentials })).status).toBe(401);
     const large = forged(10_000);
     expect((await tg.call('POST', '/webhooks/desk', large.raw, { ...large.headers, ...credentials })).status).toBe(413);
-    const rows = refusedRows(tg);
+    const rows = (await refusedRows(tg));
     expect(rows).toHaveLength(2);
     for (const row of rows) {
       expect(JSON.parse(row.headers)).toMatchObject({ 'x-svc-signature': expect.any(String) });
@@ -74,8 +74,8 @@ describe('refused webhooks in the store', () => {
     const tooBig = await startTestGateway({ connectors: [desk], settings: { server: { body_limit_bytes: 2_048 } } });
     expect((await tooBig.call('POST', '/webhooks/nobody', raw, headers)).status).toBe(413);
 
-    expect(refusedRows(tg)).toEqual([]);
-    expect(refusedRows(tooBig)).toEqual([]);
+    expect((await refusedRows(tg))).toEqual([]);
+    expect((await refusedRows(tooBig))).toEqual([]);
     expect(await metric(tg, 'threadgate_webhooks_received_total{connector="(unknown)",result="rejected"}')).toBe(3);
     expect(await metric(tg, 'threadgate_webhook_refusals_not_stored_total{connector="(unknown)",reason="unknown_connector"}')).toBe(3);
     expect(await metric(tooBig, 'threadgate_webhook_refusals_not_stored_total{connector="(unknown)",reason="unknown_connector"}')).toBe(1);
@@ -92,9 +92,9 @@ describe('refused webhooks in the store', () => {
     const { raw, headers } = forged(20_000);
     for (let i = 0; i < 6; i++) expect((await tg.call('POST', '/webhooks/desk', raw, headers)).status).toBe(401);
 
-    const stored = refusedRows(tg);
+    const stored = (await refusedRows(tg));
     expect(stored).toHaveLength(2); // 4 KiB of body and the headers each: the third would pass 10,000 bytes
-    const held = tg.gateway.store.sqlite.prepare(`select sum(length(body) + length(headers) + length(error)) as n from deliveries`).get() as { n: number };
+    const held = (await tg.gateway.store.read.sql.get(`select sum(length(body) + length(headers) + length(error)) as n from deliveries`)) as { n: number };
     expect(held.n).toBeLessThanOrEqual(10_000);
     expect(await metric(tg, 'threadgate_webhooks_received_total{connector="desk",result="rejected"}')).toBe(6);
     expect(await metric(tg, 'threadgate_webhook_refusals_not_stored_total{connector="desk",reason="budget"}')).toBe(4);
@@ -106,10 +106,10 @@ describe('refused webhooks in the store', () => {
   it('retention prunes refused records after store.refused.retention_hours (default 24) while accepted deliveries of the same age stay', async () => {
     // Guards against: refused records being kept for the delivery log's 30 days.
     const tg = await startTestGateway({ connectors: [desk] });
-    const secret = tg.gateway.bridge.registrations.get('desk')!.secret;
+    const secret = (await tg.gateway.store.read.registrations.get('desk'))!.secret;
     const good = JSON.stringify(messageCreatedEnvelope({ threadId: 'desk:T-kept' }));
     expect((await tg.call('POST', '/webhooks/desk', good, signedHeaders(secret, good))).status).toBe(200);
-    await until(() => tg.gateway.bridge.deliveries.countByStatus('desk').delivered === 1, 5_000, 'the delivery');
+    await until(async () => (await tg.gateway.store.read.deliveries.countByStatus('desk')).delivered === 1, 5_000, 'the delivery');
     for (let i = 0; i < 2; i++) {
       const { raw, headers } = forged(100);
       expect((await tg.call('POST', '/webhooks/desk', raw, headers)).status).toBe(401);
@@ -123,7 +123,9 @@ describe('refused webhooks in the store', () => {
     db.close();
 
     const again = await startTestGateway({ connectors: [desk], sandbox: tg.sandbox, dir: tg.dir });
-    const left = again.gateway.store.sqlite.prepare(`select status from deliveries order by id`).all();
-    expect(left).toEqual([{ status: 'delivered' }, { status: 'rejected' }]);
+    // Retention runs at start, beside serving: wait for its first round.
+    const left = async () => (await again.gateway.store.read.sql.all<{ status: string }>(`select status from deliveries order by id`)).map((r) => r.status);
+    await until(async () => (await left()).length < 3, 5_000, 'the first retention round');
+    expect(await left()).toEqual(['delivered', 'rejected']);
   });
 });

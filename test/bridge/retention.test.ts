@@ -9,9 +9,6 @@ import { InboundBridge } from '../../src/bridge/inbound.ts';
 import { pruneOlderThan } from '../../src/bridge/retention.ts';
 import { JobQueue } from '../../src/jobs/queue.ts';
 import { openStore } from '../../src/store/database.ts';
-import { DeliveriesRepo } from '../../src/store/deliveries-repo.ts';
-import { InboundRepo } from '../../src/store/inbound-repo.ts';
-import { ThreadsRepo } from '../../src/store/threads-repo.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -22,40 +19,39 @@ describe('pruning', () => {
     let clock = Date.now() - 40 * DAY;
     const now = () => clock;
     const queue = new JobQueue(store, { now });
-    const inboundRepo = new InboundRepo(store);
-    const bridge = new InboundBridge({ store, queue, threads: new ThreadsRepo(store), inbound: inboundRepo, notify: () => {}, budget: { maxAttempts: 3, retryForMs: 60_000 }, now });
-    const deliveries = new DeliveriesRepo(store);
+    const bridge = new InboundBridge({ store, queue, notify: () => {}, budget: { maxAttempts: 3, retryForMs: 60_000 }, now });
     let seq = 0;
     const delivery = (status: 'delivered' | 'failed' | 'rejected') =>
-      deliveries.insert({ connector: 'c', eventType: 'message_created', dedupKey: `k-${(seq += 1)}`, duplicateOf: null, threadId: 't', chatId: null, body: '{}', bodyTruncated: false, headers: {}, verification: 'valid', status, error: null }, clock);
+      store.write((tx) => tx.deliveries.insert({ connector: 'c', eventType: 'message_created', dedupKey: `k-${(seq += 1)}`, duplicateOf: null, threadId: 't', chatId: null, body: '{}', bodyTruncated: false, headers: {}, verification: 'valid', status, error: null }, clock));
 
-    const oldDelivered = delivery('delivered');
-    const oldFailed = delivery('failed');
-    const oldRejected = delivery('rejected');
+    const oldDelivered = await delivery('delivered');
+    const oldFailed = await delivery('failed');
+    const oldRejected = await delivery('rejected');
     await bridge.submit('c', { threadKey: 'T', messageId: 'old-posted', senderId: 's', body: 'old text' });
     await bridge.submit('c', { threadKey: 'T', messageId: 'old-pending', senderId: 's', body: 'still waiting' });
-    store.sqlite.prepare(`update inbound_messages set status = 'posted' where external_id = 'old-posted'`).run();
+    (await store.write((tx) => tx.sql.run(`update inbound_messages set status = 'posted' where external_id = 'old-posted'`)));
     clock = Date.now();
-    const fresh = delivery('delivered');
+    const fresh = await delivery('delivered');
 
     // An old finished job goes; the two old queued platform jobs stay however old.
-    const doneJob = queue.enqueue({ kind: 'k', payload: {} });
-    const [claimed] = queue.claim('k', 'w', 60_000, 1);
-    queue.complete(claimed!.id, 'w');
-    store.sqlite.prepare(`update jobs set updated_at = ? where id = ?`).run(Date.now() - 40 * DAY, doneJob);
+    const doneJob = await store.write((tx) => queue.enqueue(tx, { kind: 'k', payload: {} }));
+    const [claimed] = await queue.claim('k', 'w', 60_000, 1);
+    await queue.completeWith(claimed!.id, 'w');
+    await store.write((tx) => tx.sql.run(`update jobs set updated_at = ? where id = ?`, [Date.now() - 40 * DAY, doneJob]));
 
-    const counts = pruneOlderThan(store, Date.now() - 30 * DAY);
+    const counts = await pruneOlderThan(store, Date.now() - 30 * DAY);
     expect(counts).toMatchObject({ deliveries: 2, inbound: 1, jobs: 1 });
-    expect(queue.get(doneJob)).toBeUndefined();
-    expect(queue.countByStatus()).toMatchObject({ queued: 2, done: 0 });
-    expect([oldDelivered, oldFailed, oldRejected, fresh].map((id) => deliveries.byId(id)?.status ?? 'gone')).toEqual(['gone', 'failed', 'gone', 'delivered']);
-    const rows = store.sqlite.prepare(`select external_id as id, status, body from inbound_messages order by rowid`).all();
+    expect(await queue.get(doneJob)).toBeUndefined();
+    expect(await queue.countByStatus()).toMatchObject({ queued: 2, done: 0 });
+    const statuses = await Promise.all([oldDelivered, oldFailed, oldRejected, fresh].map(async (id) => (await store.read.deliveries.byId(id))?.status ?? 'gone'));
+    expect(statuses).toEqual(['gone', 'failed', 'gone', 'delivered']);
+    const rows = (await store.read.sql.all(`select external_id as id, status, body from inbound_messages order by rowid`));
     expect(rows).toEqual([
       { id: 'old-posted', status: 'posted', body: '' },
       { id: 'old-pending', status: 'pending', body: 'still waiting' },
     ]);
     // The old message's dedup key still holds.
     expect((await bridge.submit('c', { threadKey: 'T', messageId: 'old-posted', senderId: 's', body: 'old text' })).duplicate).toBe(true);
-    store.close();
+    await store.close();
   });
 });

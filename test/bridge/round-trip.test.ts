@@ -34,7 +34,7 @@ describe('registration', () => {
     const list = (await tg.sandbox.call('GET', `${tg.sandbox.um}?page_size=100`)).body.results as { reply_webhook_url: string; messaging_channel: string; id: string }[];
     expect(list.map((c) => c.reply_webhook_url).sort()).toEqual([`${tg.gateway.publicUrl}/webhooks/desk`, `${tg.gateway.publicUrl}/webhooks/mail`]);
     expect(list.every((c) => c.messaging_channel === 'recorder')).toBe(true);
-    const row = tg.gateway.bridge.registrations.get('desk');
+    const row = (await tg.gateway.store.read.registrations.get('desk'));
     expect(row?.secret).toMatch(/^[0-9a-f]{64}$/);
     expect(list.map((c) => c.id)).toContain(row?.configId);
   });
@@ -89,8 +89,8 @@ describe('inbound: connector → platform', () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'TG_SUBMIT_INVALID' });
     expect(res.body.message).toContain('body');
-    expect(tg.gateway.bridge.inboundRepo.exists('desk', 'b-1')).toBe(false);
-    expect(tg.gateway.bridge.threads.byKey('desk', 'T-bad')).toBeUndefined();
+    expect((await tg.gateway.store.read.inbound.exists('desk', 'b-1'))).toBe(false);
+    expect((await tg.gateway.store.read.threads.byKey('desk', 'T-bad'))).toBeUndefined();
   });
 });
 
@@ -102,13 +102,13 @@ describe('outbound: platform → connector', () => {
     const before = delivered.length;
     const agent = await tg.sandbox.call('POST', `/_sandbox/chats/${chatId}/agent_messages`, { text: 'We are on it' });
     expect(agent.status).toBeLessThan(300);
-    await until(() => delivered.length > before, 5_000, 'a delivery');
+    await until(async () => delivered.length > before, 5_000, 'a delivery');
     const got = delivered[delivered.length - 1]!;
     expect(got.event.event_type).toBe('message_created');
     expect(got.event.event_type === 'message_created' && got.event.message.message).toBe('We are on it');
     expect(got.thread?.key).toBe('T-out');
-    await until(() => tg.gateway.bridge.deliveries.countByStatus('desk').delivered === 1, 5_000, 'delivered status');
-    expect(tg.gateway.bridge.deliveries.countByStatus('desk')).toEqual({ delivered: 1 });
+    await until(async () => (await tg.gateway.store.read.deliveries.countByStatus('desk')).delivered === 1, 5_000, 'delivered status');
+    expect((await tg.gateway.store.read.deliveries.countByStatus('desk'))).toEqual({ delivered: 1 });
     expect(delivered.length - before).toBe(1);
   });
 
@@ -117,9 +117,9 @@ describe('outbound: platform → connector', () => {
     await submit(tg, { threadKey: 'T-retry', messageId: 'r-1' }, 'flaky');
     const chatId = await chatOf(tg, 'T-retry', 'flaky');
     await tg.sandbox.call('POST', `/_sandbox/chats/${chatId}/agent_messages`, { text: 'retry me' });
-    await until(() => tg.gateway.bridge.deliveries.countByStatus('flaky').delivered === 1, 10_000, 'delivered after a retry');
-    const id = (tg.gateway.store.sqlite.prepare(`select id from deliveries where connector = 'flaky'`).get() as { id: number }).id;
-    expect(tg.gateway.bridge.attempts.ofDelivery(id).map((a) => [a.attempt, a.outcome, a.error])).toEqual([
+    await until(async () => (await tg.gateway.store.read.deliveries.countByStatus('flaky')).delivered === 1, 10_000, 'delivered after a retry');
+    const id = ((await tg.gateway.store.read.sql.get(`select id from deliveries where connector = 'flaky'`)) as { id: number }).id;
+    expect((await tg.gateway.store.read.attempts.ofDelivery(id)).map((a) => [a.attempt, a.outcome, a.error])).toEqual([
       [1, 'failed', 'Error: planned failure 1'],
       [2, 'delivered', null],
     ]);
@@ -130,8 +130,8 @@ describe('outbound: platform → connector', () => {
     await submit(tg, { threadKey: 'T-dead', messageId: 'd-1' }, 'refuser');
     const chatId = await chatOf(tg, 'T-dead', 'refuser');
     await tg.sandbox.call('POST', `/_sandbox/chats/${chatId}/agent_messages`, { text: 'nobody wants me' });
-    await until(() => tg.gateway.bridge.deliveries.countByStatus('refuser').dead === 1, 5_000, 'a dead delivery');
-    const row = tg.gateway.store.sqlite.prepare(`select error from deliveries where connector = 'refuser' and status = 'dead'`).get() as { error: string };
+    await until(async () => (await tg.gateway.store.read.deliveries.countByStatus('refuser')).dead === 1, 5_000, 'a dead delivery');
+    const row = (await tg.gateway.store.read.sql.get(`select error from deliveries where connector = 'refuser' and status = 'dead'`)) as { error: string };
     expect(row.error).toContain('TG_DELIVERY_PERMANENT');
   });
 });

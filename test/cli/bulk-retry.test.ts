@@ -27,13 +27,13 @@ describe('threadgate jobs', () => {
     const submit = (threadKey: string, messageId: string) => tg.call('POST', '/connectors/flaky/submit', { threadKey, messageId, senderId: 'a@b.c', body: `text of ${messageId}` });
     // A dead delivery job: the agent's reply fails its only try.
     await submit('T1', 'm-1');
-    await until(() => tg.gateway.bridge.threads.byKey('flaky', 'T1')?.chatId != null, WAIT_MS, 'the chat');
-    await tg.sandbox.call('POST', `/_sandbox/chats/${tg.gateway.bridge.threads.byKey('flaky', 'T1')!.chatId}/agent_messages`, { text: 'on it' });
-    await until(() => tg.gateway.bridge.deliveries.countByStatus('flaky').dead === 1, WAIT_MS, 'a dead delivery');
+    await until(async () => (await tg.gateway.store.read.threads.byKey('flaky', 'T1'))?.chatId != null, WAIT_MS, 'the chat');
+    await tg.sandbox.call('POST', `/_sandbox/chats/${(await tg.gateway.store.read.threads.byKey('flaky', 'T1'))!.chatId}/agent_messages`, { text: 'on it' });
+    await until(async () => (await tg.gateway.store.read.deliveries.countByStatus('flaky')).dead === 1, WAIT_MS, 'a dead delivery');
     // A dead platform job: the platform answers 503 to the only try.
     proxy.mode = '503';
     await submit('T2', 'm-2');
-    await until(() => tg.gateway.bridge.inboundRepo.byId(2)?.status === 'dead', WAIT_MS, 'a dead message');
+    await until(async () => (await tg.gateway.store.read.inbound.byId(2))?.status === 'dead', WAIT_MS, 'a dead message');
     await tg.gateway.close();
 
     const listed = json(await cli('jobs', 'list', '--status', 'dead', '--json'));
@@ -58,9 +58,9 @@ describe('threadgate jobs', () => {
     // The helpdesk and the platform are back: a gateway on the same store runs the jobs to done.
     proxy.mode = 'up';
     const again = await startTestGateway({ connectors: [{ ...flaky, fail_deliveries: 0 }], sandbox: tg.sandbox, platformUrl: proxy.url, dir: tg.dir, settings: ONE_TRY });
-    await until(() => again.gateway.bridge.queue.countByStatus().done === 3, WAIT_MS, 'the retried jobs done');
-    expect(again.gateway.bridge.inboundRepo.byId(2)!.status).toBe('posted');
-    expect(again.gateway.bridge.deliveries.countByStatus('flaky').delivered).toBe(1);
+    await until(async () => (await again.gateway.bridge.queue.countByStatus()).done === 3, WAIT_MS, 'the retried jobs done');
+    expect((await again.gateway.store.read.inbound.byId(2))!.status).toBe('posted');
+    expect((await again.gateway.store.read.deliveries.countByStatus('flaky')).delivered).toBe(1);
     expect(delivered.filter((d) => d.connector === 'flaky').map((d) => d.event.event_type)).toContain('message_created');
   });
 
@@ -87,20 +87,20 @@ describe('threadgate inbound retry --status dead', () => {
     for (const [threadKey, messageId] of [['T1', 'a-1'], ['T2', 'b-1'], ['T2', 'b-2']] as const) {
       await tg.call('POST', '/connectors/desk/submit', { threadKey, messageId, senderId: 'a@b.c', body: `text of ${messageId}` });
     }
-    await until(() => [1, 2, 3].every((id) => tg.gateway.bridge.inboundRepo.byId(id)?.status === 'dead'), WAIT_MS, 'three dead messages');
+    await until(async () => (await Promise.all([1, 2, 3].map((id) => tg.gateway.store.read.inbound.byId(id)))).every((m) => m?.status === 'dead'), WAIT_MS, 'three dead messages');
     proxy.mode = 'up';
 
     const dry = await cli('inbound', 'retry', '--status', 'dead', '--thread', 'desk:T2', '--dry-run');
     expect(dry.stdout).toBe('2: dead\n3: dead\n2 dead message(s) match; nothing queued (--dry-run)\n');
-    expect(tg.gateway.bridge.inboundRepo.byId(2)!.status).toBe('dead');
+    expect((await tg.gateway.store.read.inbound.byId(2))!.status).toBe('dead');
     expect((await cli('inbound', 'retry', '--status', 'dead', '--connector', 'nobody')).stdout).toBe('0 dead message(s) matched, 0 queued again, 0 skipped\n');
 
     const retried = await cli('inbound', 'retry', '--status', 'dead', '--connector', 'desk', '--since', '1h', '--json');
     expect(retried.status).toBe(0);
     expect(json(retried)).toMatchObject({ dry_run: false, matched: [1, 2, 3], skipped: [] });
     expect((json(retried).retried as { id: number }[]).map((r) => r.id)).toEqual([1, 2, 3]);
-    await until(() => [1, 2, 3].every((id) => tg.gateway.bridge.inboundRepo.byId(id)?.status === 'posted'), WAIT_MS, 'the three messages posted');
-    expect(tg.gateway.bridge.attempts.ofInbound(3).map((a) => a.outcome)).toEqual(['dead', 'posted']);
+    await until(async () => (await Promise.all([1, 2, 3].map((id) => tg.gateway.store.read.inbound.byId(id)))).every((m) => m?.status === 'posted'), WAIT_MS, 'the three messages posted');
+    expect((await tg.gateway.store.read.attempts.ofInbound(3)).map((a) => a.outcome)).toEqual(['dead', 'posted']);
 
     const none = await cli('inbound', 'retry', '--status', 'dead');
     expect(none.stdout).toBe('0 dead message(s) matched, 0 queued again, 0 skipped\n');

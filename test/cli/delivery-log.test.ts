@@ -67,10 +67,10 @@ describe('threadgate replay', () => {
     const before = delivered.filter((d) => d.connector === 'desk').length;
     const r = await cli('replay', String(id));
     expect(r.stdout).toMatch(new RegExp(`^${id}: queued again as job \\d+`));
-    await until(() => tg.gateway.bridge.attempts.ofDelivery(id).length === 2 && tg.gateway.bridge.deliveries.byId(id)!.status === 'delivered', WAIT_MS, 'the replay');
+    await until(async () => (await tg.gateway.store.read.attempts.ofDelivery(id)).length === 2 && (await tg.gateway.store.read.deliveries.byId(id))!.status === 'delivered', WAIT_MS, 'the replay');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(delivered.filter((d) => d.connector === 'desk').length - before).toBe(1);
-    expect(tg.gateway.bridge.attempts.ofDelivery(id).map((a) => [a.replay, a.outcome])).toEqual([[false, 'delivered'], [true, 'delivered']]);
+    expect((await tg.gateway.store.read.attempts.ofDelivery(id)).map((a) => [a.replay, a.outcome])).toEqual([[false, 'delivered'], [true, 'delivered']]);
   });
 
   it('bulk replay over a filter of mixed statuses: dry run counts, the real run replays and names what it skipped', async () => {
@@ -84,8 +84,8 @@ describe('threadgate replay', () => {
     expect(result.replayed).toHaveLength(1);
     expect(result.skipped[0]!.reason).toContain('was rejected');
     const deadId = result.replayed[0]!;
-    await until(() => tg.gateway.bridge.attempts.ofDelivery(deadId).length === 2, WAIT_MS, 'the replayed attempt');
-    await until(() => tg.gateway.bridge.deliveries.byId(deadId)!.status === 'dead', WAIT_MS, 'the refuser to refuse again');
+    await until(async () => (await tg.gateway.store.read.attempts.ofDelivery(deadId)).length === 2, WAIT_MS, 'the replayed attempt');
+    await until(async () => (await tg.gateway.store.read.deliveries.byId(deadId))!.status === 'dead', WAIT_MS, 'the refuser to refuse again');
     expect((await cli('replay', '7', '--dry-run')).status).toBe(2);
   });
 });
@@ -97,7 +97,7 @@ describe('threadgate inbound', () => {
     proxy.mode = '503';
     await tg.call('POST', '/connectors/desk/submit', { threadKey: 'T9', messageId: 'm-9', senderId: 'a@b.c', body: 'during the outage' });
     // With one attempt allowed, the 503 dead-letters the job and the message with it.
-    await until(() => tg.gateway.bridge.inboundRepo.byId(1)?.status === 'dead', WAIT_MS, 'a dead message');
+    await until(async () => (await tg.gateway.store.read.inbound.byId(1))?.status === 'dead', WAIT_MS, 'a dead message');
     const listed = json(await cli('inbound', 'list', '--status', 'dead', '--json'));
     expect(listed).toEqual([expect.objectContaining({ id: 1, externalId: 'm-9', threadId: 'desk:T9', status: 'dead', attempts: 1 })]);
     const shown = json(await cli('inbound', 'show', '1', '--json'));
@@ -107,8 +107,8 @@ describe('threadgate inbound', () => {
     proxy.mode = 'up';
     const retried = await cli('inbound', 'retry', '1');
     expect(retried.stdout).toMatch(/^1: queued again as job \d+/);
-    await until(() => tg.gateway.bridge.inboundRepo.byId(1)?.status === 'posted', WAIT_MS, 'the message posted');
-    expect(tg.gateway.bridge.attempts.ofInbound(1).map((a) => a.outcome)).toEqual(['dead', 'posted']);
+    await until(async () => (await tg.gateway.store.read.inbound.byId(1))?.status === 'posted', WAIT_MS, 'the message posted');
+    expect((await tg.gateway.store.read.attempts.ofInbound(1)).map((a) => a.outcome)).toEqual(['dead', 'posted']);
     const again = await cli('inbound', 'retry', '1', '2');
     expect(again.status).toBe(1);
     expect(again.stdout).toContain('1: TG_NOT_REPLAYABLE: inbound message 1 is posted');

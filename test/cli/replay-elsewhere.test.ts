@@ -20,10 +20,10 @@ const desk = { name: 'desk', type: 'recorder', module: RECORDER_MODULE };
 async function withOneDelivery(): Promise<{ tg: TestGateway; id: number; cli: (...a: string[]) => ReturnType<typeof runCliAsync> }> {
   const tg = await startTestGateway({ connectors: [desk] });
   await tg.call('POST', '/connectors/desk/submit', { threadKey: 'T1', messageId: 'm1', senderId: 'a@b.c', body: 'hi' });
-  await until(() => tg.gateway.bridge.threads.byKey('desk', 'T1')?.chatId != null, WAIT_MS, 'a chat');
-  await tg.sandbox.call('POST', `/_sandbox/chats/${tg.gateway.bridge.threads.byKey('desk', 'T1')!.chatId}/agent_messages`, { text: 'production reply' });
-  await until(() => tg.gateway.bridge.deliveries.countByStatus('desk').delivered === 1, WAIT_MS, 'the delivery');
-  const id = (tg.gateway.store.sqlite.prepare(`select id from deliveries`).get() as { id: number }).id;
+  await until(async () => (await tg.gateway.store.read.threads.byKey('desk', 'T1'))?.chatId != null, WAIT_MS, 'a chat');
+  await tg.sandbox.call('POST', `/_sandbox/chats/${(await tg.gateway.store.read.threads.byKey('desk', 'T1'))!.chatId}/agent_messages`, { text: 'production reply' });
+  await until(async () => (await tg.gateway.store.read.deliveries.countByStatus('desk')).delivered === 1, WAIT_MS, 'the delivery');
+  const id = ((await tg.gateway.store.read.sql.get(`select id from deliveries`)) as { id: number }).id;
   return { tg, id, cli: (...a) => runCliAsync([...a, '--config', join(tg.dir, 'threadgate.yaml')]) };
 }
 
@@ -31,13 +31,13 @@ describe('threadgate replay --to', () => {
   it('re-signs a stored delivery for a staging gateway with --secret, which accepts and delivers it', async () => {
     const prod = await withOneDelivery();
     const staging = await startTestGateway({ connectors: [desk] });
-    const stagingSecret = staging.gateway.bridge.registrations.get('desk')!.secret;
+    const stagingSecret = (await staging.gateway.store.read.registrations.get('desk'))!.secret;
     const r = await prod.cli('replay', String(prod.id), '--to', `${staging.gateway.url}/webhooks/desk`, '--secret', stagingSecret);
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(new RegExp(`^${prod.id}: 200 \\{"received":true,"duplicate":false`));
     expect(r.status).toBe(0);
-    await until(() => staging.gateway.bridge.deliveries.countByStatus('desk').delivered === 1, WAIT_MS, 'the delivery at staging');
-    const row = staging.gateway.store.sqlite.prepare(`select body, verification from deliveries`).get() as { body: string; verification: string };
+    await until(async () => (await staging.gateway.store.read.deliveries.countByStatus('desk')).delivered === 1, WAIT_MS, 'the delivery at staging');
+    const row = (await staging.gateway.store.read.sql.get(`select body, verification from deliveries`)) as { body: string; verification: string };
     expect(row.verification).toBe('valid');
     expect(JSON.parse(row.body).message.message).toBe('production reply');
   });
@@ -57,7 +57,7 @@ describe('threadgate replay --to', () => {
     expect(sent.status).toBe(0);
     const [req] = await receiver.waitFor(1);
     expect(req!.rawBody).toBe(lines[0]!.body);
-    const secret = prod.tg.gateway.bridge.registrations.get('desk')!.secret;
+    const secret = (await prod.tg.gateway.store.read.registrations.get('desk'))!.secret;
     expect(() => verifyWebhook({ secrets: [secret], rawBody: req!.rawBody, signature: req!.headers['x-svc-signature'] as string, timestamp: req!.headers['x-svc-timestamp'] as string })).not.toThrow();
   });
 

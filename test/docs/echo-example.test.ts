@@ -12,7 +12,7 @@ const ROOT = join(import.meta.dirname, '../..');
 const EXAMPLE = join(ROOT, 'docs/examples/echo-connector.ts');
 
 describe('the connector guide example', () => {
-  it('is shown verbatim in docs/connectors.md', () => {
+  it('is shown verbatim in docs/connectors.md', async () => {
     expect(readFileSync(join(ROOT, 'docs/connectors.md'), 'utf8')).toContain(readFileSync(EXAMPLE, 'utf8').trim());
   });
 
@@ -21,10 +21,10 @@ describe('the connector guide example', () => {
     const res = await tg.call('POST', '/connectors/echo/say', { thread: 't-1', text: 'Hello' });
     expect(res.status).toBe(202);
     expect(res.body).toEqual({ thread_id: 'echo:t-1' });
-    await until(() => tg.gateway.bridge.threads.byKey('echo', 't-1')?.chatId != null, 5_000, 'the chat');
-    const chatId = tg.gateway.bridge.threads.byKey('echo', 't-1')!.chatId!;
+    await until(async () => (await tg.gateway.store.read.threads.byKey('echo', 't-1'))?.chatId != null, 5_000, 'the chat');
+    const chatId = (await tg.gateway.store.read.threads.byKey('echo', 't-1'))!.chatId!;
     await tg.sandbox.call('POST', `/_sandbox/chats/${chatId}/agent_messages`, { text: 'Hi back' });
-    await until(() => tg.gateway.bridge.state.get('echo', 'last_reply') !== undefined, 5_000, 'the reply in state');
-    expect(tg.gateway.bridge.state.get('echo', 'last_reply')).toEqual({ thread_id: 'echo:t-1', event_type: 'message_created', text: 'Hi back' });
+    await until(async () => (await tg.gateway.store.read.state.get('echo', 'last_reply')) !== undefined, 5_000, 'the reply in state');
+    expect((await tg.gateway.store.read.state.get('echo', 'last_reply'))).toEqual({ thread_id: 'echo:t-1', event_type: 'message_created', text: 'Hi back' });
   });
 });

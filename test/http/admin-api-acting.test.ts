@@ -23,7 +23,7 @@ describe('admin API: acting', () => {
     expect(res.status).toBe(202);
     conforms('replayDelivery', res);
     expect(res.body.job_id).toEqual(expect.any(Number));
-    await until(async () => (await tg.admin('GET', `/deliveries/${id}`)).body.attempts.length === 2 && tg.gateway.bridge.deliveries.byId(id)!.status === 'delivered', WAIT_MS, 'the replay');
+    await until(async () => (await tg.admin('GET', `/deliveries/${id}`)).body.attempts.length === 2 && (await tg.gateway.store.read.deliveries.byId(id))!.status === 'delivered', WAIT_MS, 'the replay');
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     expect(delivered.filter((d) => d.connector === 'desk').length - before).toBe(1);
     const shown = await tg.admin('GET', `/deliveries/${id}`);
@@ -47,7 +47,7 @@ describe('admin API: acting', () => {
     expect(dry.status).toBe(202);
     conforms('startReplay', dry);
     expect(await follow(dry.body.id)).toMatchObject({ id: dry.body.id, status: 'done', dry_run: true, matched: 2, replayed: 0, skipped: 0, done: 0 });
-    expect(tg.gateway.bridge.deliveries.countByStatus('refuser').dead).toBe(1);
+    expect((await tg.gateway.store.read.deliveries.countByStatus('refuser')).dead).toBe(1);
 
     const started = await tg.admin('POST', '/replays', { status: 'dead,rejected,delivered', since: '1h' });
     expect(started.status).toBe(202);
@@ -55,8 +55,8 @@ describe('admin API: acting', () => {
     expect(run).toMatchObject({ status: 'done', dry_run: false, matched: 3, replayed: 2, skipped: 1, done: 3, error: null });
     expect(run.skipped_records).toEqual([{ id: expect.any(Number), reason: expect.stringContaining('was rejected') }]);
     const [dead, ok] = [(await tg.admin('GET', '/deliveries?connector=refuser')).body.results[0].id, (await tg.admin('GET', '/deliveries?status=delivered')).body.results[0].id] as number[];
-    await until(() => tg.gateway.bridge.attempts.ofDelivery(dead!).length === 2 && tg.gateway.bridge.deliveries.byId(dead!)!.status === 'dead', WAIT_MS, 'the refuser to refuse again');
-    await until(() => tg.gateway.bridge.attempts.ofDelivery(ok!).length === 2 && tg.gateway.bridge.deliveries.byId(ok!)!.status === 'delivered', WAIT_MS, 'desk to deliver again');
+    await until(async () => (await tg.gateway.store.read.attempts.ofDelivery(dead!)).length === 2 && (await tg.gateway.store.read.deliveries.byId(dead!))!.status === 'dead', WAIT_MS, 'the refuser to refuse again');
+    await until(async () => (await tg.gateway.store.read.attempts.ofDelivery(ok!)).length === 2 && (await tg.gateway.store.read.deliveries.byId(ok!))!.status === 'delivered', WAIT_MS, 'desk to deliver again');
 
     refused(await tg.admin('POST', '/replays', {}), 400, 'TG_REQUEST_INVALID', 'body.status', /is required/);
     refused(await tg.admin('POST', '/replays', { status: [] }), 400, 'TG_REQUEST_INVALID', 'body.status', /at least one status/);
@@ -79,8 +79,8 @@ describe('admin API: acting', () => {
     const retried = await tg.admin('POST', `/jobs/${job.id}/retry`);
     expect(retried.status).toBe(202);
     expect(retried.body).toEqual({ job_id: job.id });
-    await until(() => tg.gateway.bridge.attempts.ofDelivery(job.payload.delivery).length === 2, WAIT_MS, 'the retried job to run');
-    await until(() => tg.gateway.bridge.queue.get(job.id)!.status === 'dead', WAIT_MS, 'the job to die again');
+    await until(async () => (await tg.gateway.store.read.attempts.ofDelivery(job.payload.delivery)).length === 2, WAIT_MS, 'the retried job to run');
+    await until(async () => (await tg.gateway.bridge.queue.get(job.id))!.status === 'dead', WAIT_MS, 'the job to die again');
 
     const done = (await tg.admin('GET', '/jobs?status=done&kind=connector.deliver')).body.results[0].id as number;
     refused(await tg.admin('POST', `/jobs/${done}/retry`), 409, 'TG_JOB_NOT_DEAD');

@@ -35,15 +35,15 @@ describe('admin API: bulk retry', () => {
     conforms('retryJobsWhere', dry);
     expect(dry.body).toMatchObject({ dry_run: true, matched: 2, queued: 0 });
     expect(dry.body.jobs.map((j: { kind: string }) => j.kind)).toEqual(['connector.deliver', 'connector.deliver']);
-    expect(tg.gateway.bridge.queue.countByStatus().dead).toBe(2);
+    expect((await tg.gateway.bridge.queue.countByStatus()).dead).toBe(2);
 
     const flakyJob = (await tg.admin('GET', '/jobs?status=dead&connector=flaky')).body.results[0] as { id: number; payload: { delivery: number } };
     const res = await tg.admin('POST', '/jobs/retry', { status: ['dead'], connector: 'flaky', kind: 'connector.deliver', since: '1h' });
     expect(res.status).toBe(200);
     conforms('retryJobsWhere', res);
     expect(res.body).toEqual({ dry_run: false, matched: 1, queued: 1, jobs: [{ id: flakyJob.id, kind: 'connector.deliver' }] });
-    await until(() => tg.gateway.bridge.queue.get(flakyJob.id)!.status === 'done', WAIT_MS, 'the retried job done');
-    expect(tg.gateway.bridge.deliveries.byId(flakyJob.payload.delivery)!.status).toBe('delivered');
+    await until(async () => (await tg.gateway.bridge.queue.get(flakyJob.id))!.status === 'done', WAIT_MS, 'the retried job done');
+    expect((await tg.gateway.store.read.deliveries.byId(flakyJob.payload.delivery))!.status).toBe('delivered');
     expect((await tg.admin('GET', '/jobs?status=dead')).body.results.map((j: { payload: { connector: string } }) => j.payload.connector)).toEqual(['refuser']);
   });
 
@@ -55,7 +55,7 @@ describe('admin API: bulk retry', () => {
     for (const [threadKey, messageId] of [['T1', 'a-1'], ['T2', 'b-1']] as const) {
       await tg.call('POST', '/connectors/desk/submit', { threadKey, messageId, senderId: 'a@b.c', body: `text of ${messageId}` });
     }
-    await until(() => [1, 2].every((id) => tg.gateway.bridge.inboundRepo.byId(id)?.status === 'dead'), WAIT_MS, 'two dead messages');
+    await until(async () => (await Promise.all([1, 2].map((id) => tg.gateway.store.read.inbound.byId(id)))).every((m) => m?.status === 'dead'), WAIT_MS, 'two dead messages');
     proxy.mode = 'up';
 
     refused(await tg.call('POST', '/admin/api/inbound/retry', { status: 'dead' }), 401, 'TG_ADMIN_UNAUTHORIZED');
@@ -65,17 +65,17 @@ describe('admin API: bulk retry', () => {
     expect(dry.status).toBe(200);
     conforms('retryInboundWhere', dry);
     expect(dry.body).toEqual({ dry_run: true, matched: 2, queued: 0, ids: [1, 2], retried: [], skipped: [] });
-    expect(tg.gateway.bridge.inboundRepo.byId(1)!.status).toBe('dead');
+    expect((await tg.gateway.store.read.inbound.byId(1))!.status).toBe('dead');
 
     const one = await admin({ status: 'dead', thread: 'desk:T2' });
     expect(one.body).toMatchObject({ dry_run: false, matched: 1, queued: 1, ids: [2], retried: [{ id: 2, job_id: expect.any(Number) }] });
-    await until(() => tg.gateway.bridge.inboundRepo.byId(2)!.status === 'posted', WAIT_MS, 'message 2 posted');
-    expect(tg.gateway.bridge.inboundRepo.byId(1)!.status).toBe('dead');
+    await until(async () => (await tg.gateway.store.read.inbound.byId(2))!.status === 'posted', WAIT_MS, 'message 2 posted');
+    expect((await tg.gateway.store.read.inbound.byId(1))!.status).toBe('dead');
 
     const rest = await admin({ status: 'dead', connector: 'desk', since: '1h' });
     conforms('retryInboundWhere', rest);
     expect(rest.body).toMatchObject({ matched: 1, queued: 1, ids: [1] });
-    await until(() => tg.gateway.bridge.inboundRepo.byId(1)!.status === 'posted', WAIT_MS, 'message 1 posted');
-    expect(tg.gateway.bridge.queue.get(rest.body.retried[0].job_id)!.status).toBe('done');
+    await until(async () => (await tg.gateway.store.read.inbound.byId(1))!.status === 'posted', WAIT_MS, 'message 1 posted');
+    expect((await tg.gateway.bridge.queue.get(rest.body.retried[0].job_id))!.status).toBe('done');
   });
 });

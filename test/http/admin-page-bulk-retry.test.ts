@@ -26,13 +26,13 @@ describe('admin page: bulk retry', () => {
     await page.locator('#confirm').waitFor({ state: 'visible' });
     expect(await page.locator('#confirm-text').innerText()).toBe('Retry 2 dead jobs? Each runs again from a fresh attempt count and retry deadline.');
     await page.click('#confirm-cancel');
-    expect(tg.gateway.bridge.queue.countByStatus().dead).toBe(2);
+    expect((await tg.gateway.bridge.queue.countByStatus()).dead).toBe(2);
 
     await page.click('#jobs-retry-dead');
     await page.click('#confirm-ok');
     await poll(() => page.locator('#notice').innerText()).toBe('2 dead jobs queued again.');
     // flaky's reply is delivered this time; refuser refuses again and is the one dead job left.
-    await poll(async () => tg.gateway.bridge.deliveries.countByStatus('flaky').delivered ?? 0).toBe(1);
+    await poll(async () => (await tg.gateway.store.read.deliveries.countByStatus('flaky')).delivered ?? 0).toBe(1);
     await page.click('#refresh');
     await poll(() => page.locator('#job-list tbody tr').allInnerTexts()).toEqual([expect.stringMatching(/connector\.deliver\s+1\/1\s+TG_DELIVERY_PERMANENT/)]);
 

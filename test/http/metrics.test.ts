@@ -14,9 +14,9 @@ describe('GET /metrics', () => {
   it('counts what flowed through the gateway', async () => {
     const tg = await startTestGateway({ connectors: [{ name: 'desk', type: 'recorder', module: RECORDER_MODULE }] });
     await tg.call('POST', '/connectors/desk/submit', { threadKey: 'T', messageId: 'm1', senderId: 'a@b.c', body: 'hi' });
-    await until(() => tg.gateway.bridge.threads.byKey('desk', 'T')?.chatId != null, 5_000, 'a chat');
-    await tg.sandbox.call('POST', `/_sandbox/chats/${tg.gateway.bridge.threads.byKey('desk', 'T')!.chatId}/agent_messages`, { text: 'ok' });
-    await until(() => tg.gateway.bridge.deliveries.countByStatus('desk').delivered === 1, 5_000, 'a delivery');
+    await until(async () => (await tg.gateway.store.read.threads.byKey('desk', 'T'))?.chatId != null, 5_000, 'a chat');
+    await tg.sandbox.call('POST', `/_sandbox/chats/${(await tg.gateway.store.read.threads.byKey('desk', 'T'))!.chatId}/agent_messages`, { text: 'ok' });
+    await until(async () => (await tg.gateway.store.read.deliveries.countByStatus('desk')).delivered === 1, 5_000, 'a delivery');
     const raw = JSON.stringify(messageCreatedEnvelope({ threadId: 'desk:T' }));
     await tg.call('POST', '/webhooks/desk', raw, signedHeaders('0'.repeat(64), raw));
 

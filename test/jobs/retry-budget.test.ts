@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { backoffDelayMs, DEFAULT_BACKOFF } from '../../src/jobs/backoff.ts';
-import { JobQueue, type Job } from '../../src/jobs/queue.ts';
+import { JobQueue, type EnqueueInput, type Job } from '../../src/jobs/queue.ts';
 import { nextRunAt } from '../../src/jobs/retry-budget.ts';
 import { openStore } from '../../src/store/database.ts';
 import { tempDir } from '../support/temp-dir.ts';
@@ -24,38 +24,39 @@ function fakeQueue() {
   const clock = { now: START };
   const store = openStore({ path: join(tempDir(), 'jobs.db') });
   onTestFinished(() => store.close());
-  return { store, clock, queue: new JobQueue(store, { now: () => clock.now }) };
+  const queue = new JobQueue(store, { now: () => clock.now });
+  return { store, clock, queue, enqueue: (input: EnqueueInput) => store.write((tx) => queue.enqueue(tx, input)) };
 }
 
 /** Claims the job whenever it is due and fails it, until it is dead or `until` has passed; returns each try's time. */
-function failUntilDead(queue: JobQueue, clock: { now: number }, id: number, until: number, error = (n: number) => new Error(`503 from the helpdesk (try ${n})`)): number[] {
+async function failUntilDead(queue: JobQueue, clock: { now: number }, id: number, until: number, error = (n: number) => new Error(`503 from the helpdesk (try ${n})`)): Promise<number[]> {
   const tries: number[] = [];
   while (clock.now <= until) {
-    const job = queue.get(id) as Job;
+    const job = (await queue.get(id)) as Job;
     if (job.status === 'dead') break;
     clock.now = Math.max(clock.now, job.runAt);
-    const [claimed] = queue.claim('deliver', 'w', 30_000, 1);
+    const [claimed] = await queue.claim('deliver', 'w', 30_000, 1);
     expect(claimed?.id).toBe(id);
     tries.push(clock.now);
-    queue.fail(claimed as Job, 'w', error(claimed!.attempts));
+    await queue.write((tx) => queue.fail(tx, claimed as Job, 'w', error(claimed!.attempts)));
   }
   return tries;
 }
 
 describe('retry budget', () => {
   // Guards against agent replies dead-lettered after ~2 minutes of a helpdesk outage (the old max_attempts 8).
-  it('keeps retrying through a long outage and gives up only at its deadline, with its last error', () => {
-    const { queue, clock } = fakeQueue();
-    const id = queue.enqueue({ kind: 'deliver', payload: { delivery: 1 } });
+  it('keeps retrying through a long outage and gives up only at its deadline, with its last error', async () => {
+    const { queue, clock, enqueue } = fakeQueue();
+    const id = await enqueue({ kind: 'deliver', payload: { delivery: 1 } });
 
-    const firstDay = failUntilDead(queue, clock, id, START + DAY);
-    expect(queue.get(id)!.status).toBe('queued');
+    const firstDay = await failUntilDead(queue, clock, id, START + DAY);
+    expect((await queue.get(id))!.status).toBe('queued');
     expect(firstDay.length).toBeGreaterThan(8);
     expect(firstDay.at(-1)! - START).toBeGreaterThan(OLD_BUDGET_MS);
 
-    const rest = failUntilDead(queue, clock, id, START + 4 * DAY);
+    const rest = await failUntilDead(queue, clock, id, START + 4 * DAY);
     const tries = [...firstDay, ...rest];
-    const dead = queue.get(id)!;
+    const dead = (await queue.get(id))!;
     expect(dead).toMatchObject({ status: 'dead', attempts: tries.length, lastError: `503 from the helpdesk (try ${tries.length})` });
     // The last try runs at the deadline, not later, and not more than one capped delay before it.
     const deadline = START + 3 * DAY;
@@ -68,44 +69,44 @@ describe('retry budget', () => {
     expect(Math.max(...gaps)).toBeLessThanOrEqual(CAP_MS);
   });
 
-  it('gives a job retried by hand a fresh deadline, counted from the retry', () => {
-    const { queue, clock } = fakeQueue();
-    const id = queue.enqueue({ kind: 'deliver', payload: null, retryForMs: HOUR });
-    failUntilDead(queue, clock, id, START + DAY);
-    expect(queue.get(id)!.status).toBe('dead');
+  it('gives a job retried by hand a fresh deadline, counted from the retry', async () => {
+    const { queue, clock, enqueue } = fakeQueue();
+    const id = await enqueue({ kind: 'deliver', payload: null, retryForMs: HOUR });
+    await failUntilDead(queue, clock, id, START + DAY);
+    expect((await queue.get(id))!.status).toBe('dead');
 
     clock.now = START + 2 * DAY;
-    const retried = queue.retryDead(id);
+    const retried = await queue.retryDead(id);
     expect(retried).toMatchObject({ status: 'queued', attempts: 0, giveUpAt: clock.now + HOUR });
-    const tries = failUntilDead(queue, clock, id, START + 3 * DAY);
-    expect(queue.get(id)!.status).toBe('dead');
+    const tries = await failUntilDead(queue, clock, id, START + 3 * DAY);
+    expect((await queue.get(id))!.status).toBe('dead');
     expect(tries.at(-1)! - tries[0]!).toBeGreaterThan(HOUR - CAP_MS);
     expect(tries.at(-1)!).toBeLessThanOrEqual(START + 2 * DAY + HOUR);
   });
 
-  it('still ends at the attempt cap, and at once on a permanent failure', () => {
-    const { queue, clock } = fakeQueue();
-    const capped = queue.enqueue({ kind: 'deliver', payload: null, maxAttempts: 3 });
-    expect(failUntilDead(queue, clock, capped, START + DAY)).toHaveLength(3);
-    expect(queue.get(capped)!.status).toBe('dead');
+  it('still ends at the attempt cap, and at once on a permanent failure', async () => {
+    const { queue, clock, enqueue } = fakeQueue();
+    const capped = await enqueue({ kind: 'deliver', payload: null, maxAttempts: 3 });
+    expect(await failUntilDead(queue, clock, capped, START + DAY)).toHaveLength(3);
+    expect((await queue.get(capped))!.status).toBe('dead');
 
-    const refused = queue.enqueue({ kind: 'deliver', payload: null });
-    const tries = failUntilDead(queue, clock, refused, START + DAY, () => Object.assign(new Error('422 from the helpdesk'), { permanent: true }));
+    const refused = await enqueue({ kind: 'deliver', payload: null });
+    const tries = await failUntilDead(queue, clock, refused, START + DAY, () => Object.assign(new Error('422 from the helpdesk'), { permanent: true }));
     expect(tries).toHaveLength(1);
-    expect(queue.get(refused)).toMatchObject({ status: 'dead', lastError: '422 from the helpdesk' });
+    expect((await queue.get(refused))).toMatchObject({ status: 'dead', lastError: '422 from the helpdesk' });
   });
 
-  it('runs a job queued before deadlines existed (no deadline stored) until its attempt cap', () => {
-    const { store, queue, clock } = fakeQueue();
-    const id = queue.enqueue({ kind: 'deliver', payload: null, maxAttempts: 8 });
-    store.sqlite.prepare('update jobs set retry_for_ms = null, give_up_at = null where id = ?').run(id);
-    expect(failUntilDead(queue, clock, id, START + DAY)).toHaveLength(8);
-    expect(queue.get(id)).toMatchObject({ status: 'dead', giveUpAt: null });
+  it('runs a job queued before deadlines existed (no deadline stored) until its attempt cap', async () => {
+    const { store, queue, clock, enqueue } = fakeQueue();
+    const id = await enqueue({ kind: 'deliver', payload: null, maxAttempts: 8 });
+    await store.write((tx) => tx.sql.run('update jobs set retry_for_ms = null, give_up_at = null where id = ?', [id]));
+    expect(await failUntilDead(queue, clock, id, START + DAY)).toHaveLength(8);
+    expect((await queue.get(id))).toMatchObject({ status: 'dead', giveUpAt: null });
   });
 });
 
 describe('backoff', () => {
-  it('never waits longer than the cap, and spreads retries with jitter (half fixed, half random)', () => {
+  it('never waits longer than the cap, and spreads retries with jitter (half fixed, half random)', async () => {
     for (let attempt = 1; attempt <= 60; attempt++) {
       const ceiling = Math.min(CAP_MS, 1_000 * 2 ** (attempt - 1));
       const delays = Array.from({ length: 200 }, () => backoffDelayMs(attempt, DEFAULT_BACKOFF));
@@ -117,7 +118,7 @@ describe('backoff', () => {
     }
   });
 
-  it('schedules the last retry at the deadline, unless a Retry-After asks for later', () => {
+  it('schedules the last retry at the deadline, unless a Retry-After asks for later', async () => {
     const job = { attempts: 20, maxAttempts: 1_000, giveUpAt: START + 5 * MINUTE };
     expect(nextRunAt(job, START, DEFAULT_BACKOFF, undefined, () => 1)).toBe(START + 5 * MINUTE);
     expect(nextRunAt(job, START, DEFAULT_BACKOFF, 10 * MINUTE, () => 1)).toBe(START + 10 * MINUTE);
@@ -125,17 +126,17 @@ describe('backoff', () => {
   });
 
   // Guards against a long platform-token pause (postponed jobs) eating the retry budget and dead-lettering the messages.
-  it('moves the deadline of a postponed job on by its wait, and the try does not count', () => {
-    const { queue, clock } = fakeQueue();
-    const id = queue.enqueue({ kind: 'deliver', payload: { delivery: 1 } });
-    const before = queue.get(id)!.giveUpAt!;
+  it('moves the deadline of a postponed job on by its wait, and the try does not count', async () => {
+    const { queue, clock, enqueue } = fakeQueue();
+    const id = await enqueue({ kind: 'deliver', payload: { delivery: 1 } });
+    const before = (await queue.get(id))!.giveUpAt!;
     expect(before).toBe(START + 3 * DAY);
     for (let i = 0; i < 5; i++) {
-      const [claimed] = queue.claim('deliver', 'w', 30_000, 1);
-      queue.postpone(claimed!.id, 'w', clock.now + DAY, 'TG_CONNECTOR_PAUSED: the platform refuses the token');
+      const [claimed] = await queue.claim('deliver', 'w', 30_000, 1);
+      await queue.write((tx) => queue.postpone(tx, claimed!.id, 'w', clock.now + DAY, 'TG_CONNECTOR_PAUSED: the platform refuses the token'));
       clock.now += DAY;
     }
-    const job = queue.get(id)!;
+    const job = (await queue.get(id))!;
     expect(job).toMatchObject({ status: 'queued', attempts: 0, giveUpAt: before + 5 * DAY });
     expect(job.lastError).toMatch(/TG_CONNECTOR_PAUSED/);
   });

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { JobQueue } from '../../src/jobs/queue.ts';
+import { JobQueue, type EnqueueInput } from '../../src/jobs/queue.ts';
+import type { Repos } from '../../src/store/repos.ts';
 import { JobRunner } from '../../src/jobs/runner.ts';
 import { createLogger } from '../../src/logger.ts';
 import { openStore } from '../../src/store/database.ts';
@@ -17,15 +18,16 @@ function setup() {
   const runner = new JobRunner(queue, { logger: createLogger('silent'), pollMs: POLL_MS });
   onTestFinished(async () => {
     await runner.stop(100);
-    store.close();
+    await store.close();
   });
-  return { store, queue, runner };
+  const enqueue = (input: EnqueueInput) => store.write((tx) => queue.enqueue(tx, input));
+  return { store, queue, runner, enqueue };
 }
 
 
 describe('job runner', () => {
   it('runs every job once, never more than the kind’s concurrency at a time', async () => {
-    const { queue, runner } = setup();
+    const { queue, runner, enqueue } = setup();
     let running = 0;
     let peak = 0;
     const seen: number[] = [];
@@ -40,16 +42,16 @@ describe('job runner', () => {
       },
     });
     runner.start();
-    for (let n = 0; n < 6; n++) queue.enqueue({ kind: 'work', payload: n });
+    for (let n = 0; n < 6; n++) await enqueue({ kind: 'work', payload: n });
     runner.notify('work');
-    await until(() => seen.length === 6, WAIT_MS, 'all six jobs run');
+    await until(async () => seen.length === 6, WAIT_MS, 'all six jobs run');
     expect(seen.sort()).toEqual([0, 1, 2, 3, 4, 5]);
     expect(peak).toBe(2);
-    await until(() => queue.countByStatus().done === 6, WAIT_MS, 'all six jobs done');
+    await until(async () => (await queue.countByStatus()).done === 6, WAIT_MS, 'all six jobs done');
   });
 
   it('retries a failing job after its backoff until it succeeds', async () => {
-    const { queue, runner } = setup();
+    const { queue, runner, enqueue } = setup();
     let calls = 0;
     runner.register('flaky', {
       handler: async () => {
@@ -58,25 +60,25 @@ describe('job runner', () => {
       },
     });
     runner.start();
-    const id = queue.enqueue({ kind: 'flaky', payload: {} });
+    const id = await enqueue({ kind: 'flaky', payload: {} });
     runner.notify('flaky');
-    await until(() => queue.get(id)?.status === 'done', WAIT_MS, 'the job done');
+    await until(async () => (await queue.get(id))?.status === 'done', WAIT_MS, 'the job done');
     expect(calls).toBe(3);
-    expect(queue.get(id)).toMatchObject({ attempts: 3, lastError: 'failure 2' });
+    expect(await queue.get(id)).toMatchObject({ attempts: 3, lastError: 'failure 2' });
   });
 
   it('dead-letters a job that keeps failing', async () => {
-    const { queue, runner } = setup();
+    const { queue, runner, enqueue } = setup();
     runner.register('doomed', { handler: async () => Promise.reject(new Error('always')) });
     runner.start();
-    const id = queue.enqueue({ kind: 'doomed', payload: {}, maxAttempts: 3 });
+    const id = await enqueue({ kind: 'doomed', payload: {}, maxAttempts: 3 });
     runner.notify();
-    await until(() => queue.get(id)?.status === 'dead', WAIT_MS, 'the job dead');
-    expect(queue.get(id)).toMatchObject({ attempts: 3, lastError: 'always' });
+    await until(async () => (await queue.get(id))?.status === 'dead', WAIT_MS, 'the job dead');
+    expect(await queue.get(id)).toMatchObject({ attempts: 3, lastError: 'always' });
   });
 
   it('on stop lets in-flight jobs finish within the deadline', async () => {
-    const { queue, runner } = setup();
+    const { queue, runner, enqueue } = setup();
     let finished = false;
     runner.register('slow', {
       handler: async () => {
@@ -85,17 +87,17 @@ describe('job runner', () => {
       },
     });
     runner.start();
-    const id = queue.enqueue({ kind: 'slow', payload: {} });
+    const id = await enqueue({ kind: 'slow', payload: {} });
     runner.notify();
-    await until(() => runner.inFlightCount() === 1, WAIT_MS, 'the job in flight');
+    await until(async () => runner.inFlightCount() === 1, WAIT_MS, 'the job in flight');
     await runner.stop(2_000);
     expect(finished).toBe(true);
-    expect(queue.get(id)!.status).toBe('done');
+    expect((await queue.get(id))!.status).toBe('done');
   });
 
   // Guards against losing a job when the process stops mid-handler.
   it('on stop past the deadline aborts the handler and releases its job for the next run', async () => {
-    const { queue, runner } = setup();
+    const { queue, runner, enqueue } = setup();
     let aborted = false;
     runner.register('stuck', {
       handler: (_p, { signal }) =>
@@ -107,125 +109,125 @@ describe('job runner', () => {
         }),
     });
     runner.start();
-    const id = queue.enqueue({ kind: 'stuck', payload: {} });
+    const id = await enqueue({ kind: 'stuck', payload: {} });
     runner.notify();
-    await until(() => runner.inFlightCount() === 1, WAIT_MS, 'the job in flight');
+    await until(async () => runner.inFlightCount() === 1, WAIT_MS, 'the job in flight');
     await runner.stop(50);
     expect(aborted).toBe(true);
-    expect(queue.get(id)).toMatchObject({ status: 'queued', attempts: 0 });
+    expect(await queue.get(id)).toMatchObject({ status: 'queued', attempts: 0 });
   });
 
   describe('ctx.complete(work)', () => {
-    function outcomes(store: ReturnType<typeof setup>['store']) {
-      store.sqlite.exec('create table if not exists outcomes (job integer, note text)');
+    async function outcomes(store: ReturnType<typeof setup>['store']) {
+      await store.write((tx) => tx.sql.run('create table if not exists outcomes (job integer, note text)'));
       return {
-        write: (job: number, note: string) => store.sqlite.prepare('insert into outcomes (job, note) values (?, ?)').run(job, note),
-        all: () => store.sqlite.prepare('select job, note from outcomes').all(),
+        write: async (tx: Repos, job: number, note: string) => void (await tx.sql.run('insert into outcomes (job, note) values (?, ?)', [job, note])),
+        all: () => store.read.sql.all('select job, note from outcomes'),
       };
     }
 
     it('commits the work and the completion together, once', async () => {
-      const { store, queue, runner } = setup();
-      const out = outcomes(store);
-      runner.register('work', { handler: async (_p, ctx) => ctx.complete(() => out.write(ctx.job.id, 'achieved')) });
+      const { store, queue, runner, enqueue } = setup();
+      const out = await outcomes(store);
+      runner.register('work', { handler: async (_p, ctx) => ctx.complete((tx) => out.write(tx, ctx.job.id, 'achieved')) });
       runner.start();
-      const id = queue.enqueue({ kind: 'work', payload: {} });
+      const id = await enqueue({ kind: 'work', payload: {} });
       runner.notify();
-      await until(() => queue.get(id)?.status === 'done', WAIT_MS, 'the job done');
-      expect(out.all()).toEqual([{ job: id, note: 'achieved' }]);
+      await until(async () => (await queue.get(id))?.status === 'done', WAIT_MS, 'the job done');
+      expect((await out.all())).toEqual([{ job: id, note: 'achieved' }]);
     });
 
     it('a job completed by its handler stays done when the handler throws afterwards or the runner stops', async () => {
-      const { store, queue, runner } = setup();
-      const out = outcomes(store);
+      const { store, queue, runner, enqueue } = setup();
+      const out = await outcomes(store);
       runner.register('then-throws', {
         handler: async (_p, ctx) => {
-          ctx.complete(() => out.write(ctx.job.id, 'achieved'));
+          ctx.complete((tx) => out.write(tx, ctx.job.id, 'achieved'));
           throw new Error('after the fact');
         },
       });
       runner.register('then-stuck', {
         handler: (_p, ctx) => {
-          ctx.complete(() => out.write(ctx.job.id, 'achieved'));
+          ctx.complete((tx) => out.write(tx, ctx.job.id, 'achieved'));
           return new Promise<void>((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason as Error)));
         },
       });
       runner.start();
-      const thrown = queue.enqueue({ kind: 'then-throws', payload: {} });
-      const stuck = queue.enqueue({ kind: 'then-stuck', payload: {} });
+      const thrown = await enqueue({ kind: 'then-throws', payload: {} });
+      const stuck = await enqueue({ kind: 'then-stuck', payload: {} });
       runner.notify();
-      await until(() => queue.get(thrown)?.status === 'done' && runner.inFlightCount() === 1, WAIT_MS, 'one job done, the other in flight');
+      await until(async () => (await queue.get(thrown))?.status === 'done' && runner.inFlightCount() === 1, WAIT_MS, 'one job done, the other in flight');
       await runner.stop(50);
-      expect(queue.get(thrown)).toMatchObject({ status: 'done', attempts: 1 });
-      expect(queue.get(stuck)).toMatchObject({ status: 'done', attempts: 1 });
-      expect(out.all()).toHaveLength(2);
+      expect((await queue.get(thrown))).toMatchObject({ status: 'done', attempts: 1 });
+      expect((await queue.get(stuck))).toMatchObject({ status: 'done', attempts: 1 });
+      expect((await out.all())).toHaveLength(2);
     });
 
     // Guards against a record saying "failed" while its job is still running (two commits): a crash between them
     // left the two disagreeing.
     it('commits onFail work in the same write as the job\'s failure, and drops it when the job succeeds', async () => {
-      const { store, queue, runner } = setup();
-      const out = outcomes(store);
+      const { store, queue, runner, enqueue } = setup();
+      const out = await outcomes(store);
       let calls = 0;
       runner.register('flaky', {
         handler: async (_p, ctx) => {
           calls += 1;
-          ctx.onFail(() => out.write(ctx.job.id, `failed try ${ctx.job.attempts}`));
+          ctx.onFail((tx) => out.write(tx, ctx.job.id, `failed try ${ctx.job.attempts}`));
           if (calls === 1) throw new Error('the sink is down');
         },
       });
       runner.start();
-      const id = queue.enqueue({ kind: 'flaky', payload: {}, runAt: Date.now() });
+      const id = await enqueue({ kind: 'flaky', payload: {}, runAt: Date.now() });
       runner.notify();
-      await until(() => out.all().length === 1, WAIT_MS, 'the failure recorded');
+      await until(async () => (await out.all()).length === 1, WAIT_MS, 'the failure recorded');
       // Seen at the same moment as the record: the job is queued again, not still running.
-      expect(queue.get(id)).toMatchObject({ status: 'queued', lastError: 'the sink is down' });
-      await until(() => queue.get(id)?.status === 'done', WAIT_MS, 'the second try done');
-      expect(out.all()).toEqual([{ job: id, note: 'failed try 1' }]);
+      expect(await queue.get(id)).toMatchObject({ status: 'queued', lastError: 'the sink is down' });
+      await until(async () => (await queue.get(id))?.status === 'done', WAIT_MS, 'the second try done');
+      expect((await out.all())).toEqual([{ job: id, note: 'failed try 1' }]);
     });
 
     // Guards against a run whose lease moved on recording its outcome anyway (a delivery marked delivered while
     // another run holds the job, so the reply goes out twice).
     it('records nothing of a run whose lease moved on: its work rolls back and the job stays with its new owner', async () => {
-      const { store, queue, runner } = setup();
-      const out = outcomes(store);
+      const { store, queue, runner, enqueue } = setup();
+      const out = await outcomes(store);
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
       runner.register('slow', {
         handler: async (_p, ctx) => {
           await held;
-          ctx.complete(() => out.write(ctx.job.id, 'delivered'));
+          ctx.complete((tx) => out.write(tx, ctx.job.id, 'delivered'));
         },
       });
       runner.start();
-      const id = queue.enqueue({ kind: 'slow', payload: {} });
+      const id = await enqueue({ kind: 'slow', payload: {} });
       runner.notify();
-      await until(() => queue.get(id)?.status === 'running', WAIT_MS, 'the job running');
+      await until(async () => (await queue.get(id))?.status === 'running', WAIT_MS, 'the job running');
       // Another process took the job over (its lease ran out there).
-      store.sqlite.prepare(`update jobs set lease_owner = 'someone-else' where id = ?`).run(id);
+      await store.write((tx) => tx.sql.run(`update jobs set lease_owner = 'someone-else' where id = ?`, [id]));
       release();
-      await until(() => runner.inFlightCount() === 0, WAIT_MS, 'the run ended');
-      expect(out.all()).toEqual([]);
-      expect(queue.get(id)).toMatchObject({ status: 'running' });
-      expect(store.sqlite.prepare('select lease_owner from jobs where id = ?').get(id)).toEqual({ lease_owner: 'someone-else' });
+      await until(async () => runner.inFlightCount() === 0, WAIT_MS, 'the run ended');
+      expect((await out.all())).toEqual([]);
+      expect(await queue.get(id)).toMatchObject({ status: 'running' });
+      expect(await store.read.sql.get('select lease_owner from jobs where id = ?', [id])).toEqual({ lease_owner: 'someone-else' });
     });
 
     it('work that throws rolls back and the job fails as usual', async () => {
-      const { store, queue, runner } = setup();
-      const out = outcomes(store);
+      const { store, queue, runner, enqueue } = setup();
+      const out = await outcomes(store);
       runner.register('bad-work', {
         handler: async (_p, ctx) =>
-          ctx.complete(() => {
-            out.write(ctx.job.id, 'half');
+          ctx.complete(async (tx) => {
+            await out.write(tx, ctx.job.id, 'half');
             throw new Error('work failed');
           }),
       });
       runner.start();
-      const id = queue.enqueue({ kind: 'bad-work', payload: {}, maxAttempts: 1 });
+      const id = await enqueue({ kind: 'bad-work', payload: {}, maxAttempts: 1 });
       runner.notify();
-      await until(() => queue.get(id)?.status === 'dead', WAIT_MS, 'the job dead');
-      expect(queue.get(id)).toMatchObject({ lastError: 'work failed' });
-      expect(out.all()).toEqual([]);
+      await until(async () => (await queue.get(id))?.status === 'dead', WAIT_MS, 'the job dead');
+      expect(await queue.get(id)).toMatchObject({ lastError: 'work failed' });
+      expect((await out.all())).toEqual([]);
     });
   });
 });

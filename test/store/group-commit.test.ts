@@ -1,12 +1,15 @@
 /**
  * Group commit on a real SQLite file: many writes share one transaction, each
  * caller is answered only after the COMMIT that holds its write, and one
- * failing write does not take its neighbours down with it.
+ * failing write — also one that fails after an await — does not take its
+ * neighbours down with it.
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { GroupCommitter } from '../../src/store/group-commit.ts';
+import type { Sql } from '../../src/store/sql.ts';
+import { SqliteSql } from '../../src/store/sqlite/sqlite-sql.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 function files() {
@@ -20,20 +23,23 @@ function files() {
     reader.close();
     db.close();
   });
-  const insert = db.prepare('insert into items (name) values (?) returning id');
   const count = reader.prepare('select count(*) as n from items');
   const committed = () => (count.get() as { n: number }).n;
-  return { db, insert, committed, reader };
+  const names = () => (reader.prepare('select name from items order by id').all() as { name: string }[]).map((r) => r.name);
+  const committer = (options?: ConstructorParameters<typeof GroupCommitter>[2]) => new GroupCommitter(db, new SqliteSql(db), options);
+  return { db, committed, names, committer };
 }
+
+const insert = async (tx: Sql, name: string) => (await tx.get<{ id: number }>('insert into items (name) values (?) returning id', [name]))!.id;
 
 describe('group commit', () => {
   it('commits the writes of one event-loop turn in one transaction and answers after it', async () => {
-    const { db, insert, committed } = files();
+    const { committed, committer } = files();
     const groups: number[] = [];
-    const gc = new GroupCommitter(db, { onCommit: (size) => groups.push(size) });
+    const gc = committer({ onCommit: (size) => groups.push(size) });
     const seenAtAnswer: number[] = [];
     const writes = Array.from({ length: 100 }, (_, i) =>
-      gc.write(() => (insert.get(`item-${i}`) as { id: number }).id).then((id) => {
+      gc.write((tx) => insert(tx, `item-${i}`)).then((id) => {
         seenAtAnswer.push(committed());
         return id;
       }),
@@ -47,74 +53,112 @@ describe('group commit', () => {
     expect(new Set(seenAtAnswer)).toEqual(new Set([100]));
   });
 
-  it('isolates a failing write: its caller gets the error, its neighbours commit', async () => {
-    const { db, insert, committed, reader } = files();
-    const gc = new GroupCommitter(db);
+  it('isolates a failing write, also one failing after an await: its caller gets the error, its neighbours commit', async () => {
+    const { committed, names, committer } = files();
+    const gc = committer();
     const results = await Promise.allSettled([
-      gc.write(() => insert.get('a')),
-      gc.write(() => {
-        insert.get('half-written'); // stored, then the write fails: this row must be rolled back too
-        insert.get('a'); // unique constraint
+      gc.write((tx) => insert(tx, 'a')),
+      gc.write(async (tx) => {
+        await insert(tx, 'half-written'); // stored, then the write fails: this row must be rolled back too
+        await insert(tx, 'a'); // unique constraint
       }),
-      gc.write(() => insert.get('b')),
+      gc.write((tx) => insert(tx, 'b')),
       gc.write(() => {
         throw new Error('a bug in a write');
       }),
-      gc.write(() => insert.get('c')),
+      gc.write(async (tx) => {
+        await insert(tx, 'written-then-refused');
+        await Promise.resolve();
+        throw new Error('refused after an await');
+      }),
+      gc.write((tx) => insert(tx, 'c')),
     ]);
-    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled']);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected', 'rejected', 'fulfilled']);
     expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/UNIQUE constraint failed/);
     expect(String((results[3] as PromiseRejectedResult).reason)).toMatch(/a bug in a write/);
+    expect(String((results[4] as PromiseRejectedResult).reason)).toMatch(/refused after an await/);
     expect(committed()).toBe(3);
-    expect((reader.prepare('select name from items order by id').all() as { name: string }[]).map((r) => r.name)).toEqual(['a', 'b', 'c']);
+    expect(names()).toEqual(['a', 'b', 'c']);
   });
 
-  it('refuses a write that returns a promise (it would hold the transaction open across other work), keeping its neighbours', async () => {
-    const { db, insert, committed } = files();
-    const gc = new GroupCommitter(db);
-    const results = await Promise.allSettled([
-      gc.write(() => insert.get('before')),
-      gc.write(() => {
-        insert.get('inside-async');
-        return Promise.resolve(1);
-      }),
-      gc.write(() => insert.get('after')),
-    ]);
-    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: 'TG_STORE_WRITE_ASYNC' });
+  it('refuses a transaction handle used after its write settled (work left behind would land in a later group)', async () => {
+    const { names, committer } = files();
+    const gc = committer();
+    let kept: Sql | undefined;
+    await gc.write(async (tx) => {
+      kept = tx;
+      await insert(tx, 'in-time');
+    });
+    await expect(insert(kept!, 'too-late')).rejects.toMatchObject({ code: 'TG_STORE_TX_ENDED' });
+    await gc.write((tx) => insert(tx, 'next'));
+    expect(names()).toEqual(['in-time', 'next']);
+  });
+
+  it('keeps a group that is still being written invisible to readers until its COMMIT', async () => {
+    const { committed, committer } = files();
+    const gc = committer();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let inside!: () => void;
+    const started = new Promise<void>((r) => (inside = r));
+    const slow = gc.write(async (tx) => {
+      await insert(tx, 'first');
+      inside();
+      await gate; // a write that (wrongly) waits for something else holds its group open
+      await insert(tx, 'second');
+    });
+    await started;
+    expect(committed()).toBe(0);
+    release();
+    await slow;
     expect(committed()).toBe(2);
   });
 
-  it('splits a burst into groups of at most maxGroup, in order', async () => {
-    const { db, insert } = files();
+  it('forms the next group from writes asked for while a group commits', async () => {
+    const { committer } = files();
     const groups: number[] = [];
-    const gc = new GroupCommitter(db, { maxGroup: 40, onCommit: (size) => groups.push(size) });
-    const ids = await Promise.all(Array.from({ length: 100 }, (_, i) => gc.write(() => (insert.get(`n${i}`) as { id: number }).id)));
+    const gc = committer({ onCommit: (size) => groups.push(size) });
+    const first = Array.from({ length: 5 }, (_, i) => gc.write((tx) => insert(tx, `a${i}`)));
+    // Asked for from inside the first group's run: they wait for the next group, not for another turn.
+    const second: Promise<number>[] = [];
+    first.push(gc.write(async (tx) => {
+      for (let i = 0; i < 3; i++) second.push(gc.write((t) => insert(t, `b${i}`)));
+      return insert(tx, 'a5');
+    }));
+    await Promise.all(first);
+    await Promise.all(second);
+    expect(groups).toEqual([6, 3]);
+  });
+
+  it('splits a burst into groups of at most maxGroup, in order', async () => {
+    const { committer } = files();
+    const groups: number[] = [];
+    const gc = committer({ maxGroup: 40, onCommit: (size) => groups.push(size) });
+    const ids = await Promise.all(Array.from({ length: 100 }, (_, i) => gc.write((tx) => insert(tx, `n${i}`))));
     expect(groups).toEqual([40, 40, 20]);
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
   });
 
   it('rejects every write of a group whose transaction cannot begin, and stores none of them', async () => {
-    const { db, insert, committed } = files();
-    const gc = new GroupCommitter(db);
+    const { db, committed, committer } = files();
+    const gc = committer();
     db.exec('BEGIN'); // someone else's transaction is open on the connection: BEGIN IMMEDIATE fails
-    const results = await Promise.allSettled([gc.write(() => insert.get('x')), gc.write(() => insert.get('y'))]);
+    const results = await Promise.allSettled([gc.write((tx) => insert(tx, 'x')), gc.write((tx) => insert(tx, 'y'))]);
     db.exec('ROLLBACK');
     expect(results.every((r) => r.status === 'rejected')).toBe(true);
     expect(committed()).toBe(0);
     // The committer is usable again afterwards.
-    await gc.write(() => insert.get('z'));
+    await gc.write((tx) => insert(tx, 'z'));
     expect(committed()).toBe(1);
   });
 
   it('commits what is queued on close and refuses writes after it', async () => {
-    const { db, insert, committed } = files();
-    const gc = new GroupCommitter(db);
-    const queued = gc.write(() => insert.get('last'));
-    gc.close();
-    expect(committed()).toBe(1); // committed by close itself, before any later turn
-    await queued;
+    const { committed, committer } = files();
+    const gc = committer();
+    const queued = gc.write((tx) => insert(tx, 'last'));
+    await gc.close();
     expect(committed()).toBe(1);
-    await expect(gc.write(() => insert.get('late'))).rejects.toMatchObject({ code: 'TG_STORE_CLOSED' });
+    await queued;
+    await expect(gc.write((tx) => insert(tx, 'late'))).rejects.toMatchObject({ code: 'TG_STORE_CLOSED' });
   });
 });

@@ -12,8 +12,8 @@ function open(path: string, migrationsFolder?: string) {
   return store;
 }
 
-function tables(store: ReturnType<typeof openStore>): string[] {
-  return (store.sqlite.prepare(`select name from sqlite_master where type = 'table' order by name`).all() as { name: string }[])
+async function tables(store: ReturnType<typeof openStore>): Promise<string[]> {
+  return (await store.read.sql.all<{ name: string }>(`select name from sqlite_master where type = 'table' order by name`))
     .map((r) => r.name)
     .filter((n) => !n.startsWith('sqlite_'));
 }
@@ -32,48 +32,48 @@ function migrationsUpTo(count: number): string {
 const journal = readJournal();
 
 describe('store migrations', () => {
-  it('creates the whole schema in an empty file, with WAL, foreign keys and full sync', () => {
+  it('creates the whole schema in an empty file, with WAL, foreign keys and full sync', async () => {
     const store = open(join(tempDir(), 'sub', 'threadgate.db'));
-    expect(store.migrationStatus()).toEqual({ applied: journal.entries.length, known: journal.entries.length, current: true });
-    expect(tables(store)).toEqual(
+    expect(await store.migrationStatus()).toEqual({ applied: journal.entries.length, known: journal.entries.length, current: true });
+    expect(await tables(store)).toEqual(
       expect.arrayContaining(['__drizzle_migrations', 'channel_registrations', 'connector_state', 'jobs']),
     );
-    expect(store.sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(store.sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
-    expect(store.sqlite.pragma('synchronous', { simple: true })).toBe(2);
+    expect(await store.read.sql.get('pragma journal_mode')).toEqual({ journal_mode: 'wal' });
+    expect(await store.read.sql.get('pragma foreign_keys')).toEqual({ foreign_keys: 1 });
+    expect(await store.read.sql.get('pragma synchronous')).toEqual({ synchronous: 2 });
   });
 
-  it('applies nothing the second time it opens the same file', () => {
+  it('applies nothing the second time it opens the same file', async () => {
     const path = join(tempDir(), 'threadgate.db');
-    open(path).close();
+    await open(path).close();
     const again = open(path);
-    const rows = again.sqlite.prepare('select count(*) as n from __drizzle_migrations').get() as { n: number };
+    const rows = (await again.read.sql.get<{ n: number }>('select count(*) as n from __drizzle_migrations'))!;
     expect(rows.n).toBe(journal.entries.length);
   });
 
   // Guards against a migration that drops or rewrites data an older version stored.
   it.each(journal.entries.slice(0, -1).map((e) => [e.tag, e.idx + 1] as const))(
     'upgrades a database made at %s, keeping its data',
-    (_tag, count) => {
+    async (_tag, count) => {
       const path = join(tempDir(), 'threadgate.db');
       const old = openStore({ path, migrationsFolder: migrationsUpTo(count) });
-      expect(old.migrationStatus().applied).toBe(count);
-      old.sqlite
-        .prepare(
+      expect((await old.migrationStatus()).applied).toBe(count);
+      await old.write(async (tx) => {
+        await tx.sql.run(
           `insert into channel_registrations (connector, config_id, name, room_id, reply_webhook_url, secret)
            values ('mail', 'cfg-1', 'threadgate mail', 'room-1', 'https://gw.example.test/webhooks/mail', 'abc')`,
-        )
-        .run();
-      old.sqlite.prepare(`insert into connector_state (connector, key, value) values ('mail', 'cursor', '{"uid":42}')`).run();
-      old.close();
+        );
+        await tx.sql.run(`insert into connector_state (connector, key, value) values ('mail', 'cursor', '{"uid":42}')`);
+      });
+      await old.close();
 
       const upgraded = open(path);
-      expect(upgraded.migrationStatus().current).toBe(true);
-      expect(upgraded.sqlite.prepare('select config_id, secret from channel_registrations').all()).toEqual([
+      expect((await upgraded.migrationStatus()).current).toBe(true);
+      expect(await upgraded.read.sql.all('select config_id, secret from channel_registrations')).toEqual([
         { config_id: 'cfg-1', secret: 'abc' },
       ]);
-      expect(upgraded.sqlite.prepare('select value from connector_state').get()).toEqual({ value: '{"uid":42}' });
-      expect(tables(upgraded)).toContain('jobs');
+      expect(await upgraded.read.sql.get('select value from connector_state')).toEqual({ value: '{"uid":42}' });
+      expect(await tables(upgraded)).toContain('jobs');
     },
   );
 
@@ -89,10 +89,10 @@ describe('store migrations', () => {
     theirs.close();
 
     const reopened = open(theirsPath);
-    expect(reopened.migrationStatus()).toMatchObject({ current: true, applied: journal.entries.length });
+    expect(await reopened.migrationStatus()).toMatchObject({ current: true, applied: journal.entries.length });
     const ours = open(join(tempDir(), 'ours.db'));
-    expect(ours.sqlite.prepare('select hash, created_at from __drizzle_migrations order by created_at').all()).toEqual(theirRows);
-    expect(tables(ours)).toEqual(tables(reopened));
+    expect(await ours.read.sql.all('select hash, created_at from __drizzle_migrations order by created_at')).toEqual(theirRows);
+    expect(await tables(ours)).toEqual(await tables(reopened));
   });
 
   // Guards against editing src/store/schema.ts without generating its migration.
@@ -110,16 +110,20 @@ describe('store migrations', () => {
 
   // Guards against jobs queued before the retry budget became a duration dead-lettering after minutes (their old
   // max_attempts 8, no deadline) when the gateway is upgraded in the middle of an outage.
-  it('gives jobs waiting at the upgrade the 3-day budget from when they were queued, and leaves finished ones alone', () => {
+  it('gives jobs waiting at the upgrade the 3-day budget from when they were queued, and leaves finished ones alone', async () => {
     const path = join(tempDir(), 'upgrade.db');
     const before = open(path, migrationsUpTo(6)); // up to 0005: the deadline columns exist, nothing fills them
-    const insert = before.sqlite.prepare(
-      `insert into jobs (kind, payload, status, max_attempts, run_at, created_at, updated_at) values ('connector.deliver', '{}', ?, 8, 0, 1000, 1000)`,
-    );
-    for (const status of ['queued', 'running', 'done', 'dead']) insert.run(status);
-    before.close();
+    await before.write(async (tx) => {
+      for (const status of ['queued', 'running', 'done', 'dead']) {
+        await tx.sql.run(
+          `insert into jobs (kind, payload, status, max_attempts, run_at, created_at, updated_at) values ('connector.deliver', '{}', ?, 8, 0, 1000, 1000)`,
+          [status],
+        );
+      }
+    });
+    await before.close();
     const after = open(path);
-    const rows = after.sqlite.prepare(`select status, max_attempts as cap, retry_for_ms as budget, give_up_at as deadline from jobs order by id`).all();
+    const rows = await after.read.sql.all(`select status, max_attempts as cap, retry_for_ms as budget, give_up_at as deadline from jobs order by id`);
     const DAYS_3 = 3 * 24 * 60 * 60 * 1000;
     expect(rows).toEqual([
       { status: 'queued', cap: 1000, budget: DAYS_3, deadline: 1000 + DAYS_3 },

@@ -41,15 +41,15 @@ export async function startAdminGateway(options: PopulatedOptions = {}): Promise
   const names = ['desk', 'refuser', ...extra.map((c) => String(c.name))];
   for (const connector of names) {
     await tg.call('POST', `/connectors/${connector}/submit`, { threadKey: 'T1', messageId: `${connector}-1`, senderId: 'a@b.c', body: `hi from ${connector}` });
-    await until(() => tg.gateway.bridge.threads.byKey(connector, 'T1')?.chatId != null, WAIT_MS, `a chat for ${connector}`);
-    const chatId = tg.gateway.bridge.threads.byKey(connector, 'T1')!.chatId!;
+    await until(async () => (await tg.gateway.store.read.threads.byKey(connector, 'T1'))?.chatId != null, WAIT_MS, `a chat for ${connector}`);
+    const chatId = (await tg.gateway.store.read.threads.byKey(connector, 'T1'))!.chatId!;
     await tg.sandbox.call('POST', `/_sandbox/chats/${chatId}/agent_messages`, { text: `reply via ${connector}` });
   }
-  await until(() => tg.gateway.bridge.deliveries.countByStatus('desk').delivered === 1, WAIT_MS, 'a delivered delivery');
-  await until(() => tg.gateway.bridge.deliveries.countByStatus('refuser').dead === 1, WAIT_MS, 'a dead delivery');
+  await until(async () => (await tg.gateway.store.read.deliveries.countByStatus('desk')).delivered === 1, WAIT_MS, 'a delivered delivery');
+  await until(async () => (await tg.gateway.store.read.deliveries.countByStatus('refuser')).dead === 1, WAIT_MS, 'a dead delivery');
   for (const c of extra) {
     const name = String(c.name);
-    await until(() => Object.keys(tg.gateway.bridge.deliveries.countByStatus(name)).some((s) => s === 'delivered' || s === 'dead'), WAIT_MS, `a settled delivery at ${name}`);
+    await until(async () => Object.keys((await tg.gateway.store.read.deliveries.countByStatus(name))).some((s) => s === 'delivered' || s === 'dead'), WAIT_MS, `a settled delivery at ${name}`);
   }
   const raw = JSON.stringify(messageCreatedEnvelope({ threadId: 'desk:T1' }));
   expect((await tg.call('POST', '/webhooks/desk', raw, signedHeaders('0'.repeat(64), raw))).status).toBe(401);

@@ -156,10 +156,10 @@ export const deliveryRoutes = [
     summary: 'List webhook deliveries, newest first',
     query: DeliveryQuery,
     response: DeliveryPage,
-    handle({ query }, { store }) {
+    async handle({ query }, { store }) {
       const { limit = DEFAULT_LIMIT, ...filter } = query;
-      const rows = listDeliveries(store, { ...filter, limit });
-      return toPage(rows, limit, (before) => listDeliveries(store, { ...filter, before, limit: 1 }).length > 0, summaryView);
+      const rows = await listDeliveries(store.read.sql, { ...filter, limit });
+      return toPage(rows, limit, async (before) => (await listDeliveries(store.read.sql, { ...filter, before, limit: 1 })).length > 0, summaryView);
     },
   }),
   route({
@@ -171,10 +171,10 @@ export const deliveryRoutes = [
     params: IdParams,
     response: DeliveryDetailView,
     errors: [404],
-    handle({ params }, { bridge }) {
-      const delivery = bridge.deliveries.byId(params.id);
+    async handle({ params }, { store }) {
+      const delivery = await store.read.deliveries.byId(params.id);
       if (!delivery) throw new RecordNotFoundError(`no delivery ${params.id}`);
-      return detailView(delivery, bridge.attempts.ofDelivery(params.id));
+      return detailView(delivery, await store.read.attempts.ofDelivery(params.id));
     },
   }),
   route({
@@ -188,8 +188,8 @@ export const deliveryRoutes = [
     status: 202,
     response: JobQueued,
     errors: [404, 409],
-    handle({ params }, { bridge }) {
-      return { job_id: bridge.replayer.replayDelivery(params.id) };
+    async handle({ params }, { bridge }) {
+      return { job_id: await bridge.replayer.replayDelivery(params.id) };
     },
   }),
 ];

@@ -102,9 +102,9 @@ export function pageOf<T extends z.ZodType>(item: T) {
  * The page's answer: `next_before` is the last id when at least one more
  * record matches below it (`more` looks for it), else null.
  */
-export function toPage<R extends { id: number }, V>(rows: R[], limit: number, more: (before: number) => boolean, view: (row: R) => V) {
+export async function toPage<R extends { id: number }, V>(rows: R[], limit: number, more: (before: number) => Promise<boolean>, view: (row: R) => V) {
   const last = rows[rows.length - 1];
-  const next = rows.length === limit && last !== undefined && more(last.id) ? last.id : null;
+  const next = rows.length === limit && last !== undefined && (await more(last.id)) ? last.id : null;
   return { results: rows.map(view), next_before: next };
 }
 

@@ -163,10 +163,10 @@ export const inboundRoutes = [
     summary: 'List inbound messages, newest first',
     query: InboundQuery,
     response: InboundPage,
-    handle({ query }, { store }) {
+    async handle({ query }, { store }) {
       const { limit = DEFAULT_LIMIT, ...filter } = query;
-      const rows = listInbound(store, { ...filter, limit });
-      return toPage(rows, limit, (before) => listInbound(store, { ...filter, before, limit: 1 }).length > 0, summaryView);
+      const rows = await listInbound(store.read.sql, { ...filter, limit });
+      return toPage(rows, limit, async (before) => (await listInbound(store.read.sql, { ...filter, before, limit: 1 })).length > 0, summaryView);
     },
   }),
   route({
@@ -178,10 +178,10 @@ export const inboundRoutes = [
     params: IdParams,
     response: InboundDetailView,
     errors: [404],
-    handle({ params }, { bridge }) {
-      const message = bridge.inboundRepo.byId(params.id);
+    async handle({ params }, { store }) {
+      const message = await store.read.inbound.byId(params.id);
       if (!message) throw new RecordNotFoundError(`no inbound message ${params.id}`);
-      return detailView(message, bridge.threads.byId(message.thread), bridge.attempts.ofInbound(params.id));
+      return detailView(message, await store.read.threads.byId(message.thread), await store.read.attempts.ofInbound(params.id));
     },
   }),
   route({
@@ -195,8 +195,8 @@ export const inboundRoutes = [
     status: 202,
     response: JobQueued,
     errors: [404, 409],
-    handle({ params }, { bridge }) {
-      return { job_id: bridge.replayer.retryInbound(params.id) };
+    async handle({ params }, { bridge }) {
+      return { job_id: await bridge.replayer.retryInbound(params.id) };
     },
   }),
   route({
@@ -208,9 +208,9 @@ export const inboundRoutes = [
     description: 'Each is put back in its thread’s list and the flush queued, oldest first; `dry_run` only counts. `status: dead` is required.',
     body: InboundRetryRequest,
     response: InboundRetryResult,
-    handle({ body }, { bridge, logger }) {
+    async handle({ body }, { bridge, logger }) {
       const { status: _dead, dry_run: dryRun, ...filter } = body;
-      const result = bridge.replayer.retryInboundWhere(filter, { dryRun });
+      const result = await bridge.replayer.retryInboundWhere(filter, { dryRun });
       logger.info({ event: 'inbound_bulk_retry', matched: result.matched.length, queued: result.retried.length, dry_run: dryRun }, 'dead inbound messages retried');
       return {
         dry_run: dryRun,

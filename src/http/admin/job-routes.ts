@@ -76,10 +76,10 @@ export const jobRoutes = [
     summary: 'List jobs, newest first (status=dead for the dead-letter list)',
     query: JobQuery,
     response: JobPage,
-    handle({ query }, { store }) {
+    async handle({ query }, { store }) {
       const { limit = DEFAULT_LIMIT, ...filter } = query;
-      const rows = listJobs(store, { ...filter, limit });
-      return toPage(rows, limit, (before) => listJobs(store, { ...filter, before, limit: 1 }).length > 0, jobView);
+      const rows = await listJobs(store.read.sql, { ...filter, limit });
+      return toPage(rows, limit, async (before) => (await listJobs(store.read.sql, { ...filter, before, limit: 1 })).length > 0, jobView);
     },
   }),
   route({
@@ -93,8 +93,8 @@ export const jobRoutes = [
     status: 202,
     response: JobQueued,
     errors: [404, 409],
-    handle({ params }, { bridge }) {
-      const job = bridge.queue.retryDead(params.id);
+    async handle({ params }, { bridge }) {
+      const job = await bridge.queue.retryDead(params.id);
       bridge.runner.notify(job.kind);
       return { job_id: job.id };
     },
@@ -108,9 +108,9 @@ export const jobRoutes = [
     description: 'All in one transaction, oldest first; `dry_run` only counts. `status: dead` is required.',
     body: JobRetryRequest,
     response: JobRetryResult,
-    handle({ body }, { bridge, logger }) {
+    async handle({ body }, { bridge, logger }) {
       const { status: _dead, dry_run: dryRun, ...filter } = body;
-      const jobs = bridge.queue.retryDeadWhere(filter, { dryRun });
+      const jobs = await bridge.queue.retryDeadWhere(filter, { dryRun });
       if (!dryRun) for (const kind of new Set(jobs.map((j) => j.kind))) bridge.runner.notify(kind);
       logger.info({ event: 'jobs_bulk_retry', matched: jobs.length, dry_run: dryRun }, 'dead jobs retried');
       return { dry_run: dryRun, matched: jobs.length, queued: dryRun ? 0 : jobs.length, jobs };

@@ -92,8 +92,8 @@ export const overviewRoutes = [
     tag: 'overview',
     summary: 'Deliveries, inbound messages and jobs counted by status',
     response: Counts,
-    handle(_input, { store, bridge }) {
-      return { deliveries: countDeliveriesByStatus(store), inbound: countInboundByStatus(store), jobs: bridge.queue.countByStatus() };
+    async handle(_input, { store, bridge }) {
+      return { deliveries: await countDeliveriesByStatus(store.read.sql), inbound: await countInboundByStatus(store.read.sql), jobs: await bridge.queue.countByStatus() };
     },
   }),
 ];

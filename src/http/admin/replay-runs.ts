@@ -93,11 +93,12 @@ export class ReplayRuns {
     const batch = this.#d.batchSize ?? DEFAULT_BATCH;
     try {
       await turn();
-      const ids = signal.aborted ? [] : matchingDeliveryIds(this.#d.store, filter); // oldest first, the order they happened in
+      const ids = signal.aborted ? [] : await matchingDeliveryIds(this.#d.store.read.sql, filter); // oldest first, the order they happened in
       run.matched = ids.length;
       if (run.dry_run) return;
       for (let i = 0; i < ids.length && !signal.aborted; i += batch) {
-        for (const id of ids.slice(i, i + batch)) this.#replayOne(run, id);
+        // A batch's replays are asked for together: one grouped commit, in id order.
+        await Promise.all(ids.slice(i, i + batch).map((id) => this.#replayOne(run, id)));
         await turn();
       }
     } catch (err) {
@@ -114,9 +115,9 @@ export class ReplayRuns {
     }
   }
 
-  #replayOne(run: ReplayRun, id: number): void {
+  async #replayOne(run: ReplayRun, id: number): Promise<void> {
     try {
-      this.#d.replayer.replayDelivery(id);
+      await this.#d.replayer.replayDelivery(id);
       run.replayed += 1;
     } catch (err) {
       run.skipped += 1;

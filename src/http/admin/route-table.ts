@@ -13,7 +13,7 @@ import type { GatewayHealth } from '../gateway-health.ts';
 import type { ReplayRuns } from './replay-runs.ts';
 
 /** The parts of the bridge the admin API reads and acts through. */
-export type AdminBridge = Pick<Bridge, 'replayer' | 'queue' | 'runner' | 'deliveries' | 'attempts' | 'inboundRepo' | 'threads'>;
+export type AdminBridge = Pick<Bridge, 'replayer' | 'queue' | 'runner'>;
 
 export interface AdminServices {
   store: Store;

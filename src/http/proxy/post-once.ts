@@ -10,7 +10,7 @@
 import { Readable } from 'node:stream';
 import { KeyedMutex } from '../../bridge/keyed-mutex.ts';
 import type { EndpointSpec } from '../../platform/endpoints/types.ts';
-import type { ProxyPostsRepo } from '../../store/proxy-posts-repo.ts';
+import type { Store } from '../../store/database.ts';
 import type { Forwarded } from './forward.ts';
 
 const IDEMPOTENT_ENDPOINT = 'createUnifiedMessages';
@@ -21,12 +21,12 @@ export interface OncePost {
 }
 
 export class PostOnce {
-  readonly #repo: ProxyPostsRepo;
+  readonly #store: Store;
   readonly #mutex = new KeyedMutex();
   readonly #now: () => number;
 
-  constructor(repo: ProxyPostsRepo, now: () => number = Date.now) {
-    this.#repo = repo;
+  constructor(store: Store, now: () => number = Date.now) {
+    this.#store = store;
     this.#now = now;
   }
 
@@ -42,7 +42,7 @@ export class PostOnce {
 
   async run(post: OncePost, send: () => Promise<Forwarded>): Promise<Forwarded> {
     return this.#mutex.run(post.configId, async () => {
-      const stored = this.#repo.allSeen(post.configId, post.messageIds);
+      const stored = await this.#store.read.proxyPosts.allSeen(post.configId, post.messageIds);
       if (stored) {
         return {
           status: stored.status,
@@ -53,7 +53,7 @@ export class PostOnce {
       const answer = await send();
       if (answer.status < 200 || answer.status >= 300) return answer;
       const text = await readAll(answer.body);
-      this.#repo.record(post.configId, post.messageIds, { status: answer.status, response: text }, this.#now());
+      await this.#store.write((tx) => tx.proxyPosts.record(post.configId, post.messageIds, { status: answer.status, response: text }, this.#now()));
       return { ...answer, body: Readable.from([Buffer.from(text)]) };
     });
   }

@@ -27,14 +27,14 @@ async function mailroom(extra: Record<string, unknown> = {}): Promise<Mailroom> 
   return { tg, support, customer };
 }
 
-const threadsOf = (tg: TestGateway) =>
-  tg.gateway.store.sqlite.prepare(`select thread_key as key, thread_id as threadId, chat_id as chatId from threads where connector = 'mail' order by id`).all() as {
+const threadsOf = async (tg: TestGateway) =>
+  (await tg.gateway.store.read.sql.all(`select thread_key as key, thread_id as threadId, chat_id as chatId from threads where connector = 'mail' order by id`)) as {
     key: string; threadId: string; chatId: string | null;
   }[];
 
 async function firstChat(tg: TestGateway): Promise<string> {
-  await until(() => threadsOf(tg)[0]?.chatId != null, MAIL_ARRIVES_MS, 'the first mail to reach the platform');
-  return threadsOf(tg)[0]!.chatId!;
+  await until(async () => (await threadsOf(tg))[0]?.chatId != null, MAIL_ARRIVES_MS, 'the first mail to reach the platform');
+  return (await threadsOf(tg))[0]!.chatId!;
 }
 
 const header = (mail: { headers: Record<string, string[]> }, name: string) => mail.headers[name]?.[0];
@@ -55,7 +55,7 @@ describe('e-mail connector, end to end', () => {
     const chatId = await firstChat(tg);
     await until(async () => (await chatTexts(tg, chatId)).length === 1, MAIL_ARRIVES_MS, 'the chat message');
     expect((await chatTexts(tg, chatId))[0]).toBe('Broken kettle\n\nIt will not boil.');
-    expect(threadsOf(tg)[0]!.key).toBe(sent.messageId);
+    expect((await threadsOf(tg))[0]!.key).toBe(sent.messageId);
 
     await tg.sandbox.call('POST', `/_sandbox/chats/${chatId}/agent_messages`, { text: 'Have you tried descaling it?' });
     const [reply] = await waitForMail(customer, 1, MAIL_ARRIVES_MS);
@@ -68,8 +68,8 @@ describe('e-mail connector, end to end', () => {
     expect(header(reply!, 'reply-to')).toMatch(new RegExp(`^${support.address.split('@')[0]}\\+[a-z2-7]{12}@example\\.test$`));
     expect(header(reply!, 'from')).toContain(support.address);
     expect(reply!.raw.toString('utf8')).toContain('Have you tried descaling it?');
-    await until(() => tg.gateway.bridge.deliveries.countByStatus('mail').delivered === 1, MAIL_ARRIVES_MS, 'the delivery record');
-    const row = tg.gateway.store.sqlite.prepare(`select external_id from deliveries where status = 'delivered'`).get() as { external_id: string };
+    await until(async () => (await tg.gateway.store.read.deliveries.countByStatus('mail')).delivered === 1, MAIL_ARRIVES_MS, 'the delivery record');
+    const row = (await tg.gateway.store.read.sql.get(`select external_id from deliveries where status = 'delivered'`)) as { external_id: string };
     expect(row.external_id).toBe(reply!.messageId);
   });
 
@@ -87,7 +87,7 @@ describe('e-mail connector, end to end', () => {
     });
     await until(async () => (await chatTexts(tg, chatId)).length === 2, MAIL_ARRIVES_MS, 'the answer in the same chat');
     expect(await chatTexts(tg, chatId)).toEqual(['Invoice 17\n\nWrong amount.', 'Line 3.']);
-    expect(threadsOf(tg)).toHaveLength(1);
+    expect((await threadsOf(tg))).toHaveLength(1);
   });
 
   it('an answer that kept only the +token Reply-To address still finds its thread', async () => {
@@ -97,7 +97,7 @@ describe('e-mail connector, end to end', () => {
     const replyTo = header(agentMail, 'reply-to')!;
     await sendMail({ from: customer.address, to: replyTo, subject: 'parcel', text: 'Any news?\n' });
     await until(async () => (await chatTexts(tg, chatId)).length === 2, MAIL_ARRIVES_MS, 'the token-threaded answer');
-    expect(threadsOf(tg)).toHaveLength(1);
+    expect((await threadsOf(tg))).toHaveLength(1);
   });
 
   it('copies of our own reply coming back are skipped as our own: by our header, or by our Message-ID when a forwarder dropped the header and rewrote From', async () => {
@@ -116,8 +116,8 @@ describe('e-mail connector, end to end', () => {
     expect(forwarded).not.toMatch(/x-threadgate-connector/i);
     await sendMail({ from: customer.address, to: support.address, raw: forwarded });
 
-    await until(() => tg.gateway.bridge.skipped.list('mail').length === 2, MAIL_ARRIVES_MS, 'both copies skipped');
-    const skipped = tg.gateway.bridge.skipped.list('mail').map((s) => [s.externalId, s.code, s.reason]).sort();
+    await until(async () => (await tg.gateway.store.read.skipped.list('mail')).length === 2, MAIL_ARRIVES_MS, 'both copies skipped');
+    const skipped = (await tg.gateway.store.read.skipped.list('mail')).map((s) => [s.externalId, s.code, s.reason]).sort();
     expect(skipped).toEqual([
       ['<copy-1@customer.test>', 'TG_EMAIL_OWN', 'X-Threadgate-Connector present: sent by the gateway'],
       [reply.messageId, 'TG_EMAIL_OWN', `Message-ID ${reply.messageId} is one the gateway gave its own mail`],
@@ -130,9 +130,9 @@ describe('e-mail connector, end to end', () => {
     await sendMail({ from: customer.address, to: support.address, subject: 'Newsletter', text: 'Our offers.\n', headers: { 'List-Id': '<news.customer.test>' } });
     await sendMail({ from: customer.address, to: support.address, subject: 'Printer on fire', text: 'Help.\n', headers: { 'List-Id': 'Team <team.example.test>' } });
     const chatId = await firstChat(tg);
-    await until(async () => tg.gateway.bridge.skipped.list('mail').length === 1, MAIL_ARRIVES_MS, 'the newsletter skipped');
+    await until(async () => (await tg.gateway.store.read.skipped.list('mail')).length === 1, MAIL_ARRIVES_MS, 'the newsletter skipped');
     expect(await chatTexts(tg, chatId)).toEqual(['Printer on fire\n\nHelp.']);
-    expect(tg.gateway.bridge.skipped.list('mail').map((s) => s.code)).toEqual(['TG_EMAIL_BULK']);
+    expect((await tg.gateway.store.read.skipped.list('mail')).map((s) => s.code)).toEqual(['TG_EMAIL_BULK']);
   });
 
   it('an out-of-office reply and a bounce are recorded as skipped and never posted', async () => {
@@ -169,10 +169,10 @@ describe('e-mail connector, end to end', () => {
     const chatId = await firstChat(tg);
     await until(async () => (await chatTexts(tg, chatId)).length === 1, MAIL_ARRIVES_MS, 'the real question');
     // OpenSMTPD may deliver the three mails in any order: the real question can be posted before the others are read.
-    await until(async () => tg.gateway.bridge.skipped.list('mail').length === 2, MAIL_ARRIVES_MS, 'both automatic mails skipped');
-    const skipped = tg.gateway.bridge.skipped.list('mail').map((s) => s.code).sort();
+    await until(async () => (await tg.gateway.store.read.skipped.list('mail')).length === 2, MAIL_ARRIVES_MS, 'both automatic mails skipped');
+    const skipped = (await tg.gateway.store.read.skipped.list('mail')).map((s) => s.code).sort();
     expect(skipped).toEqual(['TG_EMAIL_AUTO_REPLY', 'TG_EMAIL_BOUNCE']);
-    expect(threadsOf(tg)).toHaveLength(1);
+    expect((await threadsOf(tg))).toHaveLength(1);
     expect((await fetchAll(support)).every((m) => m.flags.includes('\\Seen'))).toBe(true);
   });
 });
@@ -180,7 +180,7 @@ describe('e-mail connector, end to end', () => {
 describe('e-mail connector, nothing lost or doubled', () => {
   const visitorTexts = async (tg: TestGateway) => {
     const out: string[] = [];
-    for (const t of threadsOf(tg)) if (t.chatId) out.push(...(await chatTexts(tg, t.chatId)));
+    for (const t of (await threadsOf(tg))) if (t.chatId) out.push(...(await chatTexts(tg, t.chatId)));
     return out.sort();
   };
 
@@ -212,13 +212,13 @@ describe('e-mail connector, nothing lost or doubled', () => {
       ].join('\r\n'));
     }
     const tg = await startTestGateway({ connectors: [emailConnector(support)] });
-    const posted = () => tg.gateway.store.sqlite.prepare(`select count(*) as n from inbound_messages where connector = 'mail' and status = 'posted'`).get() as { n: number };
-    await until(() => posted().n === 200, 90_000, '200 posted messages');
-    const total = tg.gateway.store.sqlite.prepare(`select count(*) as n, count(distinct external_id) as d from inbound_messages where connector = 'mail'`).get();
+    const posted = async () => (await tg.gateway.store.read.sql.get(`select count(*) as n from inbound_messages where connector = 'mail' and status = 'posted'`)) as { n: number };
+    await until(async () => (await posted()).n === 200, 90_000, '200 posted messages');
+    const total = (await tg.gateway.store.read.sql.get(`select count(*) as n, count(distinct external_id) as d from inbound_messages where connector = 'mail'`));
     expect(total).toEqual({ n: 200, d: 200 });
-    expect(threadsOf(tg)).toHaveLength(200);
+    expect((await threadsOf(tg))).toHaveLength(200);
     let platformMessages = 0;
-    for (const t of threadsOf(tg)) platformMessages += (await chatTexts(tg, t.chatId!)).length;
+    for (const t of (await threadsOf(tg))) platformMessages += (await chatTexts(tg, t.chatId!)).length;
     expect(platformMessages).toBe(200);
   });
 

@@ -60,9 +60,9 @@ describe('memory: raw mail is downloaded in groups of bounded size', () => {
     onTestFinished(() => takeSpy.mockRestore());
 
     const tg = await gatewayFor(support);
-    await until(() => inbound(tg).filter((m) => m.status === 'posted').length === 6, ARRIVES_MS, 'all six posted');
-    expect(inbound(tg).map((m) => m.id)).toEqual([1, 2, 3, 4, 5, 6].map((n) => `<scan-${n}@customer.test>`));
-    expect(inbound(tg)[0]!.body).toMatch(/^scan 1\n\nscan 1 attached\n\n\[attachment: scan-1\.bin/);
+    await until(async () => (await inbound(tg)).filter((m) => m.status === 'posted').length === 6, ARRIVES_MS, 'all six posted');
+    expect((await inbound(tg)).map((m) => m.id)).toEqual([1, 2, 3, 4, 5, 6].map((n) => `<scan-${n}@customer.test>`));
+    expect((await inbound(tg))[0]!.body).toMatch(/^scan 1\n\nscan 1 attached\n\n\[attachment: scan-1\.bin/);
     expect(downloads()).toEqual([[1, 2], [3, 4], [5, 6]]);
     for (const group of downloads()) expect(group.reduce((sum, uid) => sum + sizes.get(uid)!, 0)).toBeLessThanOrEqual(8 * 1024 * 1024);
     expect(maxHeld()).toBe(2);
@@ -88,7 +88,7 @@ describe('memory: raw mail is downloaded in groups of bounded size', () => {
       },
       { maxGroupBytes: 20_000 },
     );
-    await until(() => cursor()?.lastUid === 6, 20_000, 'all six handled');
+    await until(async () => cursor()?.lastUid === 6, 20_000, 'all six handled');
     expect(sizes.every((s, i) => (i === 2 ? s > 20_000 : s < 10_000))).toBe(true);
     expect(downloads()).toEqual([[1, 2], [3], [4, 5], [6]]);
     expect(handled).toEqual([1, 2, 3, 4, 5, 6]);

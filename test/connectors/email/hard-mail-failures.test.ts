@@ -67,7 +67,7 @@ describe('a mail the handler keeps failing on', () => {
       },
       { onGiveUp: async (raw, uid, error) => void givenUp.push({ uid, error: (error as Error).message, raw: raw.toString('utf8') }) },
     );
-    await until(() => cursor()?.lastUid === 3, 20_000, 'the cursor past the failing mail');
+    await until(async () => cursor()?.lastUid === 3, 20_000, 'the cursor past the failing mail');
     expect(calls).toEqual([1, 2, 2, 2, 3]);
     expect(givenUp).toHaveLength(1);
     expect(givenUp[0]).toMatchObject({ uid: 2, error: 'boom on 2' });
@@ -88,9 +88,9 @@ describe('a mail the handler keeps failing on', () => {
     });
     onTestFinished(() => spy.mockRestore());
     const tg = await gatewayFor(support);
-    await until(() => inbound(tg).some((m) => m.id === '<fine@customer.test>' && m.status === 'posted') && cursorOf(tg)?.lastUid === 2, ARRIVES_MS, 'the mail after it posted');
-    expect(inbound(tg).map((m) => m.id)).toEqual(['<fine@customer.test>']);
+    await until(async () => (await inbound(tg)).some((m) => m.id === '<fine@customer.test>' && m.status === 'posted') && (await cursorOf(tg))?.lastUid === 2, ARRIVES_MS, 'the mail after it posted');
+    expect((await inbound(tg)).map((m) => m.id)).toEqual(['<fine@customer.test>']);
     expect(spy.mock.calls.filter(([raw]) => raw.includes('<explode@customer.test>'))).toHaveLength(3);
-    expect(cursorOf(tg)?.lastUid).toBe(2);
+    expect((await cursorOf(tg))?.lastUid).toBe(2);
   });
 });

@@ -24,12 +24,12 @@ describe('mail beyond the bridge limits', () => {
 
     const hashed = `<${sha256(id)}@threadgate.invalid>`;
     // The cursor moves after the mail is handled (and flagged): wait for it too, not only for the posts.
-    await until(() => inbound(tg).filter((m) => m.status === 'posted').length === 3 && cursorOf(tg)?.lastUid === 3, ARRIVES_MS, 'all three posted');
-    const rows = inbound(tg);
+    await until(async () => (await inbound(tg)).filter((m) => m.status === 'posted').length === 3 && (await cursorOf(tg))?.lastUid === 3, ARRIVES_MS, 'all three posted');
+    const rows = (await inbound(tg));
     expect(rows.map((m) => m.id)).toEqual([hashed, '<big@customer.test>', '<normal@customer.test>']);
     expect(rows[0]!.thread).toBe(hashed);
     expect(rows[2]!.body).toBe('Normal\n\nJust a normal mail.');
-    expect(cursorOf(tg)?.lastUid).toBe(3);
+    expect((await cursorOf(tg))?.lastUid).toBe(3);
 
     // Posted: the start of the body, then the marker line with the whole length, 100,000 characters in all.
     const whole = `Big report\n\n${big}`;
@@ -44,7 +44,7 @@ describe('mail beyond the bridge limits', () => {
     expect(bigRow.fullText!.startsWith(big.slice(0, 900_000))).toBe(true);
     expect(bigRow.fullText).toMatch(MARKER);
 
-    const chatId = tg.gateway.bridge.threads.byKey('mail', '<big@customer.test>')!.chatId!;
+    const chatId = (await tg.gateway.store.read.threads.byKey('mail', '<big@customer.test>'))!.chatId!;
     const [posted] = await chatTexts(tg, chatId);
     expect(posted).toBe(bigRow.body);
   });
@@ -59,8 +59,8 @@ describe('mail beyond the bridge limits', () => {
     await appendRaw(support, rawMail({ id: '<after@customer.test>', subject: 'After', text: 'Fourth.' }));
     const tg = await gatewayFor(support);
 
-    await until(() => inbound(tg).filter((m) => m.status === 'posted').length === 4, ARRIVES_MS, 'all four posted');
-    const rows = inbound(tg);
+    await until(async () => (await inbound(tg)).filter((m) => m.status === 'posted').length === 4, ARRIVES_MS, 'all four posted');
+    const rows = (await inbound(tg));
     const hashed = `<${sha256(id)}@threadgate.invalid>`;
     expect(rows.map((m) => [m.id, m.thread])).toEqual([
       [hashed, hashed],
@@ -83,8 +83,8 @@ describe('a long mail with a file', () => {
     await appendRaw(support, rawMail({ id: '<long-file@customer.test>', subject: 'Quarterly report', text: report, attachment: invoice }));
     const tg = await gatewayFor(support);
 
-    await until(() => inbound(tg).some((m) => m.status === 'posted'), ARRIVES_MS, 'the long mail posted');
-    const [posted] = await chatTexts(tg, tg.gateway.bridge.threads.byKey('mail', '<long-file@customer.test>')!.chatId!);
+    await until(async () => (await inbound(tg)).some((m) => m.status === 'posted'), ARRIVES_MS, 'the long mail posted');
+    const [posted] = await chatTexts(tg, (await tg.gateway.store.read.threads.byKey('mail', '<long-file@customer.test>'))!.chatId!);
     const whole = `Quarterly report\n\n${report}`;
     const tail = `\n[… message cut: ${whole.length} characters in all]\n\n[attachment: invoice.pdf, 24 KB]`;
     expect(posted!.endsWith(tail)).toBe(true);
@@ -94,7 +94,7 @@ describe('a long mail with a file', () => {
 });
 
 describe('fitting ids and text to the bridge', () => {
-  it('cuts at the limits, never inside a surrogate pair, and leaves what fits alone', () => {
+  it('cuts at the limits, never inside a surrogate pair, and leaves what fits alone', async () => {
     expect(fitBody('short')).toBe('short');
     expect(fitBody('a'.repeat(100_000))).toBe('a'.repeat(100_000));
     const marker = (n: number) => `\n[… message cut: ${n} characters in all]`;

@@ -22,27 +22,27 @@ async function gatewayFor(support: MailUser, extra: Record<string, unknown> = {}
   return startTestGateway({ connectors: [emailConnector(support, { reconnect_max_seconds: 1, ...extra }, imapExtra)] });
 }
 
-const inbound = (tg: TestGateway) =>
-  tg.gateway.store.sqlite.prepare(`select external_id as id, status from inbound_messages where connector = 'mail' order by id`).all() as { id: string; status: string }[];
+const inbound = async (tg: TestGateway) =>
+  (await tg.gateway.store.read.sql.all(`select external_id as id, status from inbound_messages where connector = 'mail' order by id`)) as { id: string; status: string }[];
 
 describe('the mailbox', () => {
   it('a new UIDVALIDITY (the mailbox recreated) rescans it without posting anything twice', { timeout: 60_000 }, async () => {
     const support = await mailServers().addUser('uv');
     for (let i = 1; i <= 3; i++) await appendRaw(support, rawMail(i, support.address), 'Support');
     const tg = await gatewayFor(support, {}, { mailbox: 'Support' });
-    await until(() => inbound(tg).filter((m) => m.status === 'posted').length === 3, ARRIVES_MS, '3 posted');
-    const before = (tg.gateway.bridge.state.get('mail', 'cursor') as { uidValidity: string }).uidValidity;
+    await until(async () => (await inbound(tg)).filter((m) => m.status === 'posted').length === 3, ARRIVES_MS, '3 posted');
+    const before = ((await tg.gateway.store.read.state.get('mail', 'cursor')) as { uidValidity: string }).uidValidity;
 
     const admin = await openImap(support);
     await admin.mailboxDelete('Support');
     await admin.mailboxCreate('Support');
     for (let i = 1; i <= 4; i++) await admin.append('Support', rawMail(i, support.address)); // the same 3, and one new
-    const cursor = () => tg.gateway.bridge.state.get('mail', 'cursor') as { uidValidity: string; lastUid: number };
-    await until(() => inbound(tg).length === 4 && cursor().lastUid === 4, 30_000, 'the new mail after the rescan');
-    const after = cursor();
+    const cursor = async () => (await tg.gateway.store.read.state.get('mail', 'cursor')) as { uidValidity: string; lastUid: number };
+    await until(async () => (await inbound(tg)).length === 4 && (await cursor()).lastUid === 4, 30_000, 'the new mail after the rescan');
+    const after = (await cursor());
     expect(after.uidValidity).not.toBe(before);
     expect(after.lastUid).toBe(4);
-    expect(inbound(tg).map((m) => m.id)).toEqual([1, 2, 3, 4].map((i) => `<case-${i}.${support.address}>`));
+    expect((await inbound(tg)).map((m) => m.id)).toEqual([1, 2, 3, 4].map((i) => `<case-${i}.${support.address}>`));
   });
 
   it('after_import move:<folder> moves each stored mail out of the inbox; none leaves it unread', async () => {
@@ -51,12 +51,12 @@ describe('the mailbox', () => {
     const tg = await gatewayFor(mover, { after_import: 'move:Imported' });
     await until(async () => (await fetchAll(mover, 'Imported')).length === 1, ARRIVES_MS, 'the mail in Imported');
     expect(await fetchAll(mover, 'INBOX')).toEqual([]);
-    expect(inbound(tg)).toHaveLength(1);
+    expect((await inbound(tg))).toHaveLength(1);
 
     const keeper = await mailServers().addUser('keeper');
     await appendRaw(keeper, rawMail(2, keeper.address));
     const tg2 = await gatewayFor(keeper, { after_import: 'none' });
-    await until(() => inbound(tg2).length === 1, ARRIVES_MS, 'the mail stored');
+    await until(async () => (await inbound(tg2)).length === 1, ARRIVES_MS, 'the mail stored');
     await new Promise((r) => setTimeout(r, 300));
     expect((await fetchAll(keeper))[0]!.flags).not.toContain('\\Seen');
   });
@@ -83,11 +83,11 @@ describe('replies', () => {
     // A customer at a domain our OpenSMTPD does not relay for: it answers 550.
     await appendRaw(support, rawMail(9, support.address).replace('c9@customer.test', 'someone@elsewhere.invalid'));
     const tg = await gatewayFor(support);
-    await until(() => tg.gateway.bridge.threads.byKey('mail', `<case-9.${support.address}>`)?.chatId != null, ARRIVES_MS, 'the chat');
-    const chatId = tg.gateway.bridge.threads.byKey('mail', `<case-9.${support.address}>`)!.chatId!;
+    await until(async () => (await tg.gateway.store.read.threads.byKey('mail', `<case-9.${support.address}>`))?.chatId != null, ARRIVES_MS, 'the chat');
+    const chatId = (await tg.gateway.store.read.threads.byKey('mail', `<case-9.${support.address}>`))!.chatId!;
     await tg.sandbox.call('POST', `/_sandbox/chats/${chatId}/agent_messages`, { text: 'hello?' });
-    await until(() => tg.gateway.bridge.deliveries.countByStatus('mail').dead === 1, ARRIVES_MS, 'a dead delivery');
-    const row = tg.gateway.store.sqlite.prepare(`select error from deliveries where status = 'dead'`).get() as { error: string };
+    await until(async () => (await tg.gateway.store.read.deliveries.countByStatus('mail')).dead === 1, ARRIVES_MS, 'a dead delivery');
+    const row = (await tg.gateway.store.read.sql.get(`select error from deliveries where status = 'dead'`)) as { error: string };
     expect(row.error).toMatch(/^TG_EMAIL_SMTP_REJECTED: SMTP 5\d\d: /);
   });
 
@@ -97,10 +97,10 @@ describe('replies', () => {
     const customer = await servers.addUser('sugg-customer', 'customer.test');
     await appendRaw(support, rawMail(5, support.address).replace('c5@customer.test', customer.address));
     const tg = await gatewayFor(support);
-    await until(() => tg.gateway.bridge.threads.byKey('mail', `<case-5.${support.address}>`)?.chatId != null, ARRIVES_MS, 'the chat');
-    const chatId = tg.gateway.bridge.threads.byKey('mail', `<case-5.${support.address}>`)!.chatId!;
+    await until(async () => (await tg.gateway.store.read.threads.byKey('mail', `<case-5.${support.address}>`))?.chatId != null, ARRIVES_MS, 'the chat');
+    const chatId = (await tg.gateway.store.read.threads.byKey('mail', `<case-5.${support.address}>`))!.chatId!;
     await tg.sandbox.call('POST', `/_sandbox/chats/${chatId}/reply_suggestions`, { suggestion: 'Say sorry' });
-    await until(() => tg.gateway.bridge.deliveries.countByStatus('mail').delivered === 1, ARRIVES_MS, 'the suggestion handled');
+    await until(async () => (await tg.gateway.store.read.deliveries.countByStatus('mail')).delivered === 1, ARRIVES_MS, 'the suggestion handled');
     await new Promise((r) => setTimeout(r, 300));
     expect(await fetchAll(customer)).toEqual([]);
   });

@@ -119,8 +119,8 @@ describe('the e-mail connector with OAuth2', () => {
     });
   }
 
-  const posted = (tg: TestGateway) =>
-    (tg.gateway.store.sqlite.prepare(`select external_id as id from inbound_messages where connector = 'mail' and status = 'posted'`).all() as { id: string }[]).map((m) => m.id);
+  const posted = async (tg: TestGateway) =>
+    ((await tg.gateway.store.read.sql.all(`select external_id as id from inbound_messages where connector = 'mail' and status = 'posted'`)) as { id: string }[]).map((m) => m.id);
   const health = async (tg: TestGateway) => (await tg.call('GET', '/readyz')).body.connectors.mail as { ok: boolean; details: { connected: boolean; last_error: string | null } };
 
   it('logs in with the token token_command prints and posts the mail of the inbox', async () => {
@@ -130,8 +130,8 @@ describe('the e-mail connector with OAuth2', () => {
     await appendRaw(support, rawMail(1, support.address));
 
     const tg = await gatewayFor(support, tokenFile);
-    await until(() => posted(tg).length === 1, ARRIVES_MS, 'the mail posted');
-    expect(posted(tg)).toEqual([`<oauth-1.${support.address}>`]);
+    await until(async () => (await posted(tg)).length === 1, ARRIVES_MS, 'the mail posted');
+    expect((await posted(tg))).toEqual([`<oauth-1.${support.address}>`]);
     expect(await health(tg)).toMatchObject({ ok: true, details: { connected: true, last_error: null } });
   });
 
@@ -152,11 +152,11 @@ describe('the e-mail connector with OAuth2', () => {
     expect(String(refused.details.last_error)).toMatch(/auth|login|credentials|command failed/i);
     expect(String(refused.details.last_error)).not.toMatch(/token_command/); // the command ran fine
     expect(JSON.stringify(refused)).not.toContain(old);
-    expect(posted(tg)).toEqual([]);
+    expect((await posted(tg))).toEqual([]);
 
     writeFileSync(tokenFile, `${await issueAccessToken(support)}\n`);
-    await until(() => posted(tg).length === 1, ARRIVES_MS, 'the mail posted after the new token');
-    expect(posted(tg)).toEqual([`<oauth-2.${support.address}>`]);
+    await until(async () => (await posted(tg)).length === 1, ARRIVES_MS, 'the mail posted after the new token');
+    expect((await posted(tg))).toEqual([`<oauth-2.${support.address}>`]);
     expect((await health(tg)).details.connected).toBe(true);
   });
 });

@@ -34,15 +34,15 @@ describe('Redmine connector, end to end', () => {
     await rm.addNote(issue, 'It is still smoking.');
     await until(async () => (await chatTexts(tg, thread.chatId)).length === 2, ARRIVES_MS, 'the public note');
     expect(await chatTexts(tg, thread.chatId)).toEqual(['Printer on fire\n\nSmoke everywhere.\nPlease help.', 'It is still smoking.']);
-    expect(tg.gateway.bridge.skipped.list(CONNECTOR).map((s) => s.code)).toEqual(['TG_TICKET_PRIVATE_NOTE']);
+    expect((await tg.gateway.store.read.skipped.list(CONNECTOR)).map((s) => s.code)).toEqual(['TG_TICKET_PRIVATE_NOTE']);
 
     await tg.sandbox.call('POST', `/_sandbox/chats/${thread.chatId}/agent_messages`, { text: 'Unplug it, please.' });
     await until(async () => (await ownNotes(issue)).length === 1, ARRIVES_MS, 'the agent reply as a note');
     const [note] = await ownNotes(issue);
     expect(note!.notes).toMatch(/^\*\*.+\*\* \(via chat, ref [0-9a-f]{12}\):\n\nUnplug it, please\.$/);
     expect(note!.private_notes).toBe(false);
-    await until(() => tg.gateway.bridge.deliveries.countByStatus(CONNECTOR).delivered === 1, ARRIVES_MS, 'the delivery record');
-    const row = tg.gateway.store.sqlite.prepare(`select external_id from deliveries where status = 'delivered'`).get() as { external_id: string };
+    await until(async () => (await tg.gateway.store.read.deliveries.countByStatus(CONNECTOR)).delivered === 1, ARRIVES_MS, 'the delivery record');
+    const row = (await tg.gateway.store.read.sql.get(`select external_id from deliveries where status = 'delivered'`)) as { external_id: string };
     expect(row.external_id).toBe(`journal-${note!.id}`);
 
     // The gateway's own note is not posted back, while a later customer note is.
@@ -90,8 +90,8 @@ describe('Redmine connector, end to end', () => {
     const issue = await rm.createIssue(project, { subject: 'Secret reply', description: 'x' });
     const thread = await chatOfIssue(tg, rm, issue);
     await tg.sandbox.call('POST', `/_sandbox/chats/${thread.chatId}/agent_messages`, { text: 'For staff eyes.' });
-    await until(() => tg.gateway.bridge.deliveries.countByStatus(CONNECTOR).dead === 1, ARRIVES_MS, 'the dead letter');
-    const row = tg.gateway.store.sqlite.prepare(`select error from deliveries where status = 'dead'`).get() as { error: string };
+    await until(async () => (await tg.gateway.store.read.deliveries.countByStatus(CONNECTOR)).dead === 1, ARRIVES_MS, 'the dead letter');
+    const row = (await tg.gateway.store.read.sql.get(`select error from deliveries where status = 'dead'`)) as { error: string };
     expect(row.error).toContain('Mark notes as private');
     expect(await ownNotes(issue)).toEqual([]);
   });
@@ -121,7 +121,7 @@ describe('Redmine connector, end to end', () => {
     await until(async () => (await health(tg)).details.polls >= 3, ARRIVES_MS, 'more polls');
     expect(await chatTexts(tg, thread.chatId)).toEqual(['Old printer\n\nIt jams.', 'It jams again, although closed.']);
     expect(await chatsOf(tg, thread.threadId)).toHaveLength(1);
-    expect(tg.gateway.bridge.skipped.list(CONNECTOR)).toEqual([]);
+    expect((await tg.gateway.store.read.skipped.list(CONNECTOR))).toEqual([]);
   });
 
   it('an issue created closed becomes a chat that ends; a private issue posts nothing and is recorded as skipped', async () => {
@@ -133,8 +133,8 @@ describe('Redmine connector, end to end', () => {
     const thread = await chatOfIssue(tg, rm, done);
     await until(async () => (await chatsOf(tg, thread.threadId))[0]?.ended === true, ARRIVES_MS, 'the session to end');
     expect(await chatTexts(tg, thread.chatId)).toEqual(['Done already\n\nfyi']);
-    expect(threadOf(tg, rm, secret)).toBeUndefined();
-    expect(tg.gateway.bridge.skipped.list(CONNECTOR).map((s) => s.code)).toEqual(['TG_TICKET_PRIVATE_ISSUE', 'TG_TICKET_PRIVATE_ISSUE']);
+    expect((await threadOf(tg, rm, secret))).toBeUndefined();
+    expect((await tg.gateway.store.read.skipped.list(CONNECTOR)).map((s) => s.code)).toEqual(['TG_TICKET_PRIVATE_ISSUE', 'TG_TICKET_PRIVATE_ISSUE']);
   });
 
   it('an agent reply to a ticket deleted in Redmine is dead-lettered with Redmine’s answer', async () => {
@@ -143,8 +143,8 @@ describe('Redmine connector, end to end', () => {
     const thread = await chatOfIssue(tg, rm, issue);
     expect((await rm.api('DELETE', `/issues/${issue}.json`)).status).toBe(204);
     await tg.sandbox.call('POST', `/_sandbox/chats/${thread.chatId}/agent_messages`, { text: 'Hello?' });
-    await until(() => tg.gateway.bridge.deliveries.countByStatus(CONNECTOR).dead === 1, ARRIVES_MS, 'the dead letter');
-    const row = tg.gateway.store.sqlite.prepare(`select error from deliveries where status = 'dead'`).get() as { error: string };
+    await until(async () => (await tg.gateway.store.read.deliveries.countByStatus(CONNECTOR)).dead === 1, ARRIVES_MS, 'the dead letter');
+    const row = (await tg.gateway.store.read.sql.get(`select error from deliveries where status = 'dead'`)) as { error: string };
     expect(row.error).toContain('404');
     expect(row.error).toContain(`ticket ${issue}`);
   });

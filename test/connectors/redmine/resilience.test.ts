@@ -5,7 +5,7 @@
  * wrong url or API key at start-up.
  */
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openStore } from '../../../src/store/database.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConnectors } from '../../../src/connector/registry.ts';
 import { until } from '../../support/wait.ts';
@@ -21,17 +21,17 @@ beforeAll(async () => {
 }, 120_000);
 
 type Gateway = TestGateway;
-const stored = (tg: Gateway) =>
-  tg.gateway.store.sqlite.prepare(`select count(*) as n, count(distinct external_id) as d from inbound_messages where connector = ? and kind = 'message'`).get(CONNECTOR) as { n: number; d: number };
-const cursorOf = (tg: Gateway) =>
-  (tg.gateway.store.sqlite.prepare(`select value from connector_state where connector = ? and key = 'cursor'`).get(CONNECTOR) as { value: string } | undefined)?.value;
+const stored = async (tg: Gateway) =>
+  (await tg.gateway.store.read.sql.get(`select count(*) as n, count(distinct external_id) as d from inbound_messages where connector = ? and kind = 'message'`, [CONNECTOR])) as { n: number; d: number };
+const cursorOf = async (tg: Gateway) =>
+  ((await tg.gateway.store.read.sql.get(`select value from connector_state where connector = ? and key = 'cursor'`, [CONNECTOR])) as { value: string } | undefined)?.value;
 /** The same, read from the database file of a stopped gateway. */
-function afterStop<T>(tg: Gateway, read: (tg: Gateway) => T): T {
-  const db = new Database(join(tg.dir, 'gateway.db'), { readonly: true });
+async function afterStop<T>(tg: Gateway, read: (tg: Gateway) => Promise<T>): Promise<T> {
+  const store = openStore({ path: join(tg.dir, 'gateway.db'), migrate: false });
   try {
-    return read({ gateway: { store: { sqlite: db } } } as unknown as Gateway);
+    return await read({ gateway: { store } } as unknown as Gateway);
   } finally {
-    db.close();
+    await store.close();
   }
 }
 
@@ -50,11 +50,11 @@ describe('Redmine connector, nothing lost or doubled', () => {
     // A slow Redmine: the round (1 list + 5 reads) takes seconds; stop once some of it was submitted.
     proxy.delayMs = 250;
     const second = await helpDesk(rm, { url: proxy.url, project: first.project, after: first.tg, noWait: true });
-    const cursorBefore = cursorOf(second.tg);
-    await until(() => stored(second.tg).n >= 3, ARRIVES_MS, 'part of the round to be stored');
+    const cursorBefore = (await cursorOf(second.tg));
+    await until(async () => (await stored(second.tg)).n >= 3, ARRIVES_MS, 'part of the round to be stored');
     await second.tg.gateway.close();
-    expect(afterStop(second.tg, stored).n).toBeLessThan(10);
-    expect(afterStop(second.tg, cursorOf)).toBe(cursorBefore); // the round did not finish: the cursor stayed
+    expect((await afterStop(second.tg, stored)).n).toBeLessThan(10);
+    expect(await afterStop(second.tg, cursorOf)).toBe(cursorBefore); // the round did not finish: the cursor stayed
 
     const late = await rm.createIssue(first.project, { subject: 'While stopped', description: 'again' });
     await rm.addNote(late, 'Late note');
@@ -65,7 +65,7 @@ describe('Redmine connector, nothing lost or doubled', () => {
     await until(async () => (await allVisitorTexts(third.tg)).length >= expected.length, ARRIVES_MS * 2, 'every message after the restart');
     await until(async () => (await health(third.tg)).details.polls >= 2, ARRIVES_MS, 'two more polls');
     expect(await allVisitorTexts(third.tg)).toEqual([...expected].sort());
-    expect(stored(third.tg)).toEqual({ n: expected.length, d: expected.length });
+    expect((await stored(third.tg))).toEqual({ n: expected.length, d: expected.length });
   });
 
   it('Redmine unreachable only delays: the connector reports it, then posts what came meanwhile, once', { timeout: 90_000 }, async () => {
@@ -99,11 +99,11 @@ describe('Redmine connector, nothing lost or doubled', () => {
     const thread = await chatOfIssue(tg, rm, issue);
     proxy.dropPutAnswers = 1;
     await tg.sandbox.call('POST', `/_sandbox/chats/${thread.chatId}/agent_messages`, { text: 'Only once, please.' });
-    await until(() => tg.gateway.bridge.deliveries.countByStatus(CONNECTOR).delivered === 1, 30_000, 'the delivery, after a retry');
+    await until(async () => (await tg.gateway.store.read.deliveries.countByStatus(CONNECTOR)).delivered === 1, 30_000, 'the delivery, after a retry');
     const own = (await rm.journals(issue)).filter((j) => j.user.id === rm.seed.gateway_id);
     expect(own).toHaveLength(1);
     expect(proxy.dropPutAnswers).toBe(0);
-    const row = tg.gateway.store.sqlite.prepare(`select external_id from deliveries where status = 'delivered'`).get() as { external_id: string };
+    const row = (await tg.gateway.store.read.sql.get(`select external_id from deliveries where status = 'delivered'`)) as { external_id: string };
     expect(row.external_id).toBe(`journal-${own[0]!.id}`);
   });
 });
@@ -119,7 +119,7 @@ describe('Redmine connector, retried notes', () => {
     await until(async () => (await own()).length === 1, ARRIVES_MS, 'the first reply');
     proxy.fail = { match: new RegExp(`^PUT /issues/${issue}\\.json$`), times: 1 }; // the second is not stored the first time
     await tg.sandbox.call('POST', `/_sandbox/chats/${thread.chatId}/agent_messages`, { text: 'Thanks!' });
-    await until(() => tg.gateway.bridge.deliveries.countByStatus(CONNECTOR).delivered === 2, 30_000, 'both delivered, the second after a retry');
+    await until(async () => (await tg.gateway.store.read.deliveries.countByStatus(CONNECTOR)).delivered === 2, 30_000, 'both delivered, the second after a retry');
     expect(proxy.fail.times).toBe(0);
     expect((await own()).map((j) => j.notes?.endsWith('\n\nThanks!'))).toEqual([true, true]);
   });
@@ -135,7 +135,7 @@ describe('Redmine connector, one bad ticket', () => {
     const good = await rm.createIssue(project, { subject: 'Fine', description: 'y' });
     const thread = await chatOfIssue(tg, rm, good);
     expect(await chatTexts(tg, thread.chatId)).toEqual(['Fine\n\ny']);
-    const skipped = tg.gateway.bridge.skipped.list(CONNECTOR);
+    const skipped = (await tg.gateway.store.read.skipped.list(CONNECTOR));
     expect(skipped.map((s) => s.code)).toEqual(['TG_TICKET_UNHANDLED']);
     await until(async () => (await health(tg)).ok, ARRIVES_MS, 'the connector healthy again');
     expect((await health(tg)).details.given_up).toBe(1);

@@ -59,15 +59,13 @@ export interface ThreadRow {
   chatId: string | null;
 }
 
-export function threadsOf(tg: TestGateway): ThreadRow[] {
-  return tg.gateway.store.sqlite
-    .prepare(`select thread_key as key, thread_id as threadId, chat_id as chatId from threads where connector = ? order by id`)
-    .all(CONNECTOR) as ThreadRow[];
+export async function threadsOf(tg: TestGateway): Promise<ThreadRow[]> {
+  return (await tg.gateway.store.read.sql.all(`select thread_key as key, thread_id as threadId, chat_id as chatId from threads where connector = ? order by id`, [CONNECTOR])) as ThreadRow[];
 }
 
-export function threadOf(tg: TestGateway, rm: TestRedmine, issueId: number): ThreadRow | undefined {
+export async function threadOf(tg: TestGateway, rm: TestRedmine, issueId: number): Promise<ThreadRow | undefined> {
   const key = `${new URL(rm.url).host}/issues/${issueId}`;
-  return threadsOf(tg).find((t) => t.key === key || t.key.endsWith(`/issues/${issueId}`));
+  return (await threadsOf(tg)).find((t) => t.key === key || t.key.endsWith(`/issues/${issueId}`));
 }
 
 /** Every chat of a thread on the platform, newest first, with whether it ended. */
@@ -78,14 +76,14 @@ export async function chatsOf(tg: TestGateway, threadId: string): Promise<{ id: 
 
 /** Waits for the issue's thread to have a chat on the platform; returns the thread. */
 export async function chatOfIssue(tg: TestGateway, rm: TestRedmine, issueId: number): Promise<ThreadRow & { chatId: string }> {
-  await until(() => threadOf(tg, rm, issueId)?.chatId != null, ARRIVES_MS, `a chat for issue ${issueId}`);
-  return threadOf(tg, rm, issueId) as ThreadRow & { chatId: string };
+  await until(async () => (await threadOf(tg, rm, issueId))?.chatId != null, ARRIVES_MS, `a chat for issue ${issueId}`);
+  return (await threadOf(tg, rm, issueId)) as ThreadRow & { chatId: string };
 }
 
 /** Every visitor message the platform holds for the connector's threads, in all their chats, sorted. */
 export async function allVisitorTexts(tg: TestGateway): Promise<string[]> {
   const out: string[] = [];
-  for (const t of threadsOf(tg)) {
+  for (const t of (await threadsOf(tg))) {
     for (const chat of await chatsOf(tg, t.threadId)) out.push(...(await chatTexts(tg, chat.id)));
   }
   return out.sort();

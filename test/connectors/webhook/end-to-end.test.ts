@@ -42,14 +42,14 @@ describe('webhook connector, end to end', () => {
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ accepted: 1, duplicates: 0, thread_id: 'helpdesk:case-7' });
 
-    const thread = () => tg.gateway.bridge.threads.byKey('helpdesk', 'case-7');
-    await until(() => thread()?.chatId != null, 5_000, 'the chat');
-    const chatId = thread()!.chatId!;
+    const thread = async () => (await tg.gateway.store.read.threads.byKey('helpdesk', 'case-7'));
+    await until(async () => (await thread())?.chatId != null, 5_000, 'the chat');
+    const chatId = (await thread())!.chatId!;
     const messages = (await tg.sandbox.call('GET', `/_sandbox/chats/${chatId}/messages`)).body.results as { type: string; message: string }[];
     expect(messages.filter((m) => m.type === 'msg').map((m) => m.message)).toEqual(['The printer is on fire']);
 
     await tg.sandbox.call('POST', `/_sandbox/chats/${chatId}/agent_messages`, { text: 'Step away from the printer' });
-    await until(() => receiver!.requests.length === 1, 5_000, 'the outbound delivery');
+    await until(async () => receiver!.requests.length === 1, 5_000, 'the outbound delivery');
     const [delivery] = receiver.requests;
     expect(delivery!.verified.ok).toBe(true);
     // Verified again here with the library, from the raw bytes and headers as received.
@@ -61,7 +61,7 @@ describe('webhook connector, end to end', () => {
       connector: 'helpdesk',
       message: expect.objectContaining({ message: 'Step away from the printer' }),
     });
-    await until(() => tg.gateway.bridge.deliveries.countByStatus('helpdesk').delivered === 1, 5_000, 'delivered');
+    await until(async () => (await tg.gateway.store.read.deliveries.countByStatus('helpdesk')).delivered === 1, 5_000, 'delivered');
   });
 
   it('the same batch sent twice is accepted once; an unsigned request is refused with 401', async () => {

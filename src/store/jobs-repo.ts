@@ -1,0 +1,144 @@
+/**
+ * The job table's statements (the queue's logic is src/jobs/queue.ts).
+ * Claiming is one UPDATE … RETURNING over a bounded pick of due rows, so two
+ * workers never hold the same job; every statement on a held job names its
+ * lease owner and reports whether it still held it.
+ */
+import type { Sql } from './sql.ts';
+import type { JobStatus } from './statuses.ts';
+
+export interface JobRow {
+  id: number;
+  kind: string;
+  payload: string;
+  status: JobStatus;
+  attempts: number;
+  max_attempts: number;
+  give_up_at: number | null;
+  run_at: number;
+  last_error: string | null;
+}
+
+export interface NewJobRow {
+  kind: string;
+  payload: string;
+  maxAttempts: number;
+  retryForMs: number;
+  giveUpAt: number;
+  runAt: number;
+}
+
+const COLUMNS = 'id, kind, payload, status, attempts, max_attempts, give_up_at, run_at, last_error';
+
+export class JobsRepo {
+  readonly #db: Sql;
+
+  constructor(db: Sql) {
+    this.#db = db;
+  }
+
+  async insert(j: NewJobRow, now: number): Promise<number> {
+    const row = await this.#db.get<{ id: number }>(
+      `insert into jobs (kind, payload, max_attempts, retry_for_ms, give_up_at, run_at, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?) returning id`,
+      [j.kind, j.payload, j.maxAttempts, j.retryForMs, j.giveUpAt, j.runAt, now, now],
+    );
+    return (row as { id: number }).id;
+  }
+
+  /**
+   * Takes up to `limit` due jobs of `kind`, or running ones whose lease expired. Each side picks at most `limit` rows
+   * in index order (jobs_due: kind, status, run_at, rowid), so a backlog of thousands is not read and sorted whole.
+   * (PostgreSQL: the picks want `for update skip locked`.)
+   */
+  claim(kind: string, owner: string, until: number, now: number, limit: number): Promise<JobRow[]> {
+    return this.#db.all<JobRow>(
+      `update jobs set status = 'running', attempts = attempts + 1, lease_owner = ?, lease_until = ?, updated_at = ?
+       where id in (
+         select id from (
+           select * from (select id, run_at from jobs where kind = ? and status = 'queued' and run_at <= ? order by run_at, id limit ?) due
+           union all
+           select * from (select id, run_at from jobs where kind = ? and status = 'running' and lease_until < ? limit ?) expired) picked
+         order by run_at, id limit ?)
+       returning ${COLUMNS}`,
+      [owner, until, now, kind, now, limit, kind, now, limit, limit],
+    );
+  }
+
+  async complete(id: number, owner: string, now: number): Promise<boolean> {
+    return this.#held(
+      `update jobs set status = 'done', lease_owner = null, lease_until = null, updated_at = ?, finished_at = ?
+       where id = ? and lease_owner = ? and status = 'running'`,
+      [now, now, id, owner],
+    );
+  }
+
+  async requeue(id: number, owner: string, runAt: number, error: string, now: number): Promise<boolean> {
+    return this.#held(
+      `update jobs set status = 'queued', run_at = ?, last_error = ?, lease_owner = null, lease_until = null, updated_at = ?
+       where id = ? and lease_owner = ? and status = 'running'`,
+      [runAt, error, now, id, owner],
+    );
+  }
+
+  async bury(id: number, owner: string, error: string, now: number): Promise<boolean> {
+    return this.#held(
+      `update jobs set status = 'dead', last_error = ?, lease_owner = null, lease_until = null, updated_at = ?, finished_at = ?
+       where id = ? and lease_owner = ? and status = 'running'`,
+      [error, now, now, id, owner],
+    );
+  }
+
+  /** Gives a held job back untouched: the attempt does not count. */
+  async release(id: number, owner: string, now: number): Promise<boolean> {
+    return this.#held(
+      `update jobs set status = 'queued', attempts = attempts - 1, lease_owner = null, lease_until = null, updated_at = ?
+       where id = ? and lease_owner = ? and status = 'running'`,
+      [now, id, owner],
+    );
+  }
+
+  /** The wait is not the job's: its deadline moves on by as long as it is put off. */
+  async postpone(id: number, owner: string, runAt: number, reason: string, now: number): Promise<boolean> {
+    const wait = Math.max(0, runAt - now);
+    return this.#held(
+      `update jobs set status = 'queued', attempts = attempts - 1, run_at = ?, last_error = ?, lease_owner = null, lease_until = null,
+         updated_at = ?, give_up_at = give_up_at + ?
+       where id = ? and lease_owner = ? and status = 'running'`,
+      [runAt, reason, now, wait, id, owner],
+    );
+  }
+
+  /** Makes a queued job that waits for later due now; true when it did. */
+  async hurry(id: number, now: number): Promise<boolean> {
+    return this.#held(`update jobs set run_at = ?, updated_at = ? where id = ? and status = 'queued' and run_at > ?`, [now, now, id, now]);
+  }
+
+  async extendLease(id: number, owner: string, until: number): Promise<boolean> {
+    return this.#held(`update jobs set lease_until = ? where id = ? and lease_owner = ? and status = 'running'`, [until, id, owner]);
+  }
+
+  get(id: number): Promise<JobRow | undefined> {
+    return this.#db.get<JobRow>(`select ${COLUMNS} from jobs where id = ?`, [id]);
+  }
+
+  /** A dead job queued again with a fresh budget: attempts from 0 and a new deadline. */
+  async retryDead(id: number, now: number): Promise<boolean> {
+    return this.#held(
+      `update jobs set status = 'queued', attempts = 0, run_at = ?, updated_at = ?, finished_at = null,
+         give_up_at = case when retry_for_ms is null then null else ? + retry_for_ms end
+       where id = ? and status = 'dead'`,
+      [now, now, now, id],
+    );
+  }
+
+  /** The earliest run_at among queued jobs of `kind`. */
+  async nextDueAt(kind: string): Promise<number | null> {
+    const row = await this.#db.get<{ at: number | null }>(`select min(run_at) as at from jobs where kind = ? and status = 'queued'`, [kind]);
+    return row?.at === null || row?.at === undefined ? null : Number(row.at);
+  }
+
+  async #held(sql: string, params: unknown[]): Promise<boolean> {
+    return (await this.#db.run(sql, params)).changes === 1;
+  }
+}

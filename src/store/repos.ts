@@ -1,0 +1,70 @@
+/**
+ * Every repository of the store, bound to one executor: the reader's (what is
+ * committed) as `store.read`, or a write's transaction (`store.write(async
+ * (tx) => …)`). Built lazily: a write that touches two repositories builds
+ * two small objects.
+ */
+import { AttemptsRepo } from './attempts-repo.ts';
+import { DeliveriesRepo } from './deliveries-repo.ts';
+import { InboundRepo } from './inbound-repo.ts';
+import { JobsRepo } from './jobs-repo.ts';
+import { ProxyPostsRepo } from './proxy-posts-repo.ts';
+import { RegistrationsRepo } from './registrations-repo.ts';
+import { SkippedRepo } from './skipped-repo.ts';
+import type { Sql } from './sql.ts';
+import { ConnectorStateRepo } from './state-repo.ts';
+import { ThreadsRepo } from './threads-repo.ts';
+
+export class Repos {
+  /** The executor the repositories run on, for the query modules (log-queries, job-queries, status-counts, retention). */
+  readonly sql: Sql;
+  #attempts?: AttemptsRepo;
+  #deliveries?: DeliveriesRepo;
+  #inbound?: InboundRepo;
+  #jobs?: JobsRepo;
+  #proxyPosts?: ProxyPostsRepo;
+  #registrations?: RegistrationsRepo;
+  #skipped?: SkippedRepo;
+  #state?: ConnectorStateRepo;
+  #threads?: ThreadsRepo;
+
+  constructor(sql: Sql) {
+    this.sql = sql;
+  }
+
+  get attempts(): AttemptsRepo {
+    return (this.#attempts ??= new AttemptsRepo(this.sql));
+  }
+
+  get deliveries(): DeliveriesRepo {
+    return (this.#deliveries ??= new DeliveriesRepo(this.sql));
+  }
+
+  get inbound(): InboundRepo {
+    return (this.#inbound ??= new InboundRepo(this.sql));
+  }
+
+  get jobs(): JobsRepo {
+    return (this.#jobs ??= new JobsRepo(this.sql));
+  }
+
+  get proxyPosts(): ProxyPostsRepo {
+    return (this.#proxyPosts ??= new ProxyPostsRepo(this.sql));
+  }
+
+  get registrations(): RegistrationsRepo {
+    return (this.#registrations ??= new RegistrationsRepo(this.sql));
+  }
+
+  get skipped(): SkippedRepo {
+    return (this.#skipped ??= new SkippedRepo(this.sql));
+  }
+
+  get state(): ConnectorStateRepo {
+    return (this.#state ??= new ConnectorStateRepo(this.sql));
+  }
+
+  get threads(): ThreadsRepo {
+    return (this.#threads ??= new ThreadsRepo(this.sql));
+  }
+}

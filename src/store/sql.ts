@@ -1,0 +1,27 @@
+/**
+ * The store's SQL seam: the few calls repositories make, asynchronous and
+ * backend-neutral. Repositories are written once against it; each backend
+ * (SQLite here, PostgreSQL for replicas) supplies an executor. Statements keep
+ * to the SQL both backends accept (`returning`, `on conflict … do nothing`,
+ * `case`, positional `?` placeholders, which a PostgreSQL executor numbers);
+ * where the two must differ, a repository asks `dialect`.
+ */
+
+/** Positional values for `?`, or named ones for `@name`. */
+export type SqlParams = readonly unknown[] | Readonly<Record<string, unknown>>;
+
+export interface RunResult {
+  /** Rows inserted, updated or deleted. */
+  changes: number;
+}
+
+export type SqlDialect = 'sqlite' | 'postgres';
+
+export interface Sql {
+  readonly dialect: SqlDialect;
+  /** A statement that returns no rows. */
+  run(sql: string, params?: SqlParams): Promise<RunResult>;
+  /** The first row, or undefined. */
+  get<T>(sql: string, params?: SqlParams): Promise<T | undefined>;
+  all<T>(sql: string, params?: SqlParams): Promise<T[]>;
+}

@@ -1,0 +1,37 @@
+/**
+ * The store as the rest of threadgate sees it: asynchronous and
+ * backend-neutral. Writes go through `write`, one atomic unit each (the
+ * stored message and its job together: the transactional outbox), resolved
+ * only after the COMMIT that holds it; reads go through `read`, which sees
+ * committed data only. The SQLite backend is database.ts; a PostgreSQL one
+ * implements the same interface.
+ */
+import type { MigrationStatus } from './migrations.ts';
+import type { Repos } from './repos.ts';
+
+export type StoreBackend = 'sqlite';
+
+export interface Store {
+  readonly backend: StoreBackend;
+  /** Where the data lives: a file path (a URL without its password for a server). */
+  readonly location: string;
+  /** Repositories over committed data. */
+  readonly read: Repos;
+  /**
+   * Runs `fn` as one atomic write and resolves with its result after the
+   * COMMIT that holds it. `fn` may await only the store (its `tx`): the
+   * transaction it runs in is shared with other writes (group commit), and
+   * `tx` is refused once `fn` settled. A write that throws is rolled back
+   * alone.
+   */
+  write<T>(fn: (tx: Repos) => T | Promise<T>): Promise<T>;
+  /** Applies pending migrations. */
+  migrate(): Promise<MigrationStatus>;
+  migrationStatus(): Promise<MigrationStatus>;
+  /** Resolves when the store answers a trivial query (readiness). */
+  ping(): Promise<void>;
+  /** Commits the writes still waiting, then closes. */
+  close(): Promise<void>;
+}
+
+export type { Repos };
