@@ -4,6 +4,11 @@
  *
  *   node bench/receiver-load.ts <url> <secret> <channel_config_id> <room_id> [connections=10] [seconds=10] [warmup_seconds=2]
  *
+ * LOAD_KIND=connector sends a webhook connector's inbound messages instead,
+ * signed the Standard Webhooks way with <secret> (a `whsec_…`).
+ * LOAD_AMOUNT=N sends exactly N requests instead (no warm-up); LOAD_RATE=R
+ * caps the rate at R requests a second (a steady load, for latency).
+ *
  * Every request is a distinct `message_created` envelope (fresh message.id,
  * the field set of src/sandbox/webhook-envelopes.ts) signed with a fresh
  * timestamp, built by autocannon's `setupRequest`. Prints one JSON object on
@@ -13,6 +18,7 @@
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
+import { Webhook } from 'standardwebhooks';
 import { signWebhook, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../src/platform/signature.ts';
 import { messageCreatedEnvelope } from '../test/support/events.ts';
 
@@ -47,7 +53,15 @@ interface AutocannonRun extends Promise<AutocannonResult> {
   /** Emitted per answer; `responseTime` is in fractional ms (autocannon's own histogram keeps whole ms). */
   on(event: 'response', listener: (client: unknown, status: number, bytes: number, responseTime: number) => void): this;
 }
-type Autocannon = (opts: { url: string; connections: number; duration: number; method: string; requests: AutocannonRequest[] }) => AutocannonRun;
+type Autocannon = (opts: {
+  url: string;
+  connections: number;
+  duration?: number;
+  amount?: number;
+  overallRate?: number;
+  method: string;
+  requests: AutocannonRequest[];
+}) => AutocannonRun;
 
 export interface LoadSummary {
   seconds: number;
@@ -94,6 +108,11 @@ function summarize(r: AutocannonResult, latency: RecordableHistogram): LoadSumma
   };
 }
 
+function emptySummary(): LoadSummary {
+  const zero = { p50: 0, p99: 0, average: 0, max: 0 };
+  return { seconds: 0, requestsPerSecond: 0, ok2xx: 0, non2xx: 0, errors: 0, timeouts: 0, statusCodes: {}, latencyMs: zero, autocannonLatencyMs: { p50: 0, p99: 0 }, sent: 0, completed: 0 };
+}
+
 async function main(): Promise<void> {
   const [url, secret, channelConfigId, roomId, connections = '10', seconds = '10', warmupSeconds = '2'] = process.argv.slice(2);
   if (!url || !secret || !channelConfigId || !roomId) {
@@ -112,12 +131,30 @@ async function main(): Promise<void> {
       chatId: thread.chatId,
       roomId,
       configId: channelConfigId,
-      messagingChannel: 'noop',
+      messagingChannel: process.env.LOAD_CHANNEL ?? 'noop',
       senderId: agentId,
       senderName: 'Alex Agent',
       text: `Thanks for writing in, we are looking into it (reply ${seq}).`,
     });
     return JSON.stringify(event);
+  };
+
+  // LOAD_KIND=connector: a webhook connector's inbound message (Standard Webhooks signed) instead of a platform webhook.
+  const connectorKind = process.env.LOAD_KIND === 'connector';
+  const standard = connectorKind ? new Webhook(secret) : undefined;
+  const inboundMessage = (): string => {
+    const thread = threads[seq++ % THREADS] as (typeof threads)[number];
+    const messageId = `bench-${randomUUID()}`;
+    return JSON.stringify({ thread_id: thread.threadId, messages: [{ message_id: messageId, sender_id: 'customer@example.test', body: `Hello, my order ${seq} has not arrived yet.` }] });
+  };
+  const signed = (body: string): Record<string, string> => {
+    if (standard) {
+      const id = `msg_${randomUUID()}`;
+      const at = new Date();
+      return { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': standard.sign(id, at, body) };
+    }
+    const timestamp = Math.floor(Date.now() / 1000);
+    return { [SIGNATURE_HEADER]: signWebhook(secret, body, timestamp), [TIMESTAMP_HEADER]: String(timestamp) };
   };
 
   const ackedDeliveryIds: number[] = [];
@@ -126,19 +163,8 @@ async function main(): Promise<void> {
     method: 'POST',
     path,
     setupRequest: (req) => {
-      const body = envelope();
-      const timestamp = Math.floor(Date.now() / 1000);
-      return {
-        ...req,
-        method: 'POST',
-        path,
-        body,
-        headers: {
-          'content-type': 'application/json',
-          [SIGNATURE_HEADER]: signWebhook(secret, body, timestamp),
-          [TIMESTAMP_HEADER]: String(timestamp),
-        },
-      };
+      const body = connectorKind ? inboundMessage() : envelope();
+      return { ...req, method: 'POST', path, body, headers: { 'content-type': 'application/json', ...signed(body) } };
     },
     onResponse: (status, body) => {
       if (status < 200 || status > 299) return;
@@ -148,15 +174,19 @@ async function main(): Promise<void> {
   };
 
   const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+  // LOAD_AMOUNT: exactly that many requests, as fast as they go; LOAD_RATE: at most that many a second.
+  const amount = Number(process.env.LOAD_AMOUNT ?? 0);
+  const rate = Number(process.env.LOAD_RATE ?? 0);
   const run = async (duration: number): Promise<LoadSummary> => {
     const latency = createHistogram();
-    const running = autocannon({ url, connections: Number(connections), duration, method: 'POST', requests: [request] });
+    const limits = { ...(amount > 0 ? { amount } : { duration }), ...(rate > 0 ? { overallRate: rate } : {}) };
+    const running = autocannon({ url, connections: Number(connections), ...limits, method: 'POST', requests: [request] });
     running.on('response', (_client, status, _bytes, responseTime) => {
       if (status >= 200 && status <= 299) latency.record(Math.max(1, Math.round(responseTime * 1000)));
     });
     return summarize(await running, latency);
   };
-  const warmup = await run(Number(warmupSeconds));
+  const warmup = amount > 0 || Number(warmupSeconds) === 0 ? emptySummary() : await run(Number(warmupSeconds));
   const measured = await run(Number(seconds));
   const output: LoadOutput = { warmup, measured, ackedDeliveryIds };
   process.stdout.write(`${JSON.stringify(output)}\n`);

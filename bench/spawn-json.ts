@@ -2,10 +2,10 @@
 import { spawn } from 'node:child_process';
 import { basename } from 'node:path';
 
-export function spawnJson<T>(script: string, args: readonly string[]): Promise<T> {
+export function spawnJson<T>(script: string, args: readonly string[], env: Record<string, string> = {}): Promise<T> {
   const name = basename(script, '.ts');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
     child.on('error', reject);

@@ -6,7 +6,12 @@
 export class KeyedMutex {
   readonly #tails = new Map<string, Promise<void>>();
 
-  async run<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` when the work before it on `key` is over. With `holdUntil`, the
+   * next one waits for that promise too (settled either way): `fn` has
+   * returned but what it left to record is not committed yet.
+   */
+  async run<T>(key: string, fn: () => Promise<T>, holdUntil?: Promise<unknown>): Promise<T> {
     const previous = this.#tails.get(key) ?? Promise.resolve();
     let release!: () => void;
     const mine = new Promise<void>((resolve) => {
@@ -18,8 +23,12 @@ export class KeyedMutex {
     try {
       return await fn();
     } finally {
-      release();
-      if (this.#tails.get(key) === tail) this.#tails.delete(key);
+      const done = () => {
+        release();
+        if (this.#tails.get(key) === tail) this.#tails.delete(key);
+      };
+      if (holdUntil) void holdUntil.then(done, done);
+      else done();
     }
   }
 

@@ -89,9 +89,12 @@ export class ThreadSync {
     if (!thread) throw new PermanentJobError(`thread ${payload.thread} does not exist`);
     const run: Run = { jobId: ctx.job.id, attempt: ctx.job.attempts, final: ctx.job.lastTry, signal: ctx.signal, refused: [], onFail: ctx.onFail };
     await this.#d.pause.admit(thread.connector, ctx.job.id);
+    // Held until this run's outcome is committed: its failure record (items dead-lettered) must be what the next run reads.
     await this.#mutex.run(String(thread.id), async () => {
-      // A job at its first attempt whose items are dead was retried by an operator: send them again.
-      const revive = ctx.job.attempts === 1 ? (payload.messages ?? []) : [];
+      // A dead job retried by an operator starts again at its first attempt, keeping the error it died with: its
+      // items were dead-lettered with it, send them again. (A fresh job has no error yet: an item of it that an
+      // earlier job's batch dead-lettered stays dead.)
+      const revive = ctx.job.attempts === 1 && ctx.job.lastError !== null ? (payload.messages ?? []) : [];
       if (revive.length > 0) {
         await store.write(async (tx) => {
           for (const id of revive) await tx.inbound.revive(id);
@@ -112,7 +115,7 @@ export class ThreadSync {
         }
         throw err;
       }
-    });
+    }, ctx.recorded);
     if (run.refused.length > 0) {
       throw new PermanentJobError(`the platform refused ${run.refused.length} item(s) of thread ${thread.threadId}: ${run.refused[0]}`);
     }

@@ -79,7 +79,7 @@ export async function startGateway(
   const connectorsLoaded = await loadConnectors(entries, baseDir);
   assertNoEntryProblems(loaded.file ?? 'settings', connectorsLoaded.problems);
 
-  const store = openStore(storeOptions(loaded));
+  const store = openStore({ ...storeOptions(loaded), backgroundCheckpoints: { logger } });
   let sandbox: RunningSandbox | null = null;
   let app: FastifyInstance | null = null;
   const runtime = new ConnectorRuntime(logger.child({ room: 'connector' }));

@@ -32,6 +32,13 @@ export interface JobContext<P> {
    * disagree, not even for a moment.
    */
   onFail(work: TxWork): void;
+  /**
+   * Settles once this run's outcome (done, queued again, dead, postponed or
+   * released) is committed — or could not be. A per-thread lock held until
+   * then keeps the next run of the thread from reading the items this run
+   * left to its failure record.
+   */
+  recorded: Promise<void>;
 }
 
 export type JobHandler<P = unknown> = (payload: P, ctx: JobContext<P>) => Promise<void>;
@@ -189,6 +196,8 @@ export class JobRunner {
     const complete = (work?: TxWork) => {
       completion ??= this.#queue.completeWith(job.id, this.owner, work);
     };
+    let markRecorded!: () => void;
+    const recorded = new Promise<void>((resolve) => (markRecorded = resolve));
     const failWork: TxWork[] = [];
     const onFail = (work: TxWork) => void failWork.push(work);
     const withFailWork = <T>(record: (tx: Repos) => Promise<T>) => async (tx: Repos) => {
@@ -198,7 +207,7 @@ export class JobRunner {
     const outcome = async (): Promise<JobOutcome> => {
       let failure: unknown;
       try {
-        await state.handler(job.payload, { job, signal: controller.signal, logger, complete, onFail });
+        await state.handler(job.payload, { job, signal: controller.signal, logger, complete, onFail, recorded });
       } catch (err) {
         failure = err ?? new Error('the handler failed without an error');
       }
@@ -245,6 +254,7 @@ export class JobRunner {
         },
       )
       .finally(() => {
+        markRecorded();
         clearInterval(heartbeat);
         state.inFlight.delete(job.id);
         state.wake();

@@ -14,6 +14,8 @@ import { GroupCommitter, type GroupCommitOptions } from './group-commit.ts';
 import { applyMigrations, migrationStatus } from './migrations.ts';
 import { Repos } from './repos.ts';
 import { SqliteSql } from './sqlite/sqlite-sql.ts';
+import { Checkpointer, type CheckpointerOptions } from './sqlite/checkpointer.ts';
+import { WalSync } from './sqlite/wal-sync.ts';
 import type { Store } from './store.ts';
 
 export type { Store } from './store.ts';
@@ -27,6 +29,8 @@ export interface StoreOptions {
   migrationsFolder?: string;
   /** Grouping of `write` (defaults in group-commit.ts). */
   groupCommit?: GroupCommitOptions;
+  /** WAL checkpoints in a worker thread (checkpointer.ts), for a long-running gateway; a command keeps SQLite's own. */
+  backgroundCheckpoints?: boolean | CheckpointerOptions;
 }
 
 function connect(path: string, options: StoreOptions): Database.Database {
@@ -65,7 +69,15 @@ export function openStore(options: StoreOptions): Store {
   }
   const db = writer;
   const readDb = reader ?? writer;
-  const group = new GroupCommitter(db, new SqliteSql(db), options.groupCommit);
+  // `full`: the log is fsynced after every group, off the event loop (wal-sync.ts), instead of inside COMMIT.
+  const wal = path !== ':memory:' && (options.synchronous ?? 'full') === 'full' ? new WalSync(path) : undefined;
+  if (wal) db.pragma('synchronous = NORMAL');
+  const group = new GroupCommitter(db, new SqliteSql(db), { ...options.groupCommit, ...(wal ? { sync: () => wal.sync() } : {}) });
+  const bg = options.backgroundCheckpoints;
+  const checkpointer =
+    bg && path !== ':memory:'
+      ? new Checkpointer(path, db, { busyTimeoutMs: options.busyTimeoutMs ?? 5000, ...(typeof bg === 'object' ? bg : {}) })
+      : undefined;
   const read = new Repos(new SqliteSql(readDb));
   let closing: Promise<void> | undefined;
 
@@ -74,7 +86,11 @@ export function openStore(options: StoreOptions): Store {
     location: path,
     read,
     write: <T>(fn: (tx: Repos) => T | Promise<T>): Promise<T> => group.write((sql) => fn(new Repos(sql))),
-    migrate: async () => applyMigrations(db, folder),
+    migrate: async () => {
+      const status = applyMigrations(db, folder);
+      wal?.syncNow();
+      return status;
+    },
     migrationStatus: async () => migrationStatus(readDb, folder),
     ping: async () => {
       readDb.prepare('select 1').get();
@@ -83,8 +99,10 @@ export function openStore(options: StoreOptions): Store {
       (closing ??= (async () => {
         if (!db.open) return;
         await group.close();
+        await checkpointer?.close();
         if (readDb !== db) readDb.close();
         db.close();
+        wal?.close();
       })()),
   };
 }

@@ -5,7 +5,8 @@
  * many of them. Each write runs inside its own SAVEPOINT: one that throws or
  * rejects is rolled back alone and its caller gets the error, while its
  * neighbours commit. Every caller's promise settles only after the COMMIT
- * that holds its write returned — a 2xx sent on it is durable.
+ * that holds its write returned and, with `sync`, the log was fsynced — a
+ * 2xx sent on it is durable.
  *
  * A write is an async function of a transaction handle (`TxSql`, through the
  * repositories). Writes of a group run one after another; since SQLite's
@@ -26,6 +27,14 @@ export interface GroupCommitOptions {
   onCommit?: (size: number, seconds: number) => void;
 }
 
+export interface GroupDurability {
+  /**
+   * Makes a committed group durable (the WAL's fdatasync, wal-sync.ts); its
+   * callers are answered after it. Without it the COMMIT itself is trusted.
+   */
+  sync?: () => Promise<void>;
+}
+
 export type Write<T, Tx> = (tx: Tx) => T | Promise<T>;
 
 interface Pending {
@@ -43,6 +52,7 @@ export class GroupCommitter {
   readonly #writer: Sql;
   readonly #maxGroup: number;
   readonly #onCommit: GroupCommitOptions['onCommit'];
+  readonly #sync: GroupDurability['sync'];
   readonly #sql: Record<'begin' | 'commit' | 'rollback' | 'savepoint' | 'release' | 'undo', Database.Statement>;
   #queue: Pending[] = [];
   #scheduled = false;
@@ -50,8 +60,9 @@ export class GroupCommitter {
   #closed = false;
 
   /** `writer` runs the writes' SQL on `db`, the connection this committer owns. */
-  constructor(db: Database.Database, writer: Sql, options: GroupCommitOptions = {}) {
+  constructor(db: Database.Database, writer: Sql, options: GroupCommitOptions & GroupDurability = {}) {
     this.#db = db;
+    this.#sync = options.sync;
     this.#writer = writer;
     this.#maxGroup = options.maxGroup ?? DEFAULT_MAX_GROUP;
     this.#onCommit = options.onCommit;
@@ -131,6 +142,14 @@ export class GroupCommitter {
     } catch (error) {
       // The COMMIT (or the savepoint bookkeeping) failed: nothing of the group is stored.
       if (this.#db.inTransaction) this.#sql.rollback.run();
+      for (const p of group) p.reject(error);
+      return;
+    }
+    try {
+      // Off the event loop: requests keep being parsed into the next group meanwhile.
+      await this.#sync?.();
+    } catch (error) {
+      // Committed but not known to be on disk: nobody is told it is stored.
       for (const p of group) p.reject(error);
       return;
     }

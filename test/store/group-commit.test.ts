@@ -130,6 +130,25 @@ describe('group commit', () => {
     expect(groups).toEqual([6, 3]);
   });
 
+  it('answers a group only after its sync made it durable, and refuses the group when the sync fails', async () => {
+    const { committer } = files();
+    const pending: ((err?: Error) => void)[] = [];
+    const gc = committer({ sync: () => new Promise<void>((resolve, reject) => pending.push((err) => (err ? reject(err) : resolve()))) });
+    let answered = false;
+    const write = gc.write((tx) => insert(tx, 'x')).then(() => (answered = true));
+    while (pending.length === 0) await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setTimeout(r, 5));
+    expect(answered).toBe(false); // committed, not yet on disk: not answered
+    pending.shift()!();
+    await write;
+    expect(answered).toBe(true);
+
+    const failing = gc.write((tx) => insert(tx, 'y'));
+    while (pending.length === 0) await new Promise((r) => setImmediate(r));
+    pending.shift()!(new Error('EIO: the disk refused the fsync'));
+    await expect(failing).rejects.toThrow(/EIO/);
+  });
+
   it('splits a burst into groups of at most maxGroup, in order', async () => {
     const { committer } = files();
     const groups: number[] = [];

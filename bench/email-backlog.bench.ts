@@ -1,0 +1,183 @@
+/**
+ * `npm run bench:email-backlog`: a mailbox full of customer mail waiting for
+ * a gateway that was down. N mails (BENCH_MAILS, default 2,000:
+ * multipart/alternative, ~4 KB with quoted history) are APPENDed straight into
+ * a real Dovecot INBOX; then, side by side on the same mailbox:
+ *   (a) the floor: imapflow + mailparser alone, fetching every message's
+ *       source and parsing it, one after another, as a minimal importer would;
+ *   (b) a gateway child process (`threadgate serve`, an e-mail connector,
+ *       store at `synchronous: full`) started against a sandbox platform in
+ *       its own process: seconds from the spawn until every mail is posted to
+ *       the platform, and the gateway's peak RSS (VmHWM).
+ * Uses the test suite's mail-server setup (root, Debian's dovecot-imapd
+ * dovecot-lmtpd opensmtpd: scripts/install-mail-servers).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { ImapFlow } from 'imapflow';
+import { simpleParser } from 'mailparser';
+import type { TestProject } from 'vitest/node';
+import { stringify } from 'yaml';
+import setupMailServers from '../test/support/mail-global-setup.ts';
+import type { MailServersInfo } from '../test/support/mail-servers.ts';
+import { startChildSandbox } from './child-sandbox.ts';
+
+const MAILS = Number(process.env.BENCH_MAILS ?? 2_000);
+const MAIN = join(import.meta.dirname, '../src/cli/main.ts');
+const PASSWORD = 'bench';
+
+export interface BacklogResult {
+  mails: number;
+  floorSeconds: number;
+  gatewaySeconds: number;
+  peakRssMiB: number;
+  posted: number;
+}
+
+/** A customer's reply with the conversation quoted below it, as text and HTML. */
+function mail(i: number, to: string): string {
+  const history = Array.from({ length: 12 }, (_, n) => `> On day ${n + 1} we wrote: your order ${i} is on its way, tracking number ${100_000 + n}.`).join('\n');
+  const text = `Hello,\n\nmy order ${i} has still not arrived. Could you look into it?\n\nThanks,\nCustomer ${i}\n\n${history}\n`;
+  const html = `<html><body><p>Hello,</p><p>my order ${i} has still not arrived. Could you look into it?</p><p>Thanks,<br>Customer ${i}</p><blockquote>${history.replaceAll('\n', '<br>')}</blockquote></body></html>`;
+  return [
+    `From: Customer ${i} <customer${i}@customer.test>`,
+    `To: ${to}`,
+    `Subject: Order ${i} missing`,
+    `Message-ID: <backlog-${i}@customer.test>`,
+    `Date: ${new Date(Date.UTC(2026, 10, 20, 8, 0, i % 60)).toUTCString()}`,
+    'MIME-Version: 1.0',
+    'Content-Type: multipart/alternative; boundary="b1"',
+    '',
+    '--b1',
+    'Content-Type: text/plain; charset=utf-8',
+    '',
+    text,
+    '--b1',
+    'Content-Type: text/html; charset=utf-8',
+    '',
+    html,
+    '--b1--',
+    '',
+  ].join('\r\n');
+}
+
+const imap = (info: MailServersInfo, user: string) =>
+  new ImapFlow({ host: info.host, port: info.imapPort, secure: false, auth: { user, pass: PASSWORD }, logger: false });
+
+async function fill(info: MailServersInfo, user: string): Promise<void> {
+  const client = imap(info, user);
+  await client.connect();
+  try {
+    for (let i = 0; i < MAILS; i++) await client.append('INBOX', mail(i, user));
+  } finally {
+    await client.logout();
+  }
+}
+
+/** imapflow + mailparser alone: every source fetched and parsed. */
+async function floor(info: MailServersInfo, user: string): Promise<number> {
+  const started = performance.now();
+  const client = imap(info, user);
+  await client.connect();
+  let parsed = 0;
+  try {
+    await client.mailboxOpen('INBOX', { readOnly: true });
+    for await (const msg of client.fetch('1:*', { uid: true, source: true })) {
+      if (!msg.source) continue;
+      const m = await simpleParser(msg.source);
+      if (m.messageId) parsed += 1;
+    }
+  } finally {
+    await client.logout();
+  }
+  if (parsed !== MAILS) throw new Error(`the floor parsed ${parsed} of ${MAILS} mails`);
+  return (performance.now() - started) / 1000;
+}
+
+function count(file: string, sql: string): number {
+  try {
+    const db = new Database(file, { readonly: true, fileMustExist: true });
+    try {
+      return (db.prepare(sql).get() as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return 0; // not created yet
+  }
+}
+
+function peakRssMiB(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM:'));
+  return Number(line?.replace(/\D+/g, '') ?? 0) / 1024;
+}
+
+export async function benchEmailBacklog(): Promise<BacklogResult> {
+  let info: MailServersInfo | undefined;
+  const teardown = await setupMailServers({ provide: (_key: string, value: MailServersInfo) => void (info = value) } as unknown as TestProject);
+  const dir = mkdtempSync(join(tmpdir(), 'tg-bench-backlog-'));
+  const sandbox = await startChildSandbox();
+  let child: ChildProcess | undefined;
+  try {
+    const mail = info as MailServersInfo;
+    const support = `backlog-${process.pid}@example.test`;
+    writeFileSync(join(mail.usersDir, support), `${support}:{PLAIN}${PASSWORD}::::::\n`, { mode: 0o644 });
+    await fill(mail, support);
+    const floorSeconds = await floor(mail, support);
+
+    const file = join(dir, 'threadgate.yaml');
+    const db = join(dir, 'backlog.db');
+    writeFileSync(
+      file,
+      stringify({
+        platform: { url: sandbox.url, organization_id: sandbox.organizationId, token: sandbox.token },
+        server: { port: 0 },
+        store: { path: db },
+        log: { level: 'warn' },
+        connectors: [
+          {
+            name: 'mail', type: 'email', room_id: sandbox.roomId, address: support,
+            imap: { host: mail.host, port: mail.imapPort, secure: false, user: support, password: PASSWORD },
+            smtp: { host: mail.host, port: mail.smtpPort, secure: false },
+          },
+        ],
+      }),
+    );
+    const started = performance.now();
+    child = spawn(process.execPath, [MAIN, 'serve', '--config', file], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const gone = new Promise<never>((_, reject) => child!.once('exit', (code) => reject(new Error(`the gateway exited with ${code}`))));
+    const posted = () => count(db, `select count(*) as n from inbound_messages where status = 'posted'`);
+    const deadline = Date.now() + 600_000;
+    while (posted() < MAILS) {
+      if (Date.now() > deadline) throw new Error(`only ${posted()} of ${MAILS} mails posted after 600 s`);
+      await Promise.race([new Promise((r) => setTimeout(r, 25)), gone]);
+    }
+    const gatewaySeconds = (performance.now() - started) / 1000;
+    return { mails: MAILS, floorSeconds, gatewaySeconds, peakRssMiB: peakRssMiB(child.pid as number), posted: posted() };
+  } finally {
+    if (child && child.exitCode === null) {
+      const exited = new Promise((r) => child!.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    await sandbox.close();
+    await teardown();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export function reportBacklog(r: BacklogResult): void {
+  const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
+  console.log(`| e-mail backlog, ${fmt(r.mails)} mails waiting | seconds | mails/s | × floor | peak RSS |`);
+  console.log('|---|---:|---:|---:|---:|');
+  console.log(`| imapflow + mailparser alone (the floor) | ${fmt(r.floorSeconds, 2)} | ${fmt(r.mails / r.floorSeconds)} | — | — |`);
+  console.log(
+    `| gateway: start → all posted to the platform | ${fmt(r.gatewaySeconds, 2)} | ${fmt(r.mails / r.gatewaySeconds)} | ` +
+      `${fmt(r.floorSeconds / r.gatewaySeconds, 3)} | ${fmt(r.peakRssMiB, 1)} MiB |`,
+  );
+}
+
+if (import.meta.main) reportBacklog(await benchEmailBacklog());

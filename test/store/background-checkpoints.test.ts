@@ -1,0 +1,49 @@
+/**
+ * WAL checkpoints in a worker thread: with the writer's own automatic
+ * checkpoint raised far out of reach, committed writes still reach the
+ * database file itself while the store is open — the checkpoint thread copied
+ * them — and closing the store stops the thread.
+ */
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/database.ts';
+import { tempDir } from '../support/temp-dir.ts';
+import { until } from '../support/wait.ts';
+
+const body = 'x'.repeat(2_000);
+
+async function fill(store: ReturnType<typeof openStore>, rows: number) {
+  await Promise.all(
+    Array.from({ length: rows }, (_, i) =>
+      store.write((tx) =>
+        tx.deliveries.insert(
+          { connector: 'c', eventType: 'message_created', dedupKey: `k-${i}`, duplicateOf: null, threadId: 't', chatId: null, body, bodyTruncated: false, headers: {}, verification: 'valid', status: 'accepted', error: null },
+          Date.now(),
+        ),
+      ),
+    ),
+  );
+}
+
+describe('background WAL checkpoints', () => {
+  it('copies committed frames into the database file while the writer goes on, and stops with the store', async () => {
+    const path = join(tempDir(), 'bg.db');
+    const store = openStore({ path, backgroundCheckpoints: { intervalMs: 20, fallbackPages: 1_000_000 } });
+    const before = statSync(path).size;
+    await fill(store, 500); // ~1 MB of rows: in the log first
+    await until(() => statSync(path).size > before + 900_000, 5_000, 'the rows checkpointed into the database file');
+    await store.close();
+    expect(statSync(path).size).toBeGreaterThan(before + 900_000);
+  });
+
+  it('leaves checkpoints to SQLite itself without the option (the database file grows only at its automatic checkpoint)', async () => {
+    const path = join(tempDir(), 'plain.db');
+    const store = openStore({ path });
+    const before = statSync(path).size;
+    await fill(store, 200); // ~400 KB: under the 1,000-page automatic checkpoint
+    await new Promise((r) => setTimeout(r, 200));
+    expect(statSync(path).size).toBe(before);
+    await store.close();
+  });
+});
