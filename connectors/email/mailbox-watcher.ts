@@ -3,9 +3,10 @@
  * every UID after the cursor, then wait for the server's IDLE notice (or
  * poll every `poll_seconds` when it has no IDLE, and as a safety net when it
  * has), and again. The cursor `(UIDVALIDITY, last UID)` lives in the
- * connector's state and moves only after a mail was handled (submitted or
- * recorded as skipped) — so a crash or a dropped connection re-reads at most
- * the mail in hand, which the bridge's dedup absorbs. A new UIDVALIDITY
+ * connector's state and moves only after the mails before it were handled
+ * (submitted or recorded as skipped); it is stored once per downloaded group
+ * — so a crash or a dropped connection re-reads at most that group, which
+ * the bridge's dedup absorbs. A new UIDVALIDITY
  * rescans the mailbox from the start, without duplicates for the same reason.
  * Any failure closes the connection and reconnects after a capped backoff.
  *
@@ -234,13 +235,19 @@ export class MailboxWatcher {
           if (msg.source) batch.push({ uid: msg.uid, source: msg.source });
         }
         batch.sort((a, b) => a.uid - b.uid);
-        for (const { uid, source } of batch) {
-          if (signal.aborted) return;
-          const handled = await this.#handleOne(source, uid, cursor.uidValidity, signal);
-          if (handled) await this.#afterImport(client, uid);
-          cursor.lastUid = uid;
-          this.status.lastUid = uid;
-          await this.#state.set(CURSOR_KEY, cursor);
+        // The cursor is stored once per group, after the last mail handled (and also when one fails or the watcher
+        // stops half-way): never ahead of what was handled, one write instead of one a mail.
+        const before = cursor.lastUid;
+        try {
+          for (const { uid, source } of batch) {
+            if (signal.aborted) return;
+            const handled = await this.#handleOne(source, uid, cursor.uidValidity, signal);
+            if (handled) await this.#afterImport(client, uid);
+            cursor.lastUid = uid;
+            this.status.lastUid = uid;
+          }
+        } finally {
+          if (cursor.lastUid !== before) await this.#state.set(CURSOR_KEY, cursor);
         }
       }
       // Every mail still there was handled; what was listed and is gone was expunged meanwhile.

@@ -32,7 +32,8 @@ export class NotRegisteredError extends ThreadgateError {
 /** A thread had more pending items than one job run sends; the job runs again. */
 export class ThreadBacklogError extends ThreadgateError {
   readonly code = 'TG_THREAD_BACKLOG';
-  readonly retryAfterMs = 0;
+  /** Not a failure: the job is given back to run again at once, without using a try (the runner's postponement). */
+  readonly postponeUntil = Date.now();
 }
 
 /** A webhook body that is not JSON or not a known event: 400 naming the fields. */

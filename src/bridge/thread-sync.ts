@@ -109,7 +109,7 @@ export class ThreadSync {
         }
         // The last try failed before reaching the items (no registration, no answer at all):
         // dead-letter what only this job was going to send, so `inbound retry` can act on it.
-        if (run.final && !ctx.signal.aborted) {
+        if (run.final && !ctx.signal.aborted && !(err instanceof ThreadBacklogError)) {
           const message = err instanceof Error ? err.message.slice(0, 2_000) : String(err);
           ctx.onFail(async (tx) => void (await tx.inbound.markStrandedDead(thread.id, ctx.job.id, message)));
         }
