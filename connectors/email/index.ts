@@ -33,6 +33,7 @@ export default defineConnector({
         ctx.logger.debug({ uid, outcome }, 'mail handled');
       },
       {
+        prepare: (raw) => intake.prepare(raw),
         onGiveUp: async (raw, uid, error) => {
           const outcome = await intake.recordUnhandled(raw, error);
           ctx.logger.warn({ uid, outcome }, 'mail given up after repeated failures');

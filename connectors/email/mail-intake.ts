@@ -41,7 +41,7 @@ import { attachmentLine } from './attachments.ts';
 import { composeBody, parseMail, type ParseMailOptions, type ParsedMail } from './parse-mail.ts';
 import { SkipCode, type MailAttachment } from './parsed-mail.ts';
 import { replyToken, tokenReference } from './reply-token.ts';
-import { readThreadInfo, withReferences, writeThreadInfo } from './thread-info.ts';
+import { readThreadInfo, threadInfoEntry, withReferences, writeThreadInfo } from './thread-info.ts';
 import { resolveThread } from './threading.ts';
 
 /** Every mail the gateway sends carries this header naming the connector. */
@@ -138,6 +138,7 @@ export class MailIntake {
   readonly #address: string;
   readonly #domain: string;
   readonly #parseOptions: ParseMailOptions;
+  readonly #parsing = new WeakMap<Buffer, Promise<ParsedMail>>();
 
   constructor(ctx: ConnectorContext, supportAddress: string, acceptListIds: readonly string[] = []) {
     this.#ctx = ctx;
@@ -146,8 +147,22 @@ export class MailIntake {
     this.#parseOptions = { ownHeaderName: OWN_HEADER, acceptListIds };
   }
 
+  /**
+   * Starts parsing a mail that `take` will get next, so its parse overlaps the
+   * store's commit of the mail before it. At most the mails announced and not
+   * yet taken are held (the watcher announces one ahead).
+   */
+  prepare(raw: Buffer): void {
+    if (this.#parsing.has(raw)) return;
+    const parsing = parseMail(raw, this.#parseOptions);
+    parsing.catch(() => {}); // surfaces in `take`
+    this.#parsing.set(raw, parsing);
+  }
+
   async take(raw: Buffer): Promise<IntakeOutcome> {
-    const mail = await parseMail(raw, this.#parseOptions);
+    const prepared = this.#parsing.get(raw);
+    this.#parsing.delete(raw);
+    const mail = await (prepared ?? parseMail(raw, this.#parseOptions));
     const fitted = fit(mail);
     const sender = mail.from?.address;
     // Our own mail come back with our header stripped (and From rewritten) by a forwarder or list still has our Message-ID.
@@ -166,6 +181,10 @@ export class MailIntake {
     const known = await readThreadInfo(this.#ctx.state, match.key);
     const subject = known?.subject ?? mail.subject;
     const first = known === undefined;
+    const info = withReferences(
+      { customer: { address: sender, ...(mail.from?.name ? { name: mail.from.name } : {}) }, subject, lastMessageId: messageId, references: known?.references ?? [] },
+      [messageId],
+    );
     let result;
     try {
       result = await this.#ctx.submit({
@@ -177,22 +196,15 @@ export class MailIntake {
         fullText: fitFullText(mail.fullText),
         variables: { email: senderId, name: mail.from?.name ?? null, subject: mail.subject },
         references: [messageId, tokenReference(replyToken(match.key))],
-      });
+      }, { state: threadInfoEntry(match.key, info) }); // stored with a new message, in its own write
     } catch (err) {
       // Refused for what it is, not for the state of the store: it would be refused forever.
       if (isSubmitInvalid(err)) return this.#skip(fitted, UNSUBMITTABLE, messageOf(err));
       throw err;
     }
-    // A mail read again (a rescan) must not move the chain backwards; a first read, or one whose state write was lost, sets it.
-    if (!result.duplicate || known === undefined) {
-      const base = {
-        customer: { address: sender, ...(mail.from?.name ? { name: mail.from.name } : {}) },
-        subject,
-        lastMessageId: messageId,
-        references: known?.references ?? [],
-      };
-      await writeThreadInfo(this.#ctx.state, match.key, withReferences(base, [messageId]));
-    }
+    // A mail read again (a rescan) must not move the chain backwards (the state went with the message only when it
+    // was new); a duplicate whose thread has no state yet (an older store) sets it.
+    if (result.duplicate && known === undefined) await writeThreadInfo(this.#ctx.state, match.key, info);
     return { kind: 'submitted', threadKey: match.key, duplicate: result.duplicate, via: match.via };
   }
 

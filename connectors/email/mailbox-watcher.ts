@@ -55,6 +55,8 @@ export interface WatcherOptions {
   maxHandlerFailures?: number;
   /** Records a mail given up on (e.g. with `ctx.skip`); throwing keeps the cursor where it is. */
   onGiveUp?: (raw: Buffer, uid: number, error: unknown) => Promise<void>;
+  /** Told the next mail of a group before the current one is handled (the intake starts parsing it). */
+  prepare?: (raw: Buffer) => void;
 }
 
 export interface WatcherStatus {
@@ -71,6 +73,7 @@ export class MailboxWatcher {
   readonly #state: ConnectorState;
   readonly #logger: Logger;
   readonly #handle: (raw: Buffer, uid: number) => Promise<void>;
+  readonly #prepare: WatcherOptions['prepare'];
   readonly #maxGroupBytes: number;
   readonly #maxHandlerFailures: number;
   readonly #onGiveUp: (raw: Buffer, uid: number, error: unknown) => Promise<void>;
@@ -90,6 +93,7 @@ export class MailboxWatcher {
     this.#state = state;
     this.#logger = logger;
     this.#handle = handle;
+    this.#prepare = options.prepare;
     this.#maxGroupBytes = options.maxGroupBytes ?? DEFAULT_MAX_GROUP_BYTES;
     this.#maxHandlerFailures = Math.max(1, options.maxHandlerFailures ?? DEFAULT_MAX_HANDLER_FAILURES);
     this.#onGiveUp =
@@ -238,16 +242,18 @@ export class MailboxWatcher {
         // The cursor is stored once per group, after the last mail handled (and also when one fails or the watcher
         // stops half-way): never ahead of what was handled, one write instead of one a mail.
         const before = cursor.lastUid;
+        const imported: number[] = [];
         try {
-          for (const { uid, source } of batch) {
+          for (const [i, { uid, source }] of batch.entries()) {
             if (signal.aborted) return;
-            const handled = await this.#handleOne(source, uid, cursor.uidValidity, signal);
-            if (handled) await this.#afterImport(client, uid);
+            const next = batch[i + 1];
+            if (next) this.#prepare?.(next.source); // parsed while this one is stored
+            if (await this.#handleOne(source, uid, cursor.uidValidity, signal)) imported.push(uid);
             cursor.lastUid = uid;
             this.status.lastUid = uid;
           }
         } finally {
-          if (cursor.lastUid !== before) await this.#state.set(CURSOR_KEY, cursor);
+          await this.#finishGroup(client, cursor, before, imported);
         }
       }
       // Every mail still there was handled; what was listed and is gone was expunged meanwhile.
@@ -278,9 +284,28 @@ export class MailboxWatcher {
     }
   }
 
-  async #afterImport(client: ImapFlow, uid: number): Promise<void> {
+  /**
+   * After a group (or the part of it handled before a failure or a stop): `after_import` for its handled mails in
+   * one IMAP command, then the cursor. Should the command fail, the cursor stays where the group began: the group
+   * is read again (the bridge's dedup absorbs it) and the command tried again.
+   */
+  async #finishGroup(client: ImapFlow, cursor: Cursor, before: number, imported: number[]): Promise<void> {
+    if (cursor.lastUid === before) return;
+    try {
+      await this.#afterImport(client, imported);
+    } catch (err) {
+      cursor.lastUid = before;
+      this.status.lastUid = before;
+      throw err;
+    }
+    await this.#state.set(CURSOR_KEY, cursor);
+  }
+
+  async #afterImport(client: ImapFlow, uids: number[]): Promise<void> {
+    if (uids.length === 0) return;
+    const set = uids.join(',');
     const action = this.#config.after_import;
-    if (action === 'seen') await client.messageFlagsAdd(String(uid), ['\\Seen'], { uid: true });
-    else if (action.startsWith('move:')) await client.messageMove(String(uid), action.slice('move:'.length), { uid: true });
+    if (action === 'seen') await client.messageFlagsAdd(set, ['\\Seen'], { uid: true });
+    else if (action.startsWith('move:')) await client.messageMove(set, action.slice('move:'.length), { uid: true });
   }
 }

@@ -26,6 +26,11 @@ export async function writeThreadInfo(state: ConnectorState, threadKey: string, 
   await state.set(keyOf(threadKey), { ...info, references: info.references.slice(-MAX_REFERENCES) });
 }
 
+/** The same as a state entry, for `ctx.submit(message, { state })` (stored in the message's own write). */
+export function threadInfoEntry(threadKey: string, info: ThreadInfo): Record<string, ThreadInfo> {
+  return { [keyOf(threadKey)]: { ...info, references: info.references.slice(-MAX_REFERENCES) } };
+}
+
 /** Adds ids to the chain, keeping order and dropping repeats. */
 export function withReferences(info: ThreadInfo, ids: readonly string[]): ThreadInfo {
   const references = [...info.references];

@@ -5,7 +5,7 @@
  * name so it can only reach its own threads, state and URL space.
  */
 import type { Logger } from 'pino';
-import type { ConnectorContext, ConnectorRoutes, SkipRecord, SubmitMessage, Thread } from '../connector/api.ts';
+import type { ConnectorContext, ConnectorRoutes, SkipRecord, SubmitMessage, SubmitOptions, Thread } from '../connector/api.ts';
 import type { Store } from '../store/database.ts';
 import type { ThreadRow } from '../store/threads-repo.ts';
 import type { InboundBridge } from './inbound.ts';
@@ -25,7 +25,7 @@ export function createConnectorContext(name: string, deps: ContextDeps, routes: 
   const view = async (row: ThreadRow | undefined): Promise<Thread | undefined> => row && toThreadView(row, await store.read.threads.references(row.id));
   const ctx: ConnectorContext = {
     name,
-    submit: async (message: SubmitMessage) => deps.inbound.submit(name, message),
+    submit: async (message: SubmitMessage, options?: SubmitOptions) => deps.inbound.submit(name, message, options?.state),
     close: async (threadKey: string) => deps.inbound.close(name, threadKey),
     skip: async (record: SkipRecord) => {
       const fresh = await store.write((tx) => tx.skipped.record(

@@ -46,7 +46,8 @@ export class InboundBridge {
     this.#now = deps.now ?? Date.now;
   }
 
-  async submit(connector: string, message: SubmitMessage): Promise<SubmitResult> {
+  /** `state`: connector state entries stored in the same write when the message is new. */
+  async submit(connector: string, message: SubmitMessage, state?: Readonly<Record<string, unknown>>): Promise<SubmitResult> {
     check(message);
     const threadId = deriveThreadId(connector, message.threadKey);
     // Grouped with concurrent writes in one commit; resolved only after it.
@@ -74,6 +75,7 @@ export class InboundBridge {
         now,
       );
       if (thread.closed) await tx.threads.setClosed(thread.id, false, now);
+      for (const [key, value] of Object.entries(state ?? {})) await tx.state.set(connector, key, value, now);
       const payload: ThreadJobPayload = { connector, thread: thread.id, messages: [id] };
       const jobId = await this.#queue.enqueue(tx, { kind: POST_MESSAGES_JOB, payload, ...this.#budget });
       await tx.inbound.setJob(id, jobId);

@@ -146,11 +146,21 @@ export interface ConnectorRoutes {
 
 // ─── The context and the instance ─────────────────────────────────────────────
 
+export interface SubmitOptions {
+  /** State entries (key → JSON value) written with a new message, as `state.set` would. */
+  state?: Readonly<Record<string, unknown>>;
+}
+
 export interface ConnectorContext {
   /** The connector's name from the settings. */
   readonly name: string;
-  /** Stores the message, maps its thread and queues the platform POST, in one transaction. */
-  submit(message: SubmitMessage): Promise<SubmitResult>;
+  /**
+   * Stores the message, maps its thread and queues the platform POST, in one
+   * transaction. `options.state`: entries of the connector's state stored in
+   * that same transaction when the message is new (not for a duplicate) —
+   * what the connector keeps about the thread, without a second commit.
+   */
+  submit(message: SubmitMessage, options?: SubmitOptions): Promise<SubmitResult>;
   /** Queues closing the thread's session on the platform (after its pending messages). */
   close(threadKey: string): Promise<void>;
   /** Records a message that is not posted, with the reason; `duplicate` when recorded before. */
