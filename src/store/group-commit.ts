@@ -58,8 +58,6 @@ export class GroupCommitter {
   #scheduled = false;
   #flushing: Promise<void> | null = null;
   #closed = false;
-  /** Settles when the latest committed group's sync did. */
-  #synced: Promise<void> = Promise.resolve();
 
   /** `writer` runs the writes' SQL on `db`, the connection this committer owns. */
   constructor(db: Database.Database, writer: Sql, options: GroupCommitOptions & GroupDurability = {}) {
@@ -101,7 +99,6 @@ export class GroupCommitter {
     this.#closed = true;
     await this.#flushing;
     await this.#flush();
-    await this.#synced;
   }
 
   #flush(): Promise<void> {
@@ -148,32 +145,19 @@ export class GroupCommitter {
       for (const p of group) p.reject(error);
       return;
     }
-    // The group's sync runs in the thread pool while the next group commits (its frames follow these in the log,
-    // so its own sync covers them too); each group is answered after its sync and the ones before it.
-    const durable = this.#durable(group.length, started);
-    this.#synced = durable.then(
-      () => undefined,
-      () => undefined,
-    );
-    void durable.then(
-      () =>
-        group.forEach((p, i) => {
-          const s = settled[i] as Settled;
-          if (s.ok) p.resolve(s.value);
-          else p.reject(s.error);
-        }),
+    try {
+      // Off the event loop: requests keep being parsed into the next group meanwhile.
+      await this.#sync?.();
+    } catch (error) {
       // Committed but not known to be on disk: nobody is told it is stored.
-      (error: unknown) => group.forEach((p) => p.reject(error)),
-    );
-  }
-
-  /** Resolves when this group's frames are on disk (and every group's before it was answered). */
-  async #durable(size: number, started: number): Promise<void> {
-    const before = this.#synced;
-    const sync = this.#sync?.();
-    sync?.catch(() => {}); // awaited below, after the groups before this one
-    await before;
-    await sync;
-    this.#onCommit?.(size, (performance.now() - started) / 1000);
+      for (const p of group) p.reject(error);
+      return;
+    }
+    this.#onCommit?.(group.length, (performance.now() - started) / 1000);
+    group.forEach((p, i) => {
+      const s = settled[i] as Settled;
+      if (s.ok) p.resolve(s.value);
+      else p.reject(s.error);
+    });
   }
 }

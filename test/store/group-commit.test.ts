@@ -149,25 +149,6 @@ describe('group commit', () => {
     await expect(failing).rejects.toThrow(/EIO/);
   });
 
-  it('commits the next group while the previous one is being synced, answering each after its own sync, in order', async () => {
-    const { committed, committer } = files();
-    const pending: (() => void)[] = [];
-    const gc = committer({ sync: () => new Promise<void>((resolve) => pending.push(resolve)) });
-    const answered: string[] = [];
-    const first = gc.write((tx) => insert(tx, 'first')).then(() => answered.push('first'));
-    while (pending.length === 0) await new Promise((r) => setImmediate(r));
-    const second = gc.write((tx) => insert(tx, 'second')).then(() => answered.push('second'));
-    while (pending.length === 1) await new Promise((r) => setImmediate(r));
-    expect(committed()).toBe(2); // the second group committed while the first one's sync ran
-    expect(answered).toEqual([]);
-    pending[1]!(); // the second sync returns first: still answered after the first
-    await new Promise((r) => setTimeout(r, 5));
-    expect(answered).toEqual([]);
-    pending[0]!();
-    await Promise.all([first, second]);
-    expect(answered).toEqual(['first', 'second']);
-  });
-
   it('splits a burst into groups of at most maxGroup, in order', async () => {
     const { committer } = files();
     const groups: number[] = [];
