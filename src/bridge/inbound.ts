@@ -76,6 +76,12 @@ export class InboundBridge {
       );
       if (thread.closed) await tx.threads.setClosed(thread.id, false, now);
       for (const [key, value] of Object.entries(state ?? {})) await tx.state.set(connector, key, value, now);
+      // A due job that will flush the thread takes this message along (one job per thread, not per message, in a burst).
+      const due = await tx.inbound.dueJobOfThread(thread.id, POST_MESSAGES_JOB, now);
+      if (due !== undefined) {
+        await tx.inbound.setJob(id, due);
+        return { duplicate: false, threadId: thread.threadId, queued: false };
+      }
       const payload: ThreadJobPayload = { connector, thread: thread.id, messages: [id] };
       const jobId = await this.#queue.enqueue(tx, { kind: POST_MESSAGES_JOB, payload, ...this.#budget });
       await tx.inbound.setJob(id, jobId);

@@ -94,12 +94,7 @@ export class ThreadSync {
       // A dead job retried by an operator starts again at its first attempt, keeping the error it died with: its
       // items were dead-lettered with it, send them again. (A fresh job has no error yet: an item of it that an
       // earlier job's batch dead-lettered stays dead.)
-      const revive = ctx.job.attempts === 1 && ctx.job.lastError !== null ? (payload.messages ?? []) : [];
-      if (revive.length > 0) {
-        await store.write(async (tx) => {
-          for (const id of revive) await tx.inbound.revive(id);
-        });
-      }
+      if (ctx.job.attempts === 1 && ctx.job.lastError !== null) await store.write((tx) => tx.inbound.reviveOfJob(ctx.job.id));
       try {
         await this.#flush(thread, run);
       } catch (err) {
