@@ -8,14 +8,11 @@
  * process, so only the gateway's work shares the gateway's event loop.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
-import { stringify } from 'yaml';
-import { startGateway } from '../src/cli/gateway.ts';
-import { loadSettings } from '../src/config/load.ts';
-import { createLogger } from '../src/logger.ts';
+import { startBenchGateway } from './bench-gateway.ts';
 import { startChildSandbox } from './child-sandbox.ts';
 import type { LoadOutput, LoadSummary } from './receiver-load.ts';
 import { spawnJson } from './spawn-json.ts';
@@ -48,18 +45,7 @@ async function gateway(): Promise<IntakeCase> {
   const dir = mkdtempSync(join(tmpdir(), 'tg-bench-intake-'));
   const sandbox = await startChildSandbox();
   try {
-    const file = join(dir, 'threadgate.yaml');
-    writeFileSync(
-      file,
-      stringify({
-        platform: { url: sandbox.url, organization_id: sandbox.organizationId, token: sandbox.token },
-        store: { path: 'gateway.db' },
-        log: { level: 'warn' },
-        connectors: [{ name: 'hook', type: 'webhook', room_id: sandbox.roomId, inbound_secret: INBOUND_SECRET }],
-      }),
-    );
-    const loaded = loadSettings({ path: file });
-    const gw = await startGateway(loaded, createLogger(loaded.settings.log.level), { port: 0 });
+    const gw = await startBenchGateway(dir, sandbox, [{ name: 'hook', type: 'webhook', room_id: sandbox.roomId, inbound_secret: INBOUND_SECRET }]);
     try {
       const out = await run(`${gw.url}/connectors/hook/messages`);
       const stored = await gw.store.read.sql.get<{ n: number }>(`select count(*) as n from inbound_messages where connector = 'hook'`);

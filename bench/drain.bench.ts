@@ -10,14 +10,12 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { stringify } from 'yaml';
-import { startGateway, type RunningGateway as Gateway } from '../src/cli/gateway.ts';
-import { loadSettings } from '../src/config/load.ts';
-import { createLogger } from '../src/logger.ts';
+import type { RunningGateway as Gateway } from '../src/cli/gateway.ts';
 import { startSandbox } from '../src/sandbox/index.ts';
+import { startBenchGateway } from './bench-gateway.ts';
 import type { LoadOutput } from './receiver-load.ts';
 import { spawnJson } from './spawn-json.ts';
 
@@ -68,18 +66,9 @@ export async function benchDrain(): Promise<DrainResult> {
   const sink = await startSink();
   let gateway: Gateway | undefined;
   try {
-    const file = join(dir, 'threadgate.yaml');
-    writeFileSync(
-      file,
-      stringify({
-        platform: { url: sandbox.url, organization_id: sandbox.organizationId, token: sandbox.token },
-        store: { path: 'gateway.db' },
-        log: { level: 'warn' },
-        connectors: [{ name: 'hook', type: 'webhook', room_id: sandbox.roomId, allow_unsigned: true, outbound_url: sink.url, outbound_secret: OUTBOUND_SECRET }],
-      }),
-    );
-    const loaded = loadSettings({ path: file });
-    gateway = await startGateway(loaded, createLogger(loaded.settings.log.level), { port: 0 });
+    gateway = await startBenchGateway(dir, sandbox, [
+      { name: 'hook', type: 'webhook', room_id: sandbox.roomId, allow_unsigned: true, outbound_url: sink.url, outbound_secret: OUTBOUND_SECRET },
+    ]);
     const registration = await gateway.store.read.registrations.get('hook');
     if (!registration) throw new Error('the webhook connector was not registered with the sandbox');
     const load = (env: Record<string, string>, seconds: number) =>

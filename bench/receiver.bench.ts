@@ -10,16 +10,13 @@
  * answers; the process exits 1 when they disagree.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
-import { stringify } from 'yaml';
-import { startGateway } from '../src/cli/gateway.ts';
-import { loadSettings } from '../src/config/load.ts';
-import { createLogger } from '../src/logger.ts';
 import { startSandbox } from '../src/sandbox/index.ts';
 import { countDeliveriesByStatus } from '../src/store/status-counts.ts';
+import { startBenchGateway } from './bench-gateway.ts';
 import type { LoadOutput, LoadSummary } from './receiver-load.ts';
 import { spawnJson } from './spawn-json.ts';
 
@@ -64,18 +61,7 @@ async function gatewayReceiver(synchronous: 'full' | 'normal', env: Record<strin
   const dir = mkdtempSync(join(tmpdir(), 'tg-bench-receiver-'));
   const sandbox = await startSandbox({ port: 0 });
   try {
-    const file = join(dir, 'threadgate.yaml');
-    writeFileSync(
-      file,
-      stringify({
-        platform: { url: sandbox.url, organization_id: sandbox.organizationId, token: sandbox.token },
-        store: { path: 'gateway.db', synchronous },
-        log: { level: 'warn' },
-        connectors: [{ name: CONNECTOR, type: 'noop', module: NOOP_MODULE, room_id: sandbox.roomId }],
-      }),
-    );
-    const loaded = loadSettings({ path: file });
-    const gateway = await startGateway(loaded, createLogger(loaded.settings.log.level), { port: 0 });
+    const gateway = await startBenchGateway(dir, sandbox, [{ name: CONNECTOR, type: 'noop', module: NOOP_MODULE, room_id: sandbox.roomId }], { synchronous });
     try {
       const registration = (await gateway.store.read.registrations.get(CONNECTOR));
       if (!registration) throw new Error(`connector ${CONNECTOR} was not registered with the sandbox`);
