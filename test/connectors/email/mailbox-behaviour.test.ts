@@ -72,8 +72,11 @@ describe('the mailbox', () => {
     expect(JSON.stringify(bad)).not.toContain('not-the-password');
 
     const right = await gatewayFor(support);
-    await until(async () => (await right.call('GET', '/readyz')).body.connectors.mail.ok === true, ARRIVES_MS, 'connected');
-    expect((await right.call('GET', '/readyz')).body.connectors.mail.details).toMatchObject({ connected: true, idle: true, mailbox: 'INBOX' });
+    // Connected first, then idling once the (empty) mailbox was caught up on: wait for both.
+    await until(async () => (await right.call('GET', '/readyz')).body.connectors.mail.details.idle === true, ARRIVES_MS, 'idle');
+    const good = (await right.call('GET', '/readyz')).body.connectors.mail;
+    expect(good.ok).toBe(true);
+    expect(good.details).toMatchObject({ connected: true, idle: true, mailbox: 'INBOX', last_error: null });
   });
 });
 
