@@ -33,6 +33,10 @@ export default defineConnector({
         ctx.logger.debug({ uid, outcome }, 'mail handled');
       },
       {
+        handleGroup: async (mails) => {
+          const outcomes = await intake.takeGroup(mails.map((m) => m.raw));
+          ctx.logger.debug({ first_uid: mails[0]?.uid, mails: mails.length, submitted: outcomes.filter((o) => o.kind === 'submitted').length }, 'mail group handled');
+        },
         prepare: (raw) => intake.prepare(raw),
         onGiveUp: async (raw, uid, error) => {
           const outcome = await intake.recordUnhandled(raw, error);

@@ -11,10 +11,13 @@
  * Any failure closes the connection and reconnects after a capped backoff.
  *
  * Memory: catching up first fetches only `(UID, RFC822.SIZE)` of the next
- * UIDs, then downloads the raw mails in groups whose sizes add up to at most
- * `maxGroupBytes` (8 MiB; a single bigger mail is a group of its own) and
- * handles each group, in UID order, before downloading the next. So at most
- * one group of raw mail (or one big mail) is held at a time.
+ * UIDs, then downloads the raw mails in groups of at most `maxGroupMails`
+ * (100) whose sizes add up to at most `maxGroupBytes` (8 MiB; a single bigger
+ * mail is a group of its own) and handles each group, in UID order, before
+ * downloading the next. So at most one group of raw mail (or one big mail) is
+ * held at a time. With `handleGroup` a group is handled at once (the e-mail
+ * connector: one store write for the group); should that fail, its mails are
+ * handled one by one.
  *
  * A mail the handler keeps failing on must not stall the mailbox. An error
  * thrown by the handler (not by IMAP: those are connection problems and are
@@ -45,12 +48,20 @@ const CURSOR_KEY = 'cursor';
 /** How many UIDs' sizes are asked for at a time. */
 const SIZE_BATCH = 200;
 export const DEFAULT_MAX_GROUP_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_MAX_GROUP_MAILS = 100;
 export const DEFAULT_MAX_HANDLER_FAILURES = 3;
 const AUTO_IDLE_DELAY_MS = 250;
 
 export interface WatcherOptions {
   /** Most bytes (by RFC822.SIZE) of raw mail downloaded and held at once; one bigger mail is fetched alone. */
   maxGroupBytes?: number;
+  /** Most mails downloaded and handled at once. */
+  maxGroupMails?: number;
+  /**
+   * Handles a whole downloaded group (UID order) at once, all or nothing. When it throws, the group's mails
+   * are handled one by one (`handle`, with the failure counting below), which isolates a bad one.
+   */
+  handleGroup?: (mails: readonly { uid: number; raw: Buffer }[]) => Promise<void>;
   /** Consecutive handler failures of one UID before it is given up (at least 1). */
   maxHandlerFailures?: number;
   /** Records a mail given up on (e.g. with `ctx.skip`); throwing keeps the cursor where it is. */
@@ -74,7 +85,9 @@ export class MailboxWatcher {
   readonly #logger: Logger;
   readonly #handle: (raw: Buffer, uid: number) => Promise<void>;
   readonly #prepare: WatcherOptions['prepare'];
+  readonly #handleGroup: WatcherOptions['handleGroup'];
   readonly #maxGroupBytes: number;
+  readonly #maxGroupMails: number;
   readonly #maxHandlerFailures: number;
   readonly #onGiveUp: (raw: Buffer, uid: number, error: unknown) => Promise<void>;
   /** The UID the handler failed on last, and how many times in a row (kept across sessions). */
@@ -94,7 +107,9 @@ export class MailboxWatcher {
     this.#logger = logger;
     this.#handle = handle;
     this.#prepare = options.prepare;
+    this.#handleGroup = options.handleGroup;
     this.#maxGroupBytes = options.maxGroupBytes ?? DEFAULT_MAX_GROUP_BYTES;
+    this.#maxGroupMails = Math.max(1, options.maxGroupMails ?? DEFAULT_MAX_GROUP_MAILS);
     this.#maxHandlerFailures = Math.max(1, options.maxHandlerFailures ?? DEFAULT_MAX_HANDLER_FAILURES);
     this.#onGiveUp =
       options.onGiveUp ??
@@ -232,7 +247,7 @@ export class MailboxWatcher {
         sized.push({ uid: msg.uid, size: typeof msg.size === 'number' ? msg.size : this.#maxGroupBytes });
       }
       sized.sort((a, b) => a.uid - b.uid);
-      for (const group of groupsBySize(sized, this.#maxGroupBytes)) {
+      for (const group of groupsBySize(sized, this.#maxGroupBytes, this.#maxGroupMails)) {
         if (signal.aborted) return;
         const batch: { uid: number; source: Buffer }[] = [];
         for await (const msg of client.fetch(group.map((m) => m.uid).join(','), { uid: true, source: true }, { uid: true })) {
@@ -244,6 +259,12 @@ export class MailboxWatcher {
         const before = cursor.lastUid;
         const imported: number[] = [];
         try {
+          if (await this.#tryGroup(batch, signal)) {
+            for (const { uid } of batch) imported.push(uid);
+            const last = batch[batch.length - 1];
+            if (last) cursor.lastUid = this.status.lastUid = last.uid;
+            continue;
+          }
           for (const [i, { uid, source }] of batch.entries()) {
             if (signal.aborted) return;
             const next = batch[i + 1];
@@ -259,6 +280,20 @@ export class MailboxWatcher {
       // Every mail still there was handled; what was listed and is gone was expunged meanwhile.
       const last = uids[uids.length - 1] as number;
       if (cursor.lastUid < last) cursor.lastUid = last;
+    }
+  }
+
+  /** The group handled at once: true when it was; false when there is no group handler or it failed (then one by one). */
+  async #tryGroup(batch: readonly { uid: number; source: Buffer }[], signal: AbortSignal): Promise<boolean> {
+    if (!this.#handleGroup || batch.length < 2) return false;
+    try {
+      await this.#handleGroup(batch.map(({ uid, source }) => ({ uid, raw: source })));
+      return true;
+    } catch (err) {
+      if (signal.aborted) throw err;
+      const message = err instanceof Error ? err.message : String(err);
+      this.#logger.info({ first_uid: batch[0]?.uid, mails: batch.length, err: { message } }, 'a downloaded group failed as a whole; handling its mails one by one');
+      return false;
     }
   }
 

@@ -6,8 +6,12 @@
  * client (In-Reply-To pointing elsewhere) still lands right when any id in
  * References matches.
  */
-import type { ThreadDirectory } from '../../src/connector/api.ts';
 import { tokenFromAddresses, tokenReference } from './reply-token.ts';
+
+/** Where a reference leads: the thread it is attached to, if any. */
+export interface ThreadLookup {
+  byReference(reference: string): Promise<{ key: string } | undefined>;
+}
 
 export interface ThreadingInput {
   messageId: string;
@@ -22,7 +26,7 @@ export interface ThreadMatch {
   via: 'in-reply-to' | 'references' | 'token' | 'new';
 }
 
-export async function resolveThread(mail: ThreadingInput, threads: ThreadDirectory, supportAddress: string): Promise<ThreadMatch> {
+export async function resolveThread(mail: ThreadingInput, threads: ThreadLookup, supportAddress: string): Promise<ThreadMatch> {
   for (const id of mail.inReplyTo) {
     const thread = await threads.byReference(id);
     if (thread) return { key: thread.key, via: 'in-reply-to' };

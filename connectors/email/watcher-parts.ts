@@ -11,13 +11,13 @@ export class MailHandlingError extends Error {
   readonly code = 'TG_EMAIL_HANDLING_FAILED';
 }
 
-/** Consecutive runs of `sized` whose sizes add up to at most `maxBytes`; at least one mail each. */
-export function groupsBySize<T extends { size: number }>(sized: readonly T[], maxBytes: number): T[][] {
+/** Consecutive runs of `sized` of at most `maxItems` whose sizes add up to at most `maxBytes`; at least one mail each. */
+export function groupsBySize<T extends { size: number }>(sized: readonly T[], maxBytes: number, maxItems = Infinity): T[][] {
   const groups: T[][] = [];
   let group: T[] = [];
   let bytes = 0;
   for (const item of sized) {
-    if (group.length > 0 && bytes + item.size > maxBytes) {
+    if (group.length > 0 && (bytes + item.size > maxBytes || group.length >= maxItems)) {
       groups.push(group);
       group = [];
       bytes = 0;

@@ -5,7 +5,7 @@
  * name so it can only reach its own threads, state and URL space.
  */
 import type { Logger } from 'pino';
-import type { ConnectorContext, ConnectorRoutes, SkipRecord, SubmitMessage, SubmitOptions, Thread } from '../connector/api.ts';
+import type { ConnectorContext, ConnectorRoutes, SkipRecord, SubmitItem, SubmitMessage, SubmitOptions, Thread } from '../connector/api.ts';
 import type { Store } from '../store/database.ts';
 import type { ThreadRow } from '../store/threads-repo.ts';
 import type { InboundBridge } from './inbound.ts';
@@ -26,6 +26,7 @@ export function createConnectorContext(name: string, deps: ContextDeps, routes: 
   const ctx: ConnectorContext = {
     name,
     submit: async (message: SubmitMessage, options?: SubmitOptions) => deps.inbound.submit(name, message, options?.state),
+    submitAll: async (items: readonly SubmitItem[]) => deps.inbound.submitAll(name, items),
     close: async (threadKey: string) => deps.inbound.close(name, threadKey),
     skip: async (record: SkipRecord) => {
       const fresh = await store.write((tx) => tx.skipped.record(

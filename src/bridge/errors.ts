@@ -6,6 +6,8 @@ export class SubmitInvalidError extends ThreadgateError {
   readonly code = 'TG_SUBMIT_INVALID';
   override readonly statusCode = 400;
   readonly field: string;
+  /** In `submitAll`: the position of the refused message in the call. */
+  index: number | undefined;
 
   constructor(field: string, message: string) {
     super(`${field}: ${message}`);

@@ -2,13 +2,15 @@
  * The inbound flow's first half: a connector's `submit` stores the message
  * under its dedup key `(connector, external id)`, maps its thread and enqueues
  * the platform POST — all in ONE transaction — and resolves only after the
- * commit. `close` queues close_session the same way.
+ * commit; `submitAll` does the same for several messages in one transaction.
+ * `close` queues close_session the same way.
  */
 import { randomUUID } from 'node:crypto';
-import type { SubmitMessage, SubmitResult } from '../connector/api.ts';
+import type { SubmitItem, SubmitMessage, SubmitResult } from '../connector/api.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { RetryBudget } from '../jobs/retry-budget.ts';
 import type { Store } from '../store/database.ts';
+import type { Repos } from '../store/repos.ts';
 import { SubmitInvalidError, ThreadNotFoundError } from './errors.ts';
 import { deriveThreadId } from './thread-id.ts';
 
@@ -23,6 +25,8 @@ export interface ThreadJobPayload {
 }
 
 const MAX_KEY = 2_000;
+
+type StoredOne = SubmitResult & { queued: boolean };
 
 export class InboundBridge {
   readonly #store: Store;
@@ -49,46 +53,71 @@ export class InboundBridge {
   /** `state`: connector state entries stored in the same write when the message is new. */
   async submit(connector: string, message: SubmitMessage, state?: Readonly<Record<string, unknown>>): Promise<SubmitResult> {
     check(message);
-    const threadId = deriveThreadId(connector, message.threadKey);
     // Grouped with concurrent writes in one commit; resolved only after it.
-    const result = await this.#store.write(async (tx): Promise<SubmitResult & { queued: boolean }> => {
-      const now = this.#now();
-      const thread = await tx.threads.ensure(connector, message.threadKey, threadId, now);
-      if (message.references?.length) await tx.threads.attach(connector, thread.id, message.references, now);
-      if (await tx.inbound.exists(connector, message.messageId)) return { duplicate: true, threadId: thread.threadId, queued: false };
-      const variables = { ...(message.senderName ? { name: message.senderName } : {}), ...message.variables };
-      const id = await tx.inbound.insert(
-        {
-          connector,
-          externalId: message.messageId,
-          kind: 'message',
-          thread: thread.id,
-          senderId: message.senderId,
-          senderName: message.senderName ?? null,
-          senderType: message.senderType ?? 'visitor',
-          body: message.body,
-          fullText: message.fullText ?? null,
-          variables: Object.keys(variables).length > 0 ? variables : null,
-          skipWaitingState: message.skipWaitingState === true,
-          closeSession: message.closeSession === true,
-        },
-        now,
-      );
-      if (thread.closed) await tx.threads.setClosed(thread.id, false, now);
-      for (const [key, value] of Object.entries(state ?? {})) await tx.state.set(connector, key, value, now);
-      // A due job that will flush the thread takes this message along (one job per thread, not per message, in a burst).
-      const due = await tx.inbound.dueJobOfThread(thread.id, POST_MESSAGES_JOB, now);
-      if (due !== undefined) {
-        await tx.inbound.setJob(id, due);
-        return { duplicate: false, threadId: thread.threadId, queued: false };
-      }
-      const payload: ThreadJobPayload = { connector, thread: thread.id, messages: [id] };
-      const jobId = await this.#queue.enqueue(tx, { kind: POST_MESSAGES_JOB, payload, ...this.#budget });
-      await tx.inbound.setJob(id, jobId);
-      return { duplicate: false, threadId: thread.threadId, queued: true };
-    });
+    const result = await this.#store.write((tx) => this.#storeOne(tx, connector, message, state));
     if (result.queued) this.#notify(POST_MESSAGES_JOB);
     return { duplicate: result.duplicate, threadId: result.threadId };
+  }
+
+  /**
+   * Several messages in ONE write, in order: all stored or none. Every message
+   * is checked first; an invalid one refuses the whole call (`TG_SUBMIT_INVALID`,
+   * its `index` on the error) before anything is written.
+   */
+  async submitAll(connector: string, items: readonly SubmitItem[]): Promise<SubmitResult[]> {
+    for (const [index, item] of items.entries()) {
+      try {
+        check(item.message);
+      } catch (err) {
+        if (err instanceof SubmitInvalidError) err.index = index;
+        throw err;
+      }
+    }
+    if (items.length === 0) return [];
+    const results = await this.#store.write(async (tx) => {
+      const stored: StoredOne[] = [];
+      for (const item of items) stored.push(await this.#storeOne(tx, connector, item.message, item.state));
+      return stored;
+    });
+    if (results.some((r) => r.queued)) this.#notify(POST_MESSAGES_JOB);
+    return results.map((r) => ({ duplicate: r.duplicate, threadId: r.threadId }));
+  }
+
+  async #storeOne(tx: Repos, connector: string, message: SubmitMessage, state: Readonly<Record<string, unknown>> | undefined): Promise<StoredOne> {
+    const now = this.#now();
+    const thread = await tx.threads.ensure(connector, message.threadKey, deriveThreadId(connector, message.threadKey), now);
+    if (message.references?.length) await tx.threads.attach(connector, thread.id, message.references, now);
+    if (await tx.inbound.exists(connector, message.messageId)) return { duplicate: true, threadId: thread.threadId, queued: false };
+    const variables = { ...(message.senderName ? { name: message.senderName } : {}), ...message.variables };
+    const id = await tx.inbound.insert(
+      {
+        connector,
+        externalId: message.messageId,
+        kind: 'message',
+        thread: thread.id,
+        senderId: message.senderId,
+        senderName: message.senderName ?? null,
+        senderType: message.senderType ?? 'visitor',
+        body: message.body,
+        fullText: message.fullText ?? null,
+        variables: Object.keys(variables).length > 0 ? variables : null,
+        skipWaitingState: message.skipWaitingState === true,
+        closeSession: message.closeSession === true,
+      },
+      now,
+    );
+    if (thread.closed) await tx.threads.setClosed(thread.id, false, now);
+    for (const [key, value] of Object.entries(state ?? {})) await tx.state.set(connector, key, value, now);
+    // A due job that will flush the thread takes this message along (one job per thread, not per message, in a burst).
+    const due = await tx.inbound.dueJobOfThread(thread.id, POST_MESSAGES_JOB, now);
+    if (due !== undefined) {
+      await tx.inbound.setJob(id, due);
+      return { duplicate: false, threadId: thread.threadId, queued: false };
+    }
+    const payload: ThreadJobPayload = { connector, thread: thread.id, messages: [id] };
+    const jobId = await this.#queue.enqueue(tx, { kind: POST_MESSAGES_JOB, payload, ...this.#budget });
+    await tx.inbound.setJob(id, jobId);
+    return { duplicate: false, threadId: thread.threadId, queued: true };
   }
 
   /** Queues close_session behind the thread's pending messages, as an item of the same ordered list. */

@@ -26,7 +26,7 @@ import type { Logger } from '../logger.ts';
 import { PlatformHttpClient } from '../platform/http-client.ts';
 import { PlatformHealth } from '../platform/platform-health.ts';
 import { createUnifiedMessagingClient } from '../platform/unified-messaging-client.ts';
-import { startSandbox, type RunningSandbox } from '../sandbox/index.ts';
+import type { RunningSandbox } from '../sandbox/index.ts';
 import { openStore, type Store } from '../store/database.ts';
 import { DEMO_CONNECTOR, logDemoSteps } from './demo.ts';
 import { retryPolicy } from './retry-policy.ts';
@@ -91,6 +91,8 @@ export async function startGateway(
   try {
     let platform: PlatformTarget;
     if (embedded) {
+      // Loaded only when it runs: a gateway against a real platform does not hold the sandbox's code.
+      const { startSandbox } = await import('../sandbox/index.ts');
       sandbox = await startSandbox({
         port: settings.sandbox.port,
         logger: logger.child({ room: 'sandbox' }),

@@ -151,6 +151,12 @@ export interface SubmitOptions {
   state?: Readonly<Record<string, unknown>>;
 }
 
+/** One message of `submitAll`, with the state entries stored with it when it is new. */
+export interface SubmitItem {
+  message: SubmitMessage;
+  state?: Readonly<Record<string, unknown>>;
+}
+
 export interface ConnectorContext {
   /** The connector's name from the settings. */
   readonly name: string;
@@ -161,6 +167,14 @@ export interface ConnectorContext {
    * what the connector keeps about the thread, without a second commit.
    */
   submit(message: SubmitMessage, options?: SubmitOptions): Promise<SubmitResult>;
+  /**
+   * Several messages (each with its `state`, as `submit`) in ONE transaction,
+   * in order: all are stored or none, and it resolves after that one commit
+   * with a result per message. Every message is checked before anything is
+   * written; an invalid one rejects the call with `TG_SUBMIT_INVALID` (its
+   * `index` on the error). For a backlog: one commit for many messages.
+   */
+  submitAll(items: readonly SubmitItem[]): Promise<SubmitResult[]>;
   /** Queues closing the thread's session on the platform (after its pending messages). */
   close(threadKey: string): Promise<void>;
   /** Records a message that is not posted, with the reason; `duplicate` when recorded before. */

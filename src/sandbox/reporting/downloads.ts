@@ -8,7 +8,8 @@
  */
 import { PassThrough, type Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
-import ExcelJS from 'exceljs';
+import { createRequire } from 'node:module';
+import type ExcelJSModule from 'exceljs';
 import { DOWNLOAD_CONTENT_TYPES, DOWNLOAD_FORMATS } from '../../platform/schemas/workflow-reporting.ts';
 import type { Cell, RowTable } from './columns.ts';
 
@@ -33,7 +34,12 @@ function csvBody(table: RowTable): Readable {
   return csv;
 }
 
+/** exceljs, loaded on the first XLSX download (about 10 MB of code a sandbox that serves none need not hold). */
+let excel: typeof ExcelJSModule | undefined;
+const loadExcel = (): typeof ExcelJSModule => (excel ??= createRequire(import.meta.url)('exceljs') as typeof ExcelJSModule);
+
 function xlsxBody(table: RowTable, sheetName: string): Readable {
+  const ExcelJS = loadExcel();
   const out = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet(sheetName);

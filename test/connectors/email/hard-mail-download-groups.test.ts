@@ -57,7 +57,16 @@ describe('memory: raw mail is downloaded in groups of bounded size', () => {
       events.push({ kind: 'take' });
       return outcome;
     });
-    onTestFinished(() => takeSpy.mockRestore());
+    const takeGroup = MailIntake.prototype.takeGroup;
+    const groupSpy = vi.spyOn(MailIntake.prototype, 'takeGroup').mockImplementation(async function (this: MailIntake, raws: readonly Buffer[]) {
+      const outcomes = await takeGroup.call(this, raws);
+      for (const _ of raws) events.push({ kind: 'take' });
+      return outcomes;
+    });
+    onTestFinished(() => {
+      takeSpy.mockRestore();
+      groupSpy.mockRestore();
+    });
 
     const tg = await gatewayFor(support);
     await until(async () => (await inbound(tg)).filter((m) => m.status === 'posted').length === 6, ARRIVES_MS, 'all six posted');

@@ -4,7 +4,7 @@
  * mailbox. Real Dovecot (test/support/mail-servers.ts) and a real gateway.
  */
 import { describe, expect, it } from 'vitest';
-import { fitAddress, fitBody, fitFullText, fitMessageId } from '../../../connectors/email/mail-intake.ts';
+import { fitAddress, fitBody, fitFullText, fitMessageId } from '../../../connectors/email/fit-limits.ts';
 import { until } from '../../support/wait.ts';
 import { chatTexts } from '../../support/gateway.ts';
 import { appendRaw, mailServers } from '../../support/mail-servers.ts';

@@ -130,6 +130,11 @@ export function recordingContext(name = 'partner-hooks'): RecordingContext {
       thread.closed = false;
       return { duplicate: false, threadId: thread.threadId };
     },
+    async submitAll(items): Promise<SubmitResult[]> {
+      const results: SubmitResult[] = [];
+      for (const item of items) results.push(await this.submit(item.message));
+      return results;
+    },
     async skip(record) {
       const duplicate = skips.some((s) => s.messageId === record.messageId);
       if (!duplicate) skips.push(record);
