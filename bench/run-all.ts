@@ -4,8 +4,10 @@
  * receiver against a bare Fastify route (50 connections, `full` and `normal`,
  * and latency at a steady 1,000 req/s), the drain of 20,000 webhooks through
  * the webhook connector, the connector's intake against a bare route, and an
- * e-mail backlog against imapflow + mailparser alone. The proxy and the live
- * e-mail round trip have their own scripts (bench:proxy, bench:email).
+ * e-mail backlog against imapflow + mailparser alone; then the receiver on
+ * PostgreSQL with one and two replicas beside SQLite (issue "PostgreSQL
+ * store"). The proxy, the live e-mail round trip and the PostgreSQL driver
+ * comparison have their own scripts (bench:proxy, bench:email, bench:pg-driver).
  */
 import { cpus, totalmem } from 'node:os';
 import { benchConnectorIntake, reportIntake } from './connector-intake.bench.ts';
@@ -15,6 +17,7 @@ import { benchGroupCommit } from './group-commit.bench.ts';
 import { benchJobs } from './jobs.bench.ts';
 import { report } from './measure.ts';
 import { benchReceiver } from './receiver.bench.ts';
+import { benchReceiverReplicas } from './receiver-replicas.bench.ts';
 import { benchSignature } from './signature.bench.ts';
 
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
@@ -32,4 +35,6 @@ section('webhook connector intake');
 reportIntake(await benchConnectorIntake());
 section('e-mail backlog');
 reportBacklog(await benchEmailBacklog());
+section('receiver on PostgreSQL replicas');
+await benchReceiverReplicas();
 if (!receiverOk) process.exitCode = 1;

@@ -44,15 +44,12 @@ export default defineConnector({
         },
       },
     );
-    let running: Promise<void> | undefined;
-
     return {
-      start(signal) {
-        running = watcher.run(signal);
-      },
+      start() {},
+      // The mailbox is read by one replica at a time; the cursor goes to the state the poll is given.
+      poll: ({ signal, state }) => watcher.run(signal, state),
       async stop() {
         await watcher.close();
-        await running;
         sender.close();
       },
       async deliver(event, thread) {

@@ -81,7 +81,8 @@ export interface WatcherStatus {
 
 export class MailboxWatcher {
   readonly #config: EmailConnectorConfig;
-  readonly #state: ConnectorState;
+  /** Where the cursor lives: the state given to `run` (the connector's poll: fenced by its lease). */
+  #state: ConnectorState;
   readonly #logger: Logger;
   readonly #handle: (raw: Buffer, uid: number) => Promise<void>;
   readonly #prepare: WatcherOptions['prepare'];
@@ -119,8 +120,9 @@ export class MailboxWatcher {
       });
   }
 
-  /** Runs until `signal` aborts; never throws. */
-  async run(signal: AbortSignal): Promise<void> {
+  /** Runs until `signal` aborts; never throws. `state`, when given, keeps the cursor from now on. */
+  async run(signal: AbortSignal, state?: ConnectorState): Promise<void> {
+    if (state) this.#state = state;
     let failures = 0;
     while (!signal.aborted) {
       try {

@@ -26,15 +26,11 @@ export default defineConnector({
     const adapter = new RedmineAdapter(config, { logger: ctx.logger });
     const poller = new TicketPoller(adapter, ctx, config.poll_seconds);
     const writer = new NoteWriter(adapter, { notes: config.notes, suggestionsAsPrivateNotes: config.suggestions_as_private_notes, logger: ctx.logger });
-    let running: Promise<void> | undefined;
-
     return {
-      start(signal) {
-        running = poller.run(signal);
-      },
-      async stop() {
-        await running;
-      },
+      start() {},
+      // The ticket queue is read by one replica at a time; its progress goes to the state the poll is given.
+      poll: ({ signal, state }) => poller.run(signal, state),
+      stop() {},
       deliver: (event, thread, context) => writer.deliver(event, thread, context),
       health() {
         const s = poller.status;

@@ -34,7 +34,7 @@
  * level, and the round goes on. Counts are in memory, like the e-mail
  * connector's (a restart gives the step its tries again).
  */
-import { sleep, type ConnectorContext } from '../../src/connector/api.ts';
+import { sleep, type ConnectorContext, type ConnectorState } from '../../src/connector/api.ts';
 import {
   CURSOR_KEY,
   MAX_BACKOFF_MS,
@@ -54,6 +54,8 @@ import { TicketSystemError, type Ticket, type TicketAdapter, type TicketChange, 
 export class TicketPoller {
   readonly #adapter: TicketAdapter;
   readonly #ctx: ConnectorContext;
+  /** Where the cursor and per-ticket progress live: the state given to `run` (the connector's poll: fenced by its lease). */
+  #state: ConnectorState;
   readonly #pollMs: number;
   readonly status: PollerStatus = { connected: false, user: null, lastPollAt: null, lastError: null, lastErrorAt: null, consecutiveFailures: 0, polls: 0, givenUp: 0 };
   /** The step failing now, and how many times in a row. */
@@ -64,11 +66,13 @@ export class TicketPoller {
   constructor(adapter: TicketAdapter, ctx: ConnectorContext, pollSeconds: number) {
     this.#adapter = adapter;
     this.#ctx = ctx;
+    this.#state = ctx.state;
     this.#pollMs = pollSeconds * 1000;
   }
 
-  /** Runs until `signal` aborts; never throws. */
-  async run(signal: AbortSignal): Promise<void> {
+  /** Runs until `signal` aborts; never throws. `state`, when given, keeps the progress from now on. */
+  async run(signal: AbortSignal, state?: ConnectorState): Promise<void> {
+    if (state) this.#state = state;
     while (!signal.aborted) {
       try {
         if (!this.status.connected) await this.#connect(signal);
@@ -91,14 +95,14 @@ export class TicketPoller {
 
   /** One round: list the changes since the cursor, handle each changed ticket, then move the cursor. */
   async round(signal: AbortSignal): Promise<void> {
-    const cursor = await this.#ctx.state.get<{ since: string }>(CURSOR_KEY);
+    const cursor = await this.#state.get<{ since: string }>(CURSOR_KEY);
     const list = await this.#adapter.listChanges(cursor?.since, signal);
     for (const change of list.changes) {
       if (signal.aborted) return;
       await this.#handleChange(change, cursor?.since, signal);
     }
     if (signal.aborted) return;
-    await this.#ctx.state.set(CURSOR_KEY, { since: list.nextSince });
+    await this.#state.set(CURSOR_KEY, { since: list.nextSince });
   }
 
   async #connect(signal: AbortSignal): Promise<void> {
@@ -128,7 +132,7 @@ export class TicketPoller {
 
   async #handleChange(change: TicketChange, since: string | undefined, signal: AbortSignal): Promise<void> {
     if (this.#passedOver.get(change.id) === change.updatedAt) return;
-    const progress = await this.#ctx.state.get<TicketProgress>(ticketKey(change.id));
+    const progress = await this.#state.get<TicketProgress>(ticketKey(change.id));
     if (progress?.updatedAt != null && progress.updatedAt === change.updatedAt) return; // listed again by the overlap: nothing new
     const key = this.#adapter.threadKey(change.id);
     const readStep = `${key}#read@${change.updatedAt}`;
@@ -180,7 +184,7 @@ export class TicketPoller {
 
   async #handleTicket(ticket: Ticket, progress: TicketProgress | undefined, since: string | undefined): Promise<void> {
     const key = this.#adapter.threadKey(ticket.id);
-    const state = this.#ctx.state;
+    const state = this.#state;
     const save = async (next: TicketProgress) => {
       progress = next;
       await state.set(ticketKey(ticket.id), next);

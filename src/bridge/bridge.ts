@@ -16,6 +16,7 @@ import { AuthPause } from './auth-pause.ts';
 import { CLOSE_SESSION_JOB, InboundBridge, POST_MESSAGES_JOB, type ThreadJobPayload } from './inbound.ts';
 import { OutboundDispatch } from './outbound-dispatch.ts';
 import type { RefusalLimits } from './refused-webhooks.ts';
+import type { StoreLock } from './store-lock.ts';
 import { Registrar, type RegistrationTarget } from './registrar.ts';
 import { Replayer } from './replay.ts';
 import { ThreadSync } from './thread-sync.ts';
@@ -35,6 +36,8 @@ export interface BridgeOptions {
   maxStoredBodyBytes: number;
   /** What is kept of refused webhooks. */
   refusals: RefusalLimits;
+  /** A lock across replicas on one database (store-lock.ts), for registering channels; absent: one process. */
+  lock?: StoreLock;
   /** Observation hooks (metrics). */
   observe?: {
     jobFinished?: RunnerOptions['onJobFinished'];
@@ -81,6 +84,7 @@ export class Bridge {
       store: o.store,
       logger,
       onAuthRefused: (connector, err) => this.pause.pause(connector, err),
+      ...(o.lock ? { lock: o.lock } : {}),
     });
     const notify = (kind: string) => this.runner.notify(kind);
 

@@ -10,6 +10,10 @@
  * platform is unreachable it keeps trying in the background; jobs wait. A
  * refused token (401/403) is also told to `onAuthRefused`, which pauses the
  * connector's posts (`auth-pause.ts`).
+ *
+ * Replicas on one database register under a lock across them (`lock`,
+ * store-lock.ts, `register:<connector>`): the second one in reads the row the
+ * first stored and finds that configuration, instead of creating another.
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -22,6 +26,7 @@ import type { RegistrationRow } from '../store/registrations-repo.ts';
 import { isAuthRefusal } from './auth-pause.ts';
 import { NotRegisteredError } from './errors.ts';
 import { KeyedMutex } from './keyed-mutex.ts';
+import type { StoreLock } from './store-lock.ts';
 
 export const DEFAULT_ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
 
@@ -49,6 +54,7 @@ export class Registrar {
   readonly #now: () => number;
   readonly #onAuthRefused: ((connector: string, err: PlatformHttpError) => void) | undefined;
   readonly #mutex = new KeyedMutex();
+  readonly #lock: StoreLock;
 
   constructor(deps: {
     client: UnifiedMessagingClient;
@@ -56,12 +62,20 @@ export class Registrar {
     logger: Logger;
     now?: () => number;
     onAuthRefused?: (connector: string, err: PlatformHttpError) => void;
+    /** A lock across replicas (store-lock.ts); absent: this process is the only one. */
+    lock?: StoreLock;
   }) {
     this.#client = deps.client;
     this.#store = deps.store;
     this.#logger = deps.logger;
     this.#now = deps.now ?? Date.now;
     this.#onAuthRefused = deps.onAuthRefused;
+    this.#lock = deps.lock ?? ((_name, fn) => fn());
+  }
+
+  /** One registration step for `connector` at a time: in this process, and across replicas. */
+  #exclusive<T>(connector: string, fn: () => Promise<T>): Promise<T> {
+    return this.#mutex.run(connector, () => this.#lock(`register:${connector}`, fn));
   }
 
   /** The stored registration; NotRegisteredError (retryable) while there is none. */
@@ -74,7 +88,7 @@ export class Registrar {
   /** Makes the platform's configuration match `target`; returns the stored registration. */
   async ensure(target: RegistrationTarget): Promise<RegistrationRow> {
     try {
-      return await this.#mutex.run(target.connector, () => this.#ensure(target));
+      return await this.#exclusive(target.connector, () => this.#ensure(target));
     } catch (err) {
       if (isAuthRefusal(err)) this.#onAuthRefused?.(target.connector, err);
       throw err;
@@ -83,7 +97,7 @@ export class Registrar {
 
   /** After the platform said the configuration is gone: register again, once, whoever asks. */
   reregister(target: RegistrationTarget, staleConfigId: string): Promise<RegistrationRow> {
-    return this.#mutex.run(target.connector, async () => {
+    return this.#exclusive(target.connector, async () => {
       const row = await this.#store.read.registrations.get(target.connector);
       if (row && row.configId !== staleConfigId) return row; // someone already did
       this.#logger.warn({ connector: target.connector, config_id: staleConfigId }, 'channel configuration gone; registering again');
@@ -110,7 +124,7 @@ export class Registrar {
    * sent to the platform; restored when the platform refuses.
    */
   rotate(connector: string, graceMs: number = DEFAULT_ROTATION_GRACE_MS): Promise<RegistrationRow> {
-    return this.#mutex.run(connector, async () => {
+    return this.#exclusive(connector, async () => {
       const before = await this.current(connector);
       const secret = newWebhookSecret();
       const now = this.#now();

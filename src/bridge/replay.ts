@@ -59,7 +59,7 @@ export class Replayer {
       if (current && (current.status === 'queued' || current.status === 'running')) {
         throw new NotReplayableError(`delivery ${id} is still being delivered (job ${current.id} is ${current.status}, attempt ${current.attempts} of ${current.max_attempts})`);
       }
-      const payload: DeliverJobPayload = { connector: delivery.connector, delivery: id, replay: true };
+      const payload: DeliverJobPayload = { connector: delivery.connector, delivery: id, ...(delivery.threadId ? { thread: delivery.threadId } : {}), replay: true };
       const job = await this.#d.queue.enqueue(tx, { kind: DELIVER_JOB, payload, ...this.#d.deliveryBudget });
       await tx.deliveries.setJob(id, job);
       await tx.deliveries.recordOutcome(id, 'accepted', null, null, (this.#d.now ?? Date.now)());

@@ -10,6 +10,7 @@
  */
 import type { Logger } from 'pino';
 import type { Store } from '../store/database.ts';
+import type { StoreLock } from './store-lock.ts';
 
 export const PRUNE_EVERY_MS = 60 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
@@ -52,11 +53,13 @@ export function pruneOlderThan(store: Store, cutoff: number, refusedCutoff: numb
 }
 
 /** Prunes now and every hour until the returned function is called. */
-export function startRetention(store: Store, periods: RetentionPeriods, logger: Logger, now: () => number = Date.now): () => void {
+export function startRetention(store: Store, periods: RetentionPeriods, logger: Logger, now: () => number = Date.now, lock?: StoreLock): () => void {
+  // Replicas on one database prune one at a time (the next one in finds little left).
+  const exclusive: StoreLock = lock ?? ((_name, fn) => fn());
   const prune = async () => {
     try {
       const at = now();
-      const counts = await pruneOlderThan(store, at - periods.retentionDays * 24 * HOUR_MS, at - periods.refusedRetentionHours * HOUR_MS);
+      const counts = await exclusive('retention', () => pruneOlderThan(store, at - periods.retentionDays * 24 * HOUR_MS, at - periods.refusedRetentionHours * HOUR_MS));
       if (Object.values(counts).some((n) => n > 0)) {
         logger.info({ ...counts, retention_days: periods.retentionDays, refused_retention_hours: periods.refusedRetentionHours }, 'old records pruned');
       }

@@ -22,6 +22,8 @@ export const DELIVER_JOB = 'connector.deliver';
 export interface DeliverJobPayload {
   connector: string;
   delivery: number;
+  /** The event's thread_id: its deliveries run one at a time, in the order queued (absent in jobs of older versions). */
+  thread?: string;
   /** An operator's replay: recorded as such on the attempt. */
   replay?: boolean;
 }
@@ -142,7 +144,7 @@ export class WebhookIntake {
         return { deliveryId: id, duplicate: true };
       }
       const id = await tx.deliveries.insert({ ...base, duplicateOf: null, status: 'accepted' }, now);
-      const payload: DeliverJobPayload = { connector, delivery: id };
+      const payload: DeliverJobPayload = { connector, delivery: id, thread: event.thread_id };
       await tx.deliveries.setJob(id, await this.#d.queue.enqueue(tx, { kind: DELIVER_JOB, payload, ...this.#d.budget }));
       return { deliveryId: id, duplicate: false };
     });

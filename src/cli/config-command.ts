@@ -3,11 +3,11 @@
  * connector's own keys, print each problem with its path and exit 1, or print
  * a summary and exit 0.
  */
-import { resolve } from 'node:path';
 import { ConfigInvalidError, formatProblem } from '../config/errors.ts';
 import { loadSettings } from '../config/load.ts';
 import { assertNoEntryProblems, loadConnectors } from '../connector/registry.ts';
 import { configOption, parse } from './args.ts';
+import { storeLocation } from './store-access.ts';
 import { UsageError } from './errors.ts';
 
 export async function configCommand(argv: string[]): Promise<number> {
@@ -22,7 +22,7 @@ export async function configCommand(argv: string[]): Promise<number> {
     const platform = settings.platform.url ?? 'embedded sandbox';
     process.stdout.write(
       `${file ?? '(no file: defaults)'}: ok — platform ${platform}, ` +
-        `${settings.connectors.length} connector(s), store ${resolve(baseDir, settings.store.path)}\n`,
+        `${settings.connectors.length} connector(s), store ${await storeLocation({ settings, file, baseDir })}\n`,
     );
     return 0;
   } catch (err) {

@@ -32,7 +32,7 @@ export async function deliveriesCommand(argv: string[]): Promise<number> {
 
 async function list(values: Parameters<typeof deliveryFilter>[0] & { config?: string | undefined; json?: boolean | undefined }): Promise<number> {
   const filter = deliveryFilter(values);
-  const { store } = openConfiguredStore(values.config);
+  const { store } = await openConfiguredStore(values.config);
   try {
     const rows = await listDeliveries(store.read.sql, filter);
     if (values.json) printJson(rows.map((r) => ({ ...r, receivedAt: isoTime(r.receivedAt), updatedAt: isoTime(r.updatedAt) })));
@@ -51,7 +51,7 @@ async function list(values: Parameters<typeof deliveryFilter>[0] & { config?: st
 }
 
 async function show(id: number, values: { config?: string | undefined; json?: boolean | undefined }): Promise<number> {
-  const { store } = openConfiguredStore(values.config);
+  const { store } = await openConfiguredStore(values.config);
   try {
     const delivery = await store.read.deliveries.byId(id);
     if (!delivery) {

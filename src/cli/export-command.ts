@@ -8,7 +8,7 @@ import type { ExportedDelivery } from './forward.ts';
 import { openConfiguredStore } from './store-access.ts';
 
 export async function exportDeliveries(configPath: string | undefined, filter: DeliveryFilter, write: (line: string) => void): Promise<number> {
-  const { store } = openConfiguredStore(configPath);
+  const { store } = await openConfiguredStore(configPath);
   try {
     const ids = await matchingDeliveryIds(store.read.sql, filter);
     for (const id of ids) {

@@ -48,7 +48,7 @@ export async function forwardCommand(values: ForwardValues, positionals: string[
   }
   if (values.secret !== undefined && live) throw new UsageError('give --secret S or --sign-with-live-secret, not both');
 
-  const { loaded, store } = openConfiguredStore(values.config);
+  const { loaded, store } = await openConfiguredStore(values.config);
   try {
     const items: Item[] = values.from !== undefined ? readExport(values.from) : await fromStore(store, positionals);
     const results: { id: number; status?: number; body?: string; error?: string }[] = [];

@@ -8,9 +8,12 @@
  * runner finishes or releases its jobs, then connectors stop and the store
  * closes.
  */
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { Bridge } from '../bridge/bridge.ts';
 import { createConnectorContext } from '../bridge/connector-context.ts';
+import { storeLock } from '../bridge/store-lock.ts';
 import { refusalLimits } from '../bridge/refused-webhooks.ts';
 import { retentionOf, startRetention } from '../bridge/retention.ts';
 import type { RegistrationTarget } from '../bridge/registrar.ts';
@@ -27,11 +30,11 @@ import { PlatformHttpClient } from '../platform/http-client.ts';
 import { PlatformHealth } from '../platform/platform-health.ts';
 import { createUnifiedMessagingClient } from '../platform/unified-messaging-client.ts';
 import type { RunningSandbox } from '../sandbox/index.ts';
-import { openStore, type Store } from '../store/database.ts';
+import type { Store } from '../store/database.ts';
 import { DEMO_CONNECTOR, logDemoSteps } from './demo.ts';
 import { retryPolicy } from './retry-policy.ts';
 import { reloadSettings, type ReloadOutcome } from './reload.ts';
-import { storeOptions } from './store-access.ts';
+import { openSettingsStore } from './store-access.ts';
 
 export interface PlatformTarget {
   url: string;
@@ -79,13 +82,20 @@ export async function startGateway(
   const connectorsLoaded = await loadConnectors(entries, baseDir);
   assertNoEntryProblems(loaded.file ?? 'settings', connectorsLoaded.problems);
 
-  const store = openStore({ ...storeOptions(loaded), backgroundCheckpoints: { logger } });
+  const store = await openSettingsStore(loaded, { logger, backgroundCheckpoints: { logger } });
   let sandbox: RunningSandbox | null = null;
   let app: FastifyInstance | null = null;
-  const runtime = new ConnectorRuntime(logger.child({ room: 'connector' }));
+  // Several replicas may share a PostgreSQL store: each connector's poller runs on one of them at a time (a lease),
+  // and channel registration takes a lock across them. A SQLite file has one gateway: its pollers just run (no
+  // lease to wait out after a crash).
+  const replica = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+  const pollers = store.backend === 'postgres' ? { store, holder: replica, ttlMs: settings.jobs.lease_seconds * 1000 } : undefined;
+  // Registering a channel calls the platform several times, pruning deletes in batches: 60 s bounds a dead replica's hold.
+  const lock = store.backend === 'postgres' ? storeLock(store, replica, 60_000) : undefined;
+  const runtime = new ConnectorRuntime(logger.child({ room: 'connector' }), { ...(pollers ? { pollers } : {}) });
   const registering = new AbortController();
   let http: PlatformHttpClient | null = null;
-  const metrics = new GatewayMetrics();
+  const metrics = new GatewayMetrics(store.backend === 'postgres' ? { replica } : {});
   /** What a start that fails half-way must stop again, last started first. */
   const undo: (() => unknown)[] = [];
   try {
@@ -157,6 +167,7 @@ export async function startGateway(
       maxStoredBodyBytes: settings.store.max_stored_body_bytes,
       refusals: refusalLimits(settings.store.refused),
       observe: { jobFinished: metrics.jobFinished, webhook: metrics.webhook, webhookNotStored: metrics.webhookNotStored },
+      ...(lock ? { lock } : {}),
       jobs: {
         ...retryPolicy(settings.jobs, logger),
         concurrency: settings.jobs.concurrency,
@@ -209,7 +220,7 @@ export async function startGateway(
     );
     bridge.runner.start();
     platformHealth.start();
-    const stopRetention = startRetention(store, retentionOf(settings.store), logger.child({ room: 'retention' }));
+    const stopRetention = startRetention(store, retentionOf(settings.store), logger.child({ room: 'retention' }), Date.now, lock);
     await runtime.startAll();
 
     logger.info(

@@ -25,7 +25,7 @@ export async function inboundCommand(argv: string[]): Promise<number> {
   const filter = verb === 'list' && rest.length === 0 ? inboundFilter(values) : undefined;
   if (!filter && !(verb === 'show' && rest.length === 1) && !(verb === 'retry' && rest.length > 0)) throw new UsageError(USAGE);
   const ids = verb === 'list' ? [] : rest.map((r) => parseId(r, 'an inbound message id'));
-  const { loaded, store } = openConfiguredStore(values.config);
+  const { loaded, store } = await openConfiguredStore(values.config);
   try {
     if (filter) {
       const rows = await listInbound(store.read.sql, filter);
@@ -73,7 +73,7 @@ export async function inboundCommand(argv: string[]): Promise<number> {
 async function retryWhere(values: Parameters<typeof inboundFilter>[0] & { config?: string | undefined; json?: boolean | undefined; 'dry-run'?: boolean | undefined }): Promise<number> {
   const filter = deadOnly(inboundFilter(values), 'messages');
   const dryRun = values['dry-run'] === true;
-  const { loaded, store } = openConfiguredStore(values.config);
+  const { loaded, store } = await openConfiguredStore(values.config);
   try {
     const result = await replayerFor(store, loaded).retryInboundWhere(filter, { dryRun });
     if (values.json) printJson({ dry_run: dryRun, ...result });

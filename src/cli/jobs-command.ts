@@ -44,7 +44,7 @@ export async function jobsCommand(argv: string[]): Promise<number> {
 }
 
 async function withStore(values: Output, work: (store: Store) => Promise<number>): Promise<number> {
-  const { store } = openConfiguredStore(values.config);
+  const { store } = await openConfiguredStore(values.config);
   try {
     return await work(store);
   } finally {

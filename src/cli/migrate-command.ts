@@ -1,12 +1,11 @@
 /** `threadgate migrate [--config PATH]`: apply pending store migrations and report. */
 import { loadSettings } from '../config/load.ts';
-import { openStore } from '../store/database.ts';
 import { configOption, parse } from './args.ts';
-import { storeOptions } from './store-access.ts';
+import { openSettingsStore } from './store-access.ts';
 
 export async function migrateCommand(argv: string[]): Promise<number> {
   const { values } = parse(argv, configOption);
-  const store = openStore({ ...storeOptions(loadSettings({ path: values.config })), migrate: false });
+  const store = await openSettingsStore(loadSettings({ path: values.config }), { migrate: false });
   try {
     const before = await store.migrationStatus();
     const after = await store.migrate();

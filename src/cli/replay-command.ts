@@ -36,7 +36,7 @@ export async function replayCommand(argv: string[]): Promise<number> {
   const ids = positionals.map((p) => parseId(p, 'a delivery id'));
   const filter = byFilter ? deliveryFilter(values) : undefined;
 
-  const { loaded, store } = openConfiguredStore(values.config);
+  const { loaded, store } = await openConfiguredStore(values.config);
   try {
     const replayer = replayerFor(store, loaded);
     if (filter) {

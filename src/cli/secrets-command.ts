@@ -10,11 +10,10 @@ import { loadSettings } from '../config/load.ts';
 import { createLogger } from '../logger.ts';
 import { PlatformHttpClient } from '../platform/http-client.ts';
 import { createUnifiedMessagingClient } from '../platform/unified-messaging-client.ts';
-import { openStore } from '../store/database.ts';
 import { configOption, parse } from './args.ts';
 import { UsageError } from './errors.ts';
 import { parseDuration } from './duration.ts';
-import { storeOptions } from './store-access.ts';
+import { openSettingsStore } from './store-access.ts';
 
 const USAGE = 'usage: threadgate secrets rotate <connector> [--grace 24h] [--config PATH]';
 
@@ -30,7 +29,7 @@ export async function secretsCommand(argv: string[]): Promise<number> {
     throw new UsageError('the embedded sandbox lives inside `serve`; rotate secrets against a configured platform.url');
   }
   const logger = createLogger('warn');
-  const store = openStore(storeOptions(loaded));
+  const store = await openSettingsStore(loaded);
   const http = new PlatformHttpClient({
     baseUrl: settings.platform.url,
     token: settings.platform.token ?? '',

@@ -73,8 +73,12 @@ function parseSettings(
   const problems: ConfigProblem[] = [];
   const interpolated = interpolate(raw, env, problems);
   // THREADGATE_STORE_PATH names the store file when the settings do not; a relative one is read from the working folder.
+  // THREADGATE_STORE_URL names a PostgreSQL store the same way.
   const storePath = env.THREADGATE_STORE_PATH;
-  const parsed = Settings.safeParse(storePath ? withStorePath(interpolated, resolve(cwd, storePath)) : interpolated);
+  const storeUrl = env.THREADGATE_STORE_URL;
+  let withEnv = storePath ? withStoreKey(interpolated, 'path', resolve(cwd, storePath)) : interpolated;
+  if (storeUrl) withEnv = withStoreKey(withEnv, 'url', storeUrl);
+  const parsed = Settings.safeParse(withEnv);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       problems.push({ path: formatPath(issue.path), message: issue.message });
@@ -84,12 +88,12 @@ function parseSettings(
   return deepFreeze(parsed.data);
 }
 
-/** `raw` with `store.path` set to `path` where it has none (anything malformed is left for the schema to report). */
-function withStorePath(raw: unknown, path: string): unknown {
+/** `raw` with `store.<key>` set to `value` where it has none (anything malformed is left for the schema to report). */
+function withStoreKey(raw: unknown, key: 'path' | 'url', value: string): unknown {
   if (!isMapping(raw)) return raw;
   const store = raw.store ?? {};
-  if (!isMapping(store) || store.path !== undefined) return raw;
-  return { ...raw, store: { ...store, path } };
+  if (!isMapping(store) || store[key] !== undefined) return raw;
+  return { ...raw, store: { ...store, [key]: value } };
 }
 
 function isMapping(value: unknown): value is Record<string, unknown> {

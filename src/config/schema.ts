@@ -56,8 +56,32 @@ export const ServerSettings = z.strictObject({
   shutdown_timeout_ms: z.number().int().min(0).max(300_000).default(10_000),
 });
 
+/** TLS to PostgreSQL, as node-postgres names it (`true`: verify against the system's CAs). */
+const PostgresTls = z.union([
+  z.boolean(),
+  z.strictObject({
+    /** PEM text of the CA(s) to trust (e.g. `${PG_CA}` from the environment). */
+    ca: z.string().min(1).optional(),
+    cert: z.string().min(1).optional(),
+    key: z.string().min(1).optional(),
+    /** false accepts any certificate (testing only). */
+    rejectUnauthorized: z.boolean().optional(),
+    servername: z.string().min(1).optional(),
+  }),
+]);
+
 export const StoreSettings = z.strictObject({
+  /** The SQLite file (one machine); not used when `url` is set. */
   path: z.string().min(1).default('./data/threadgate.db'),
+  /** PostgreSQL instead of SQLite, for several replicas on one database: `postgres://user:password@host:5432/db`. */
+  url: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/[^/]/, { error: 'must be a postgres://user:password@host:port/database URL' })
+    .optional(),
+  /** Connections of each replica to PostgreSQL. */
+  pool_size: z.number().int().min(1).max(200).default(10),
+  /** TLS to PostgreSQL (also `?sslmode=` in the URL). */
+  ssl: PostgresTls.optional(),
   /** `full` survives power loss; `normal` only process crashes (faster). */
   synchronous: z.enum(['full', 'normal']).default('full'),
   busy_timeout_ms: z.number().int().min(0).max(60_000).default(5_000),

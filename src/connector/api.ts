@@ -205,9 +205,28 @@ export interface ConnectorHealth {
   details?: Record<string, unknown>;
 }
 
+/** What `poll` gets: its signal, and the state to keep its progress (cursor) in. */
+export interface PollContext {
+  /** Aborts when the gateway stops or this replica lost the poller's lease. */
+  signal: AbortSignal;
+  /**
+   * The connector's state; with several replicas each write is checked, in
+   * its own transaction, against this replica's hold on the poller, and
+   * refused (`TG_POLLER_LEASE_LOST`) once another replica took over.
+   */
+  state: ConnectorState;
+}
+
 export interface ConnectorInstance {
-  /** Begin watching the external system; `signal` aborts when the gateway stops. */
+  /** Begin what runs on every replica; `signal` aborts when the gateway stops. */
   start(signal: AbortSignal): Promise<void> | void;
+  /**
+   * Reads the external system (a mailbox, a ticket queue) until `signal`
+   * aborts: on exactly one replica at a time (a lease in the store), started
+   * again on whichever replica takes the lease over. Keep the cursor in
+   * `ctx.state`. Resolve only once the reading stopped.
+   */
+  poll?(ctx: PollContext): Promise<void>;
   stop(): Promise<void> | void;
   /**
    * Sends one agent event outward. `thread` is undefined when the gateway has

@@ -1,11 +1,15 @@
 /**
  * The lifecycle of the configured connectors: create each with its own
  * context (routes can be added from then on), start them once the gateway
- * listens, report their health. On shutdown their `start` signal aborts
- * first; `stop()` comes after the HTTP server and the job runner drained, so
- * no `deliver` is in flight when a connector releases its resources.
+ * listens, report their health. A connector's `poll` runs beside: on every
+ * start directly, or — with `pollers` (several replicas on one database) —
+ * only while this replica holds its lease (bridge/poller-lease.ts). On
+ * shutdown the signals abort first and the polls are awaited; `stop()` comes
+ * after the HTTP server and the job runner drained, so no `deliver` is in
+ * flight when a connector releases its resources.
  */
 import type { Logger } from 'pino';
+import { fencedState, runUnderLease, type PollerLeaseOptions } from '../bridge/poller-lease.ts';
 import type { ConnectorContext, ConnectorHealth, ConnectorInstance, ConnectorRoutes } from './api.ts';
 import { ConnectorStartError } from './errors.ts';
 import type { LoadedConnectors } from './registry.ts';
@@ -23,16 +27,25 @@ export type ContextFactory = (name: string, routes: ConnectorRoutes) => Connecto
 interface Running {
   entry: ConnectorEntryRef;
   instance: ConnectorInstance;
+  ctx: ConnectorContext;
 }
+
+/** Polls under leases: the store, this replica's id and the hold's time to live. */
+export type PollerLeases = Omit<PollerLeaseOptions, 'name' | 'logger' | 'retryMs'>;
 
 export class ConnectorRuntime {
   readonly routes = new ConnectorRouteTable();
   readonly #running = new Map<string, Running>();
   readonly #logger: Logger;
   readonly #stop = new AbortController();
+  readonly #leases: PollerLeases | undefined;
+  readonly #polls: Promise<void>[] = [];
+  /** With leases: whether this replica runs each connector's poller now. */
+  readonly #polling = new Map<string, boolean>();
 
-  constructor(logger: Logger) {
+  constructor(logger: Logger, options: { pollers?: PollerLeases } = {}) {
     this.#logger = logger;
+    this.#leases = options.pollers;
   }
 
   names(): string[] {
@@ -54,22 +67,44 @@ export class ConnectorRuntime {
       const ctx = contextFor(entry.name, this.routes.forConnector(entry.name));
       try {
         const instance = await definition.create(loaded.configs.get(entry.name), ctx);
-        this.#running.set(entry.name, { entry, instance });
+        this.#running.set(entry.name, { entry, instance, ctx });
       } catch (err) {
         throw new ConnectorStartError(`connector ${entry.name} could not be created: ${(err as Error).message}`, { cause: err });
       }
     }
   }
 
-  /** Starts every connector; one that fails to start is logged and left stopped, the others run. */
+  /** Starts every connector; one that fails to start is logged and left stopped (no poll), the others run. */
   async startAll(): Promise<void> {
     await Promise.all(
-      [...this.#running].map(async ([name, { instance }]) => {
+      [...this.#running].map(async ([name, running]) => {
         try {
-          await instance.start(this.#stop.signal);
+          await running.instance.start(this.#stop.signal);
           this.#logger.info({ connector: name }, 'connector started');
         } catch (err) {
           this.#logger.error({ err, connector: name }, 'connector failed to start');
+          return;
+        }
+        if (running.instance.poll) this.#polls.push(this.#poll(name, running));
+      }),
+    );
+  }
+
+  #poll(name: string, { instance, ctx }: Running): Promise<void> {
+    const poll = instance.poll!.bind(instance);
+    const logger = this.#logger.child({ connector: name });
+    const guarded = (run: () => Promise<void>) => run().catch((err: unknown) => logger.error({ err }, 'the connector\'s poll failed'));
+    const leases = this.#leases;
+    if (!leases) return guarded(() => poll({ signal: this.#stop.signal, state: ctx.state }));
+    const options = { ...leases, name: `poller:${name}`, logger };
+    this.#polling.set(name, false);
+    return guarded(() =>
+      runUnderLease(options, this.#stop.signal, async (hold, signal) => {
+        this.#polling.set(name, true);
+        try {
+          await poll({ signal, state: fencedState(leases.store, name, hold, ctx.state) });
+        } finally {
+          this.#polling.set(name, false);
         }
       }),
     );
@@ -80,9 +115,10 @@ export class ConnectorRuntime {
     if (!this.#stop.signal.aborted) this.#stop.abort(new Error('the gateway is stopping'));
   }
 
-  /** Calls every `stop()`, once the gateway's deliveries have finished. */
+  /** Awaits the polls, then calls every `stop()`, once the gateway's deliveries have finished. */
   async stopAll(): Promise<void> {
     this.signalStop();
+    await Promise.all(this.#polls);
     await Promise.all(
       [...this.#running].map(async ([name, { instance }]) => {
         try {
@@ -97,6 +133,11 @@ export class ConnectorRuntime {
   async health(): Promise<Record<string, ConnectorHealth>> {
     const out: Record<string, ConnectorHealth> = {};
     for (const [name, { instance }] of this.#running) {
+      // Another replica runs this poller: nothing of it here to be unhealthy about.
+      if (this.#polling.get(name) === false) {
+        out[name] = { ok: true, details: { poller: 'standby: another replica holds its lease' } };
+        continue;
+      }
       try {
         out[name] = instance.health ? await instance.health() : { ok: true };
       } catch (err) {

@@ -24,7 +24,9 @@ export class GatewayMetrics {
   /** The health report of the scrape under way. */
   #report: Promise<HealthReport> | undefined;
 
-  constructor() {
+  /** `replica`: a label on every series, so replicas sharing one database are told apart when scraped together. */
+  constructor(options: { replica?: string } = {}) {
+    if (options.replica !== undefined) this.registry.setDefaultLabels({ replica: options.replica });
     collectDefaultMetrics({ register: this.registry, prefix: 'threadgate_' });
     this.#webhooks = new Counter({
       name: 'threadgate_webhooks_received_total',

@@ -79,6 +79,8 @@ export class JobQueue {
   async claim(kind: string, owner: string, leaseMs: number, limit: number): Promise<Job[]> {
     const now = this.#now();
     const rows = await this.#store.write((tx) => tx.jobs.claim(kind, owner, now + leaseMs, now, limit));
+    // Due order (the order a thread's jobs were queued in): PostgreSQL's UPDATE … RETURNING has no order of its own.
+    rows.sort((a, b) => a.run_at - b.run_at || a.id - b.id);
     return rows.map((r) => this.#toJob(r, now));
   }
 

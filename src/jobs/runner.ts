@@ -54,7 +54,8 @@ interface KindState {
   handler: JobHandler<unknown>;
   concurrency: number;
   leaseMs: number;
-  inFlight: Map<number, AbortController>;
+  /** Running jobs: how to abort each, and the lease owner of the claim that took it. */
+  inFlight: Map<number, { controller: AbortController; owner: string }>;
   wake: () => void;
   loop: Promise<void> | null;
 }
@@ -71,7 +72,9 @@ export interface RunnerOptions {
 }
 
 export class JobRunner {
+  /** This runner's name; each claim writes `<owner>.<n>` as its jobs' lease owner (a fencing token per claim). */
   readonly owner: string;
+  #claims = 0;
   readonly #queue: JobQueue;
   readonly #logger: Logger;
   readonly #pollMs: number;
@@ -127,9 +130,9 @@ export class JobRunner {
       await new Promise((r) => setTimeout(r, 10));
     }
     for (const state of this.#kinds.values()) {
-      for (const [id, controller] of state.inFlight) {
+      for (const [id, { controller, owner }] of state.inFlight) {
         controller.abort(new Error('the job runner is stopping'));
-        if (await this.#queue.release(id, this.owner).catch(() => false)) this.#logger.warn({ job_id: id, kind: state.kind }, 'job released on stop');
+        if (await this.#queue.release(id, owner).catch(() => false)) this.#logger.warn({ job_id: id, kind: state.kind }, 'job released on stop');
       }
       await state.loop;
     }
@@ -139,19 +142,22 @@ export class JobRunner {
     while (this.#running) {
       const capacity = state.concurrency - state.inFlight.size;
       let claimed: Job[] = [];
+      // A lease owner of this claim alone: a run of an earlier claim of the same job (its lease expired, this runner
+      // took it again) can record nothing, as a run on another replica could not.
+      const owner = `${this.owner}.${++this.#claims}`;
       if (capacity > 0) {
         try {
           // One statement claims the batch, grouped with other writes into their commit.
-          claimed = await this.#queue.claim(state.kind, this.owner, state.leaseMs, capacity);
+          claimed = await this.#queue.claim(state.kind, owner, state.leaseMs, capacity);
         } catch (err) {
           this.#logger.error({ err, kind: state.kind }, 'claiming jobs failed');
         }
         if (!this.#running) {
           // Stopped while the claim committed: give them back untouched.
-          await Promise.all(claimed.map((job) => this.#queue.release(job.id, this.owner).catch(() => false)));
+          await Promise.all(claimed.map((job) => this.#queue.release(job.id, owner).catch(() => false)));
           break;
         }
-        for (const job of claimed) this.#run(state, job);
+        for (const job of claimed) this.#run(state, job, owner);
       }
       // Whatever was due is claimed (or capacity is full): sleep until an enqueue, a finished job or the next due time.
       await this.#sleep(state);
@@ -181,12 +187,12 @@ export class JobRunner {
     return slept;
   }
 
-  #run(state: KindState, job: Job): void {
+  #run(state: KindState, job: Job, owner: string): void {
     const controller = new AbortController();
-    state.inFlight.set(job.id, controller);
+    state.inFlight.set(job.id, { controller, owner });
     const logger = this.#logger.child({ job_id: job.id, kind: job.kind, attempt: job.attempts });
     const heartbeat = setInterval(
-      () => void this.#queue.extendLease(job.id, this.owner, state.leaseMs).catch((err: unknown) => logger.warn({ err }, 'renewing the job lease failed')),
+      () => void this.#queue.extendLease(job.id, owner, state.leaseMs).catch((err: unknown) => logger.warn({ err }, 'renewing the job lease failed')),
       Math.max(50, Math.floor(state.leaseMs / 3)),
     );
     heartbeat.unref();
@@ -194,7 +200,7 @@ export class JobRunner {
     const seconds = () => (Date.now() - started) / 1000;
     let completion: Promise<true> | undefined;
     const complete = (work?: TxWork) => {
-      completion ??= this.#queue.completeWith(job.id, this.owner, work);
+      completion ??= this.#queue.completeWith(job.id, owner, work);
     };
     let markRecorded!: () => void;
     const recorded = new Promise<void>((resolve) => (markRecorded = resolve));
@@ -223,16 +229,16 @@ export class JobRunner {
       }
       if (controller.signal.aborted) return 'released'; // another run will do it
       if (failure === undefined) {
-        await this.#queue.completeWith(job.id, this.owner);
+        await this.#queue.completeWith(job.id, owner);
         return 'done';
       }
       const until = postponedUntil(failure);
       if (until !== undefined) {
-        await this.#queue.write(withFailWork((tx) => this.#queue.postpone(tx, job.id, this.owner, until, describeFailure(failure).message)));
+        await this.#queue.write(withFailWork((tx) => this.#queue.postpone(tx, job.id, owner, until, describeFailure(failure).message)));
         logger.debug({ run_at: new Date(until).toISOString(), reason: (failure as Error).message }, 'job postponed');
         return 'postponed';
       }
-      const failed = await this.#queue.write(withFailWork((tx) => this.#queue.fail(tx, job, this.owner, failure)));
+      const failed = await this.#queue.write(withFailWork((tx) => this.#queue.fail(tx, job, owner, failure)));
       const level = failed.status === 'dead' ? 'error' : 'warn';
       logger[level]({ err: failure, outcome: failed, duration_ms: Date.now() - started }, `job failed (${failed.status})`);
       return failed.status;
@@ -256,7 +262,8 @@ export class JobRunner {
       .finally(() => {
         markRecorded();
         clearInterval(heartbeat);
-        state.inFlight.delete(job.id);
+        // Not a later run of the same job (taken again after this run's lease ran out): that one is still going.
+        if (state.inFlight.get(job.id)?.owner === owner) state.inFlight.delete(job.id);
         state.wake();
       });
   }

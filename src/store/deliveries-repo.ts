@@ -3,7 +3,7 @@
  * rejected on arrival, then delivered, failed (retrying) or dead as the
  * connector's job runs.
  */
-import type { Sql } from './sql.ts';
+import type { Sql, SqlDialect } from './sql.ts';
 import type { DeliveryStatus } from './schema.ts';
 
 export interface NewDelivery {
@@ -21,8 +21,11 @@ export interface NewDelivery {
   error: string | null;
 }
 
+/** A text column's length in UTF-8 bytes, in each dialect. */
+const bytesOf = (dialect: SqlDialect, column: string) => (dialect === 'postgres' ? `octet_length(${column})` : `length(cast(${column} as blob))`);
+
 /** The bytes of a record counted against a budget: body, headers and error (SQL of `storedBytes`). */
-const STORED_BYTES = `length(cast(body as blob)) + length(cast(headers as blob)) + coalesce(length(cast(error as blob)), 0)`;
+const storedBytesSql = (dialect: SqlDialect) => `${bytesOf(dialect, 'body')} + ${bytesOf(dialect, 'headers')} + coalesce(${bytesOf(dialect, 'error')}, 0)`;
 
 export function storedBytes(d: Pick<NewDelivery, 'body' | 'headers' | 'error'>): number {
   return Buffer.byteLength(d.body) + Buffer.byteLength(JSON.stringify(d.headers)) + (d.error === null ? 0 : Buffer.byteLength(d.error));
@@ -124,7 +127,7 @@ export class DeliveriesRepo {
   /** Cuts a stored body to `maxBytes` (characters of it, at most that many bytes for ASCII), recording the cut. */
   async capBody(id: number, maxBytes: number): Promise<boolean> {
     const { changes } = await this.#db.run(
-      `update deliveries set body = substr(body, 1, ?), body_truncated = 1 where id = ? and length(cast(body as blob)) > ?`,
+      `update deliveries set body = substr(body, 1, ?), body_truncated = 1 where id = ? and ${bytesOf(this.#db.dialect, 'body')} > ?`,
       [maxBytes, id, maxBytes],
     );
     return changes === 1;
@@ -132,7 +135,7 @@ export class DeliveriesRepo {
 
   /** What the stored refused records hold: the bytes of their bodies, headers and errors (see `storedBytes`). */
   async refusedBytes(): Promise<number> {
-    const row = await this.#db.get<{ n: number }>(`select coalesce(sum(${STORED_BYTES}), 0) as n from deliveries where status = 'rejected'`);
+    const row = await this.#db.get<{ n: number }>(`select coalesce(sum(${storedBytesSql(this.#db.dialect)}), 0) as n from deliveries where status = 'rejected'`);
     return Number(row?.n ?? 0);
   }
 

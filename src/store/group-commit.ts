@@ -18,7 +18,7 @@
 import type Database from 'better-sqlite3';
 import { StoreClosedError } from './errors.ts';
 import type { Sql } from './sql.ts';
-import { TxSql } from './sqlite/sqlite-sql.ts';
+import { TxSql } from './tx-sql.ts';
 
 export interface GroupCommitOptions {
   /** Most writes in one transaction; the rest go to the next group. */

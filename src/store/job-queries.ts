@@ -3,7 +3,7 @@
  * time, newest first, with the same id cursor (`before`) as the delivery log;
  * and every match at once, oldest first, for a bulk retry.
  */
-import type { Sql } from './sql.ts';
+import type { Sql, SqlDialect } from './sql.ts';
 import { eq, MAX_PAGE, oneOf, where } from './sql-filters.ts';
 import type { JobStatus } from './statuses.ts';
 
@@ -43,11 +43,17 @@ export interface JobRef {
   kind: string;
 }
 
-function jobWhere(f: JobFilter): { sql: string; params: unknown[] } {
+/** The connector a job's JSON payload names, in each dialect's JSON functions. */
+const PAYLOAD_CONNECTOR: Record<SqlDialect, string> = {
+  sqlite: `json_extract(payload, '$.connector')`,
+  postgres: `(payload::jsonb ->> 'connector')`,
+};
+
+function jobWhere(f: JobFilter, dialect: SqlDialect): { sql: string; params: unknown[] } {
   return where([
     oneOf('status', f.status),
     eq('kind', f.kind),
-    eq(`json_extract(payload, '$.connector')`, f.connector),
+    eq(PAYLOAD_CONNECTOR[dialect], f.connector),
     eq('created_at', f.since, '>='),
     eq('created_at', f.until, '<'),
     eq('id', f.before, '<'),
@@ -55,7 +61,7 @@ function jobWhere(f: JobFilter): { sql: string; params: unknown[] } {
 }
 
 export async function listJobs(db: Sql, f: JobFilter): Promise<JobSummary[]> {
-  const { sql, params } = jobWhere(f);
+  const { sql, params } = jobWhere(f, db.dialect);
   const rows = await db.all<Omit<JobSummary, 'payload'> & { payload: string }>(
     `select id, kind, payload, status, attempts, max_attempts as "maxAttempts", last_error as "lastError", run_at as "runAt",
        give_up_at as "giveUpAt", created_at as "createdAt", updated_at as "updatedAt", finished_at as "finishedAt"
@@ -67,6 +73,6 @@ export async function listJobs(db: Sql, f: JobFilter): Promise<JobSummary[]> {
 
 /** Every job the filter matches (`before` and `limit` ignored), oldest first. */
 export async function matchingJobs(db: Sql, f: JobFilter): Promise<JobRef[]> {
-  const { sql, params } = jobWhere({ ...f, before: undefined });
+  const { sql, params } = jobWhere({ ...f, before: undefined }, db.dialect);
   return db.all<JobRef>(`select id, kind from jobs ${sql} order by id asc`, params);
 }

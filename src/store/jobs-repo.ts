@@ -49,16 +49,18 @@ export class JobsRepo {
   /**
    * Takes up to `limit` due jobs of `kind`, or running ones whose lease expired. Each side picks at most `limit` rows
    * in index order (jobs_due: kind, status, run_at, rowid), so a backlog of thousands is not read and sorted whole.
-   * (PostgreSQL: the picks want `for update skip locked`.)
+   * On PostgreSQL the picks lock their rows and skip rows another replica's claim holds (`for update skip locked`),
+   * so concurrent claims take different jobs without waiting on each other.
    */
   claim(kind: string, owner: string, until: number, now: number, limit: number): Promise<JobRow[]> {
+    const lock = this.#db.dialect === 'postgres' ? ' for update skip locked' : '';
     return this.#db.all<JobRow>(
       `update jobs set status = 'running', attempts = attempts + 1, lease_owner = ?, lease_until = ?, updated_at = ?
        where id in (
          select id from (
-           select * from (select id, run_at from jobs where kind = ? and status = 'queued' and run_at <= ? order by run_at, id limit ?) due
+           select * from (select id, run_at from jobs where kind = ? and status = 'queued' and run_at <= ? order by run_at, id limit ?${lock}) due
            union all
-           select * from (select id, run_at from jobs where kind = ? and status = 'running' and lease_until < ? limit ?) expired) picked
+           select * from (select id, run_at from jobs where kind = ? and status = 'running' and lease_until < ? limit ?${lock}) expired) picked
          order by run_at, id limit ?)
        returning ${COLUMNS}`,
       [owner, until, now, kind, now, limit, kind, now, limit, limit],

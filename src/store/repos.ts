@@ -8,6 +8,7 @@ import { AttemptsRepo } from './attempts-repo.ts';
 import { DeliveriesRepo } from './deliveries-repo.ts';
 import { InboundRepo } from './inbound-repo.ts';
 import { JobsRepo } from './jobs-repo.ts';
+import { LeasesRepo } from './leases-repo.ts';
 import { ProxyPostsRepo } from './proxy-posts-repo.ts';
 import { RegistrationsRepo } from './registrations-repo.ts';
 import { SkippedRepo } from './skipped-repo.ts';
@@ -22,6 +23,7 @@ export class Repos {
   #deliveries?: DeliveriesRepo;
   #inbound?: InboundRepo;
   #jobs?: JobsRepo;
+  #leases?: LeasesRepo;
   #proxyPosts?: ProxyPostsRepo;
   #registrations?: RegistrationsRepo;
   #skipped?: SkippedRepo;
@@ -46,6 +48,10 @@ export class Repos {
 
   get jobs(): JobsRepo {
     return (this.#jobs ??= new JobsRepo(this.sql));
+  }
+
+  get leases(): LeasesRepo {
+    return (this.#leases ??= new LeasesRepo(this.sql));
   }
 
   get proxyPosts(): ProxyPostsRepo {

@@ -47,6 +47,19 @@ export const connectorState = sqliteTable(
   (t) => [primaryKey({ columns: [t.connector, t.key] })],
 );
 
+/**
+ * Who runs a one-at-a-time task (a connector's poller: a mailbox, a ticket
+ * queue) across replicas: the holder until `expires_at`, renewed while held.
+ * `generation` goes up with every new holder; writes of the task check it
+ * (a fencing token), so a stale holder cannot write after a takeover.
+ */
+export const leases = sqliteTable('leases', {
+  name: text('name').primaryKey(),
+  holder: text('holder').notNull(),
+  generation: integer('generation').notNull(),
+  expiresAt: integer('expires_at').notNull(),
+});
+
 
 /** The durable job queue: every external side effect is a row here. */
 export const jobs = sqliteTable(

@@ -3,13 +3,13 @@
  * backend-neutral. Writes go through `write`, one atomic unit each (the
  * stored message and its job together: the transactional outbox), resolved
  * only after the COMMIT that holds it; reads go through `read`, which sees
- * committed data only. The SQLite backend is database.ts; a PostgreSQL one
- * implements the same interface.
+ * committed data only. The SQLite backend is database.ts, the PostgreSQL one
+ * postgres/pg-store.ts.
  */
 import type { MigrationStatus } from './migrations.ts';
 import type { Repos } from './repos.ts';
 
-export type StoreBackend = 'sqlite';
+export type StoreBackend = 'sqlite' | 'postgres';
 
 export interface Store {
   readonly backend: StoreBackend;

@@ -80,8 +80,9 @@ export class ThreadsRepo {
   }
 
   async references(threadRowId: number): Promise<string[]> {
-    // The order of attachment (SQLite's rowid; a PostgreSQL schema needs its own insertion-order column).
-    const rows = await this.#db.all<{ reference: string }>(`select reference from thread_references where thread = ? order by rowid`, [threadRowId]);
+    // The order of attachment: SQLite's rowid, PostgreSQL's `seq` column.
+    const order = this.#db.dialect === 'postgres' ? 'seq' : 'rowid';
+    const rows = await this.#db.all<{ reference: string }>(`select reference from thread_references where thread = ? order by ${order}`, [threadRowId]);
     return rows.map((r) => r.reference);
   }
 

@@ -3,13 +3,12 @@
  * total byte budget, kept for hours rather than the delivery log's days;
  * requests to unknown connector names are counted and never stored.
  */
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { signedHeaders } from '../../src/platform/signature.ts';
 import { messageCreatedEnvelope } from '../support/events.ts';
+import { gauge } from '../support/metrics.ts';
 import { until } from '../support/wait.ts';
-import { RECORDER_MODULE, startTestGateway, type TestGateway } from '../support/gateway.ts';
+import { openStoppedStore, RECORDER_MODULE, startTestGateway, type TestGateway } from '../support/gateway.ts';
 
 const desk = { name: 'desk', type: 'recorder', module: RECORDER_MODULE };
 const FORGED = 'f'.repeat(64);
@@ -26,10 +25,7 @@ const refusedRows = async (tg: TestGateway) =>
     connector: string; body: string; cut: number; headers: string;
   }[];
 
-async function metric(tg: TestGateway, series: string): Promise<number | undefined> {
-  const line = (await tg.call('GET', '/metrics')).text.split('\n').find((l) => l.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-}
+const metric = gauge;
 
 describe('refused webhooks in the store', () => {
   it('a large refused body is stored cut to store.refused.keep_body_bytes (default 4 KiB), the cut recorded, huge headers cut too', async () => {
@@ -117,10 +113,12 @@ describe('refused webhooks in the store', () => {
     await tg.gateway.close();
 
     // Two days pass for all of it, except for one refusal that came in an hour ago.
-    const db = new Database(join(tg.dir, 'gateway.db'));
-    db.prepare(`update deliveries set received_at = received_at - ?`).run(48 * HOUR);
-    db.prepare(`update deliveries set received_at = ? where id = (select max(id) from deliveries where status = 'rejected')`).run(Date.now() - HOUR);
-    db.close();
+    const stopped = await openStoppedStore(tg);
+    await stopped.write(async (tx) => {
+      await tx.sql.run(`update deliveries set received_at = received_at - ?`, [48 * HOUR]);
+      await tx.sql.run(`update deliveries set received_at = ? where id = (select max(id) from deliveries where status = 'rejected')`, [Date.now() - HOUR]);
+    });
+    await stopped.close();
 
     const again = await startTestGateway({ connectors: [desk], sandbox: tg.sandbox, dir: tg.dir });
     // Retention runs at start, beside serving: wait for its first round.

@@ -33,4 +33,12 @@ describe('GET /metrics', () => {
     expect(value(text, 'threadgate_connector_up{connector="desk"}')).toBe(1);
     expect(text).toContain('threadgate_process_resident_memory_bytes');
   });
+
+  it('a gateway on PostgreSQL (one replica of several) labels every series with its replica', async () => {
+    const tg = await startTestGateway({ connectors: [{ name: 'desk', type: 'recorder', module: RECORDER_MODULE }], store: 'postgres' });
+    const lines = (await tg.call('GET', '/metrics')).text.split('\n').filter((l) => l.startsWith('threadgate_'));
+    expect(lines.length).toBeGreaterThan(10);
+    const replicas = new Set(lines.map((l) => /replica="([^"]+)"/.exec(l)?.[1]));
+    expect([...replicas]).toEqual([expect.stringMatching(/^.+-\d+-[0-9a-f]{8}$/)]);
+  });
 });

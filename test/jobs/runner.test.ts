@@ -212,6 +212,34 @@ describe('job runner', () => {
       expect(await store.read.sql.get('select lease_owner from jobs where id = ?', [id])).toEqual({ lease_owner: 'someone-else' });
     });
 
+    it('a run of an earlier claim records nothing once the same runner took the job again (a fencing token per claim)', async () => {
+      const { store, queue, runner, enqueue } = setup();
+      const out = await outcomes(store);
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let runs = 0;
+      runner.register('stalled', {
+        handler: async (_p, ctx) => {
+          const run = ++runs;
+          if (run === 1) await held; // this run stalls past its lease
+          ctx.complete((tx) => out.write(tx, ctx.job.id, `run ${run}`));
+        },
+      });
+      runner.start();
+      const id = await enqueue({ kind: 'stalled', payload: {} });
+      runner.notify();
+      await until(async () => runs === 1, WAIT_MS, 'the first run');
+      const firstOwner = (await store.read.sql.get<{ lease_owner: string }>('select lease_owner from jobs where id = ?', [id]))!.lease_owner;
+      await store.write((tx) => tx.sql.run('update jobs set lease_until = 0 where id = ?', [id]));
+      runner.notify();
+      await until(async () => (await queue.get(id))?.status === 'done', WAIT_MS, 'the second run done');
+      release();
+      await until(async () => runner.inFlightCount() === 0, WAIT_MS, 'the first run ended');
+      expect(await out.all()).toEqual([{ job: id, note: 'run 2' }]);
+      expect(await queue.get(id)).toMatchObject({ status: 'done', attempts: 2 });
+      expect(firstOwner).toMatch(new RegExp(`^${runner.owner}\\.\\d+$`));
+    });
+
     it('work that throws rolls back and the job fails as usual', async () => {
       const { store, queue, runner, enqueue } = setup();
       const out = await outcomes(store);

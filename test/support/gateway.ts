@@ -1,7 +1,9 @@
 /**
  * A real gateway in this process against a real sandbox on its own port (the
  * gateway treats it as the platform: `platform.url` set), with a SQLite file
- * in a temp folder. Everything is closed after the test.
+ * in a temp folder — or, with THREADGATE_TEST_STORE=postgres (or
+ * `store: 'postgres'`), a fresh database on the run's PostgreSQL cluster.
+ * Everything is closed after the test.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,10 +11,13 @@ import { request } from 'undici';
 import { onTestFinished } from 'vitest';
 import { stringify } from 'yaml';
 import { startGateway, type RunningGateway } from '../../src/cli/gateway.ts';
+import { openSettingsStore } from '../../src/cli/store-access.ts';
 import { loadSettings } from '../../src/config/load.ts';
 import { createLogger } from '../../src/logger.ts';
+import type { Store } from '../../src/store/store.ts';
 import { startTestSandbox, type JsonResponse, type TestSandbox } from '../sandbox/support.ts';
 import { startOutageProxy, type OutageProxy } from './outage-proxy.ts';
+import { postgresDatabase } from './postgres.ts';
 import { tempDir } from './temp-dir.ts';
 
 export const RECORDER_MODULE = join(import.meta.dirname, '../fixtures/connectors/recorder.ts');
@@ -37,14 +42,31 @@ export interface TestGatewayOptions {
   logLines?: string[];
   /** How long the platform may stay uncalled before the gateway probes it (default 30 s). */
   platformProbeMs?: number;
+  /** The store backend (default: THREADGATE_TEST_STORE, else sqlite). */
+  store?: 'sqlite' | 'postgres';
+  /** A second replica: the same PostgreSQL database as this gateway's (from another folder). */
+  sameStoreAs?: TestGateway;
+}
+
+/** The PostgreSQL database of each gateway folder: a gateway started again in the same folder finds its store. */
+const databases = new Map<string, string>();
+
+async function storeSettings(dir: string, backend: string | undefined): Promise<Record<string, unknown>> {
+  if (backend !== 'postgres') return { path: 'gateway.db' };
+  let url = databases.get(dir);
+  if (url === undefined) databases.set(dir, (url = await postgresDatabase()));
+  return { url };
 }
 
 export async function startTestGateway(options: TestGatewayOptions): Promise<TestGateway> {
   const sandbox = options.sandbox ?? (await startTestSandbox({ retryBaseMs: 20 }));
   const dir = options.dir ?? tempDir();
+  const shared = options.sameStoreAs && databases.get(options.sameStoreAs.dir);
+  if (options.sameStoreAs && shared === undefined) throw new Error('sameStoreAs: that gateway has no PostgreSQL store');
+  if (shared !== undefined) databases.set(dir, shared);
   const settings = {
     platform: { url: options.platformUrl ?? sandbox.url, organization_id: sandbox.organizationId, token: sandbox.token },
-    store: { path: 'gateway.db' },
+    store: await storeSettings(dir, shared !== undefined ? 'postgres' : (options.store ?? process.env.THREADGATE_TEST_STORE)),
     log: { level: process.env.TEST_LOG_LEVEL ?? 'silent' },
     connectors: options.connectors.map((c) => ({ room_id: sandbox.roomId, ...c })),
     ...options.settings,
@@ -75,6 +97,13 @@ export async function startTestGateway(options: TestGatewayOptions): Promise<Tes
     return { status: res.statusCode, headers: res.headers, body: parsed, text };
   };
   return { gateway, sandbox, dir, call };
+}
+
+/** Opens the store of a stopped test gateway (its SQLite file, or its PostgreSQL database) without migrating; closed after the test. */
+export async function openStoppedStore(tg: TestGateway): Promise<Store> {
+  const store = await openSettingsStore(loadSettings({ path: join(tg.dir, 'threadgate.yaml') }), { migrate: false });
+  onTestFinished(() => store.close());
+  return store;
 }
 
 /** A gateway whose platform is the sandbox behind an outage proxy the test can take down; one recorder connector, `desk`, unless told. */

@@ -1,9 +1,12 @@
 /** Reading one series of the gateway's /metrics (Prometheus text). */
 import type { TestGateway } from './gateway.ts';
 
-/** The value of `series` (name with its labels, as printed) in `text`; undefined when absent. */
+/** A line without the `replica` label a gateway on PostgreSQL adds to every series. */
+const withoutReplica = (line: string) => line.replace(/replica="[^"]*",?/, '').replace(/,}/, '}').replace(/\{\}/, '');
+
+/** The value of `series` (name with its labels, as printed, no `replica`) in `text`; undefined when absent. */
 export function metricValue(text: string, series: string): number | undefined {
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  const line = text.split('\n').map(withoutReplica).find((l) => l.startsWith(`${series} `));
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
 }
 

@@ -28,7 +28,7 @@ async function mailroom(extra: Record<string, unknown> = {}): Promise<Mailroom> 
 }
 
 const threadsOf = async (tg: TestGateway) =>
-  (await tg.gateway.store.read.sql.all(`select thread_key as key, thread_id as threadId, chat_id as chatId from threads where connector = 'mail' order by id`)) as {
+  (await tg.gateway.store.read.sql.all(`select thread_key as key, thread_id as "threadId", chat_id as "chatId" from threads where connector = 'mail' order by id`)) as {
     key: string; threadId: string; chatId: string | null;
   }[];
 

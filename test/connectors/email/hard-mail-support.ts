@@ -63,7 +63,7 @@ export async function gatewayFor(support: MailUser, extra: Record<string, unknow
 
 export interface InboundRow { id: string; status: string; body: string; fullText: string | null; thread: string; senderId: string }
 export const inbound = async (tg: TestGateway) =>
-  (await tg.gateway.store.read.sql.all(`select m.external_id as id, m.status, m.body, m.full_text as fullText, t.thread_key as thread, m.sender_id as senderId
+  (await tg.gateway.store.read.sql.all(`select m.external_id as id, m.status, m.body, m.full_text as "fullText", t.thread_key as thread, m.sender_id as "senderId"
               from inbound_messages m join threads t on t.id = m.thread where m.connector = 'mail' order by m.id`)) as InboundRow[];
 export const cursorOf = async (tg: TestGateway) => (await tg.gateway.store.read.state.get('mail', 'cursor')) as Cursor | undefined;
 

@@ -4,12 +4,10 @@
  * public notes join them, private notes do not, agent replies come back as
  * notes, closing the ticket ends the session, and reopening starts another.
  */
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../../support/wait.ts';
 import { redmine, type TestRedmine } from '../../support/redmine.ts';
-import { chatTexts } from '../../support/gateway.ts';
+import { chatTexts, openStoppedStore } from '../../support/gateway.ts';
 import { ARRIVES_MS, CONNECTOR, chatOfIssue, chatsOf, health, helpDesk, threadOf } from './support.ts';
 
 let rm: TestRedmine;
@@ -108,10 +106,10 @@ describe('Redmine connector, end to end', () => {
     await rm.setStatus(issue, rm.seed.closed_status_id);
     await new Promise((r) => setTimeout(r, 1_100));
     // As if the gateway had been watching since now (the issue is older than its cursor).
-    const db = new Database(join(first.tg.dir, 'gateway.db'));
+    const stopped = await openStoppedStore(first.tg);
     const since = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-    db.prepare(`update connector_state set value = ? where connector = ? and key = 'cursor'`).run(JSON.stringify({ since }), CONNECTOR);
-    db.close();
+    await stopped.write((tx) => tx.sql.run(`update connector_state set value = ? where connector = ? and key = 'cursor'`, [JSON.stringify({ since }), CONNECTOR]));
+    await stopped.close();
 
     const { tg } = await helpDesk(rm, { project: first.project, after: first.tg });
     await rm.addNote(issue, 'It jams again, although closed.');

@@ -4,12 +4,10 @@
  * gateway stopped in the middle of a poll round, Redmine unreachable, and a
  * wrong url or API key at start-up.
  */
-import { join } from 'node:path';
-import { openStore } from '../../../src/store/database.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConnectors } from '../../../src/connector/registry.ts';
 import { until } from '../../support/wait.ts';
-import { chatTexts, type TestGateway } from '../../support/gateway.ts';
+import { chatTexts, openStoppedStore, type TestGateway } from '../../support/gateway.ts';
 import { redmine, type TestRedmine } from '../../support/redmine.ts';
 import { tempDir } from '../../support/temp-dir.ts';
 import { startRedmineProxy } from './redmine-proxy.ts';
@@ -25,9 +23,9 @@ const stored = async (tg: Gateway) =>
   (await tg.gateway.store.read.sql.get(`select count(*) as n, count(distinct external_id) as d from inbound_messages where connector = ? and kind = 'message'`, [CONNECTOR])) as { n: number; d: number };
 const cursorOf = async (tg: Gateway) =>
   ((await tg.gateway.store.read.sql.get(`select value from connector_state where connector = ? and key = 'cursor'`, [CONNECTOR])) as { value: string } | undefined)?.value;
-/** The same, read from the database file of a stopped gateway. */
+/** The same, read from the store of a stopped gateway. */
 async function afterStop<T>(tg: Gateway, read: (tg: Gateway) => Promise<T>): Promise<T> {
-  const store = openStore({ path: join(tg.dir, 'gateway.db'), migrate: false });
+  const store = await openStoppedStore(tg);
   try {
     return await read({ gateway: { store } } as unknown as Gateway);
   } finally {

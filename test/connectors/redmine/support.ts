@@ -60,7 +60,7 @@ export interface ThreadRow {
 }
 
 export async function threadsOf(tg: TestGateway): Promise<ThreadRow[]> {
-  return (await tg.gateway.store.read.sql.all(`select thread_key as key, thread_id as threadId, chat_id as chatId from threads where connector = ? order by id`, [CONNECTOR])) as ThreadRow[];
+  return (await tg.gateway.store.read.sql.all(`select thread_key as key, thread_id as "threadId", chat_id as "chatId" from threads where connector = ? order by id`, [CONNECTOR])) as ThreadRow[];
 }
 
 export async function threadOf(tg: TestGateway, rm: TestRedmine, issueId: number): Promise<ThreadRow | undefined> {

@@ -1,0 +1,131 @@
+/**
+ * `npm run bench:receiver-replicas`: the webhook receiver on SQLite and on
+ * PostgreSQL with one and with two replicas, side by side in one run. Every
+ * gateway is a `threadgate serve` child process (noop connector, store at its
+ * defaults: SQLite `synchronous: full`, PostgreSQL `synchronous_commit` on),
+ * the platform a sandbox in its own process, PostgreSQL 15 a throwaway
+ * cluster (test/support/postgres-server.ts). Load: bench/receiver-load.ts,
+ * distinct signed `message_created` webhooks, BENCH_CONNECTIONS (50) in all —
+ * with two replicas one load process per replica with half the connections,
+ * as a balancer would spread them; their rates are added. All processes
+ * share this machine's cores. After each case the 2xx answers are checked
+ * against the deliveries stored.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { stringify } from 'yaml';
+import { openSettingsStore } from '../src/cli/store-access.ts';
+import { loadSettings } from '../src/config/load.ts';
+import { startPostgres } from '../test/support/postgres-server.ts';
+import { startChildSandbox, type ChildSandbox } from './child-sandbox.ts';
+import type { LoadOutput } from './receiver-load.ts';
+import { spawnJson } from './spawn-json.ts';
+
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const SECONDS = 10;
+const WARMUP_SECONDS = 2;
+const MAIN = join(import.meta.dirname, '../src/cli/main.ts');
+const LOAD_SCRIPT = join(import.meta.dirname, 'receiver-load.ts');
+const NOOP_MODULE = join(import.meta.dirname, 'fixtures/noop-connector.ts');
+
+interface Replica {
+  url: string;
+  child: ChildProcess;
+}
+
+/** `threadgate serve` on `config`; resolves with its URL once it logged gateway_ready. */
+function serve(config: string): Promise<Replica> {
+  const child = spawn(process.execPath, [MAIN, 'serve', '--config', config, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.on('exit', (code) => reject(new Error(`a gateway exited with ${code} before it was ready`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (!line.includes('"gateway_ready"')) return;
+      resolve({ url: (JSON.parse(line) as { url: string }).url, child });
+    });
+  });
+}
+
+async function stop(replica: Replica): Promise<void> {
+  if (replica.child.exitCode !== null) return;
+  const exited = new Promise((r) => replica.child.once('exit', r));
+  replica.child.kill('SIGTERM');
+  await exited;
+}
+
+interface CaseResult {
+  name: string;
+  perSecond: number;
+  p99: number;
+  check: string;
+}
+
+async function runCase(name: string, store: Record<string, unknown>, replicas: number, sandbox: ChildSandbox): Promise<CaseResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'tg-bench-replicas-'));
+  const config = join(dir, 'threadgate.yaml');
+  writeFileSync(
+    config,
+    stringify({
+      platform: { url: sandbox.url, organization_id: sandbox.organizationId, token: sandbox.token },
+      // One address for all replicas (the balancer's): nobody here receives the platform's webhooks.
+      server: { public_url: 'http://127.0.0.1:9' },
+      store: { path: join(dir, 'gateway.db'), ...store },
+      log: { level: 'warn' },
+      connectors: [{ name: 'bench', type: 'noop', module: NOOP_MODULE, room_id: sandbox.roomId }],
+    }),
+  );
+  const started: Replica[] = [];
+  try {
+    for (let i = 0; i < replicas; i++) started.push(await serve(config));
+    const reader = await openSettingsStore(loadSettings({ path: config }), { migrate: false });
+    try {
+      const registration = (await reader.read.registrations.get('bench'))!;
+      const outs = await Promise.all(
+        started.map((r) =>
+          spawnJson<LoadOutput>(LOAD_SCRIPT, [`${r.url}/webhooks/bench`, registration.secret, registration.configId, sandbox.roomId, String(Math.floor(CONNECTIONS / replicas)), String(SECONDS), String(WARMUP_SECONDS)]),
+        ),
+      );
+      const answered = outs.reduce((n, o) => n + o.warmup.ok2xx + o.measured.ok2xx, 0);
+      const rows = (await reader.read.sql.get<{ n: number }>(`select count(*) as n from deliveries where status in ('accepted', 'delivered')`))!.n;
+      const ok = rows >= answered;
+      return {
+        name,
+        perSecond: outs.reduce((n, o) => n + o.measured.requestsPerSecond, 0),
+        p99: Math.max(...outs.map((o) => o.measured.latencyMs.p99)),
+        check: `${answered} answered 2xx, ${rows} stored -> ${ok ? 'OK' : 'MISMATCH'}`,
+      };
+    } finally {
+      await reader.close();
+    }
+  } finally {
+    await Promise.all(started.map(stop));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+export async function benchReceiverReplicas(): Promise<void> {
+  console.log(`node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}; ${CONNECTIONS} connections in all, ${SECONDS} s measured per case`);
+  const sandbox = await startChildSandbox();
+  const cluster = await startPostgres();
+  try {
+    const results = [
+      await runCase('SQLite, 1 gateway', {}, 1, sandbox),
+      await runCase('PostgreSQL, 1 replica', { url: await cluster.createDatabase('one_replica') }, 1, sandbox),
+      await runCase('PostgreSQL, 2 replicas', { url: await cluster.createDatabase('two_replicas') }, 2, sandbox),
+    ];
+    const base = results[0]!.perSecond;
+    console.log('| store | req/s | p99 ms | × SQLite |');
+    console.log('|---|---:|---:|---:|');
+    for (const r of results) console.log(`| ${r.name} | ${fmt(r.perSecond)} | ${fmt(r.p99, 1)} | ${fmt(r.perSecond / base, 2)} |`);
+    for (const r of results) console.log(`${r.name}: ${r.check}`);
+  } finally {
+    await cluster.stop();
+    await sandbox.close();
+  }
+}
+
+if (import.meta.main) await benchReceiverReplicas();

@@ -1,0 +1,6 @@
+CREATE TABLE `leases` (
+	`name` text PRIMARY KEY NOT NULL,
+	`holder` text NOT NULL,
+	`generation` integer NOT NULL,
+	`expires_at` integer NOT NULL
+);

@@ -1,0 +1,125 @@
+/**
+ * One replica at a time runs a connector's poller (a mailbox, a ticket
+ * queue): the poller runs only while this replica holds the lease row
+ * `poller:<connector>` (leases-repo.ts). The hold is renewed every third of
+ * its time to live; when renewing says it was lost, or fails until the hold
+ * would have run out, the poller's signal aborts and the replica goes back to
+ * waiting for the lease. A replica that stops releases the lease, so another
+ * takes over at once; one that dies is taken over when its hold expires.
+ *
+ * The poller's writes of its own progress (its cursor) go through a state
+ * view fenced by the hold's generation: each write checks, in its own
+ * transaction, that this replica still holds the lease at that generation,
+ * and is refused with PollerLeaseLostError otherwise — a stale holder that
+ * wakes up cannot move the cursor of the one that took over.
+ */
+import type { Logger } from 'pino';
+import type { ConnectorState } from '../connector/api.ts';
+import { ThreadgateError } from '../errors.ts';
+import { sleep } from '../sleep.ts';
+import type { Store } from '../store/store.ts';
+
+export class PollerLeaseLostError extends ThreadgateError {
+  readonly code = 'TG_POLLER_LEASE_LOST';
+}
+
+export interface Hold {
+  name: string;
+  holder: string;
+  generation: number;
+}
+
+export interface PollerLeaseOptions {
+  store: Store;
+  /** The lease row's name, `poller:<connector>`. */
+  name: string;
+  /** This replica's id (unique per process). */
+  holder: string;
+  ttlMs: number;
+  logger: Logger;
+  /** How often a replica without the lease asks again (default: a third of ttlMs, at most 5 s). */
+  retryMs?: number;
+}
+
+/** Runs `task` whenever this replica holds the lease, until `signal` aborts. */
+export async function runUnderLease(options: PollerLeaseOptions, signal: AbortSignal, task: (hold: Hold, signal: AbortSignal) => Promise<void>): Promise<void> {
+  const { store, name, holder, ttlMs, logger } = options;
+  const retryMs = options.retryMs ?? Math.min(5_000, Math.max(50, Math.floor(ttlMs / 3)));
+  let waitingLogged = false;
+  while (!signal.aborted) {
+    let generation: number | undefined;
+    try {
+      const now = Date.now();
+      generation = await store.write((tx) => tx.leases.acquire(name, holder, now + ttlMs, now));
+    } catch (err) {
+      logger.warn({ err: { message: (err as Error).message }, lease: name }, 'taking the poller lease failed; trying again');
+    }
+    if (generation === undefined) {
+      if (!waitingLogged) logger.info({ lease: name, holder: (await store.read.leases.get(name).catch(() => undefined))?.holder }, 'another replica runs this poller; waiting for its lease');
+      waitingLogged = true;
+      await sleep(retryMs, signal);
+      continue;
+    }
+    waitingLogged = false;
+    const hold: Hold = { name, holder, generation };
+    logger.info({ lease: name, generation }, 'poller lease taken: this replica runs the poller');
+    await holdWhile(options, hold, signal, task);
+    if (!signal.aborted) await sleep(retryMs, signal);
+  }
+}
+
+async function holdWhile(options: PollerLeaseOptions, hold: Hold, signal: AbortSignal, task: (hold: Hold, signal: AbortSignal) => Promise<void>): Promise<void> {
+  const { store, ttlMs, logger } = options;
+  const held = new AbortController();
+  const onStop = () => held.abort(signal.reason);
+  signal.addEventListener('abort', onStop, { once: true });
+  let validUntil = Date.now() + ttlMs;
+  let lost = false;
+  const renew = async () => {
+    const until = Date.now() + ttlMs;
+    try {
+      if (await store.write((tx) => tx.leases.renew(hold.name, hold.holder, hold.generation, until))) validUntil = until;
+      else lost = true;
+    } catch (err) {
+      logger.warn({ err: { message: (err as Error).message }, lease: hold.name }, 'renewing the poller lease failed');
+      // Not known to hold it any longer once the hold would have run out.
+      if (Date.now() >= validUntil) lost = true;
+    }
+    if (lost && !held.signal.aborted) {
+      logger.warn({ lease: hold.name, generation: hold.generation }, 'poller lease lost: stopping the poller here');
+      held.abort(new PollerLeaseLostError(`the lease ${hold.name} moved on`));
+    }
+  };
+  const timer = setInterval(() => void renew(), Math.max(20, Math.floor(ttlMs / 3)));
+  try {
+    await task(hold, held.signal);
+  } catch (err) {
+    logger.error({ err, lease: hold.name }, 'the poller failed');
+  } finally {
+    clearInterval(timer);
+    signal.removeEventListener('abort', onStop);
+    if (!lost) await store.write((tx) => tx.leases.release(hold.name, hold.holder, hold.generation)).catch(() => {});
+  }
+}
+
+/** The connector's state with every write checked against `hold` in its own transaction. */
+export function fencedState(store: Store, connector: string, hold: Hold, state: ConnectorState): ConnectorState {
+  const checked = async (tx: Parameters<Parameters<Store['write']>[0]>[0]) => {
+    if (!(await tx.leases.holds(hold.name, hold.holder, hold.generation))) {
+      throw new PollerLeaseLostError(`this replica no longer holds ${hold.name} (generation ${hold.generation}): the write is refused`);
+    }
+  };
+  return Object.freeze({
+    get: state.get,
+    set: (key: string, value: unknown) =>
+      store.write(async (tx) => {
+        await checked(tx);
+        await tx.state.set(connector, key, value, Date.now());
+      }),
+    delete: (key: string) =>
+      store.write(async (tx) => {
+        await checked(tx);
+        await tx.state.delete(connector, key);
+      }),
+  });
+}

@@ -1,0 +1,138 @@
+/**
+ * The PostgreSQL store: the same `Store` as SQLite's (store.ts), over a
+ * node-postgres pool, for several replicas on one database.
+ *
+ * Each `write` is one transaction on a pooled connection (READ COMMITTED),
+ * resolved after its COMMIT returned — with PostgreSQL's default
+ * `synchronous_commit = on`, after the commit record was flushed; concurrent
+ * writes commit side by side and the server groups their flushes itself.
+ * Replicas race where SQLite never could (two inserts of one dedup key, two
+ * `ensure`s of one thread): the loser's unique violation, serialization
+ * failure or deadlock rolls its transaction back and the write runs again
+ * from the start — where it now finds the winner's row. So a write may run
+ * more than once: it must be a function of its `tx` alone (as every write
+ * is). Reads go through the pool and see committed data only.
+ */
+import pg from 'pg';
+import { StoreClosedError, StoreOpenError } from '../errors.ts';
+import type { MigrationStatus } from '../migrations.ts';
+import { Repos } from '../repos.ts';
+import type { Store } from '../store.ts';
+import { TxSql } from '../tx-sql.ts';
+import { applyPgMigrations, pgMigrationStatus } from './pg-migrations.ts';
+import { PG_TYPES, PgSql } from './pg-sql.ts';
+
+export interface PostgresStoreOptions {
+  /** `postgres://user:password@host:5432/db` (libpq's URL form; `?sslmode=…` as node-postgres reads it). */
+  url: string;
+  /** Connections of this process's pool (default 10). */
+  poolSize?: number;
+  /** TLS, as node-postgres names it (`ssl: { ca, rejectUnauthorized, … }`); overrides the URL's sslmode. */
+  ssl?: pg.ConnectionConfig['ssl'];
+  /** Apply pending migrations on open (default true). */
+  migrate?: boolean;
+  migrationsFolder?: string;
+  /** How often a write that lost a race with another is run again before its error is returned (default 5). */
+  conflictRetries?: number;
+  /** Told about errors of idle pooled connections (a server restart); they are replaced on next use. */
+  onIdleError?: (err: Error) => void;
+}
+
+/** unique_violation, serialization_failure, deadlock_detected: another transaction won; running again settles it. */
+const CONFLICTS = new Set(['23505', '40001', '40P01']);
+const isConflict = (err: unknown) => CONFLICTS.has((err as { code?: unknown } | null)?.code as string);
+
+/** The URL without its password, for logs and `store.location`. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'postgres://(unparseable URL)';
+  }
+}
+
+export async function openPostgresStore(options: PostgresStoreOptions): Promise<Store> {
+  const location = redactUrl(options.url);
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? 10,
+    types: PG_TYPES,
+    application_name: 'threadgate',
+    connectionTimeoutMillis: 10_000,
+    ...(options.ssl !== undefined ? { ssl: options.ssl } : {}),
+  });
+  // An idle connection the server dropped must not take the process down; the pool replaces it.
+  pool.on('error', (err) => options.onIdleError?.(err));
+  const folder = options.migrationsFolder;
+  try {
+    if (options.migrate !== false) await applyPgMigrations(pool, folder);
+    else await pgMigrationStatus(pool, folder);
+  } catch (err) {
+    await pool.end().catch(() => {});
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new StoreOpenError(`cannot open the store at ${location}: ${reason}`, { cause: err });
+  }
+  const retries = options.conflictRetries ?? 5;
+  const read = new Repos(new PgSql(pool));
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
+  let closing: Promise<void> | undefined;
+
+  async function once<T>(fn: (tx: Repos) => T | Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    const tx = new TxSql(new PgSql(client));
+    let broken: Error | undefined;
+    // The server going away under a checked-out connection is an 'error' event on it (unhandled, it would end the
+    // process): the query under way fails with it anyway; the connection is dropped on release.
+    const onError = (err: Error) => (broken = err);
+    client.on('error', onError);
+    try {
+      await client.query('begin');
+      const value = await fn(new Repos(tx));
+      tx.end();
+      await client.query('commit');
+      return value;
+    } catch (err) {
+      tx.end();
+      await client.query('rollback').catch((rollbackErr: Error) => (broken = rollbackErr));
+      throw err;
+    } finally {
+      client.off('error', onError);
+      client.release(broken);
+    }
+  }
+
+  return {
+    backend: 'postgres',
+    location,
+    read,
+    async write<T>(fn: (tx: Repos) => T | Promise<T>): Promise<T> {
+      if (closing) throw new StoreClosedError('the store is closed');
+      inFlight += 1;
+      try {
+        for (let attempt = 0; ; attempt++) {
+          try {
+            return await once(fn);
+          } catch (err) {
+            if (attempt >= retries || !isConflict(err)) throw err;
+          }
+        }
+      } finally {
+        inFlight -= 1;
+        if (inFlight === 0) drained?.();
+      }
+    },
+    migrate: (): Promise<MigrationStatus> => applyPgMigrations(pool, folder),
+    migrationStatus: () => pgMigrationStatus(pool, folder),
+    async ping() {
+      await pool.query('select 1');
+    },
+    close: () =>
+      (closing ??= (async () => {
+        if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
+        await pool.end();
+      })()),
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * Two gateways on one PostgreSQL database, one support mailbox: exactly one
+ * replica reads the mailbox at a time (the other's connector says standby),
+ * every mail is posted once, and when the reading replica stops the other
+ * takes the mailbox over and goes on from the shared cursor.
+ */
+import { describe, expect, it } from 'vitest';
+import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
+import { appendRaw, mailServers } from '../../support/mail-servers.ts';
+import { until } from '../../support/wait.ts';
+import { ARRIVES_MS, cursorOf, inbound, rawMail } from './hard-mail-support.ts';
+import { emailConnector } from './settings.ts';
+
+const mailHealth = async (tg: TestGateway) => (await tg.call('GET', '/readyz')).body?.connectors?.mail as { ok: boolean; details: Record<string, unknown> } | undefined;
+
+describe('the e-mail connector on two replicas', () => {
+  it('one replica reads the mailbox; all mail is posted once; the other takes over when it stops', { timeout: 60_000 }, async () => {
+    const support = await mailServers().addUser('replicas');
+    const connector = emailConnector(support, { reconnect_max_seconds: 1 });
+    // A short lease, so the standby asks again about every second.
+    const settings = { jobs: { lease_seconds: 3 } };
+    const a = await startTestGateway({ connectors: [connector], store: 'postgres', settings });
+    await until(async () => (await mailHealth(a))?.details.connected === true, ARRIVES_MS, 'a to read the mailbox');
+    const b = await startTestGateway({ connectors: [connector], sandbox: a.sandbox, sameStoreAs: a, settings });
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect((await mailHealth(b))?.details).toEqual({ poller: 'standby: another replica holds its lease' });
+
+    for (let n = 1; n <= 3; n++) await appendRaw(support, rawMail({ id: `<r${n}@customer.test>`, subject: `r${n}`, text: `mail ${n}` }));
+    await until(async () => (await inbound(a)).filter((m) => m.status === 'posted').length === 3, ARRIVES_MS, 'three posted');
+
+    await a.gateway.close();
+    await until(async () => (await mailHealth(b))?.details.connected === true, ARRIVES_MS, 'b to take the mailbox over');
+    for (let n = 4; n <= 5; n++) await appendRaw(support, rawMail({ id: `<r${n}@customer.test>`, subject: `r${n}`, text: `mail ${n}` }));
+    await until(async () => (await inbound(b)).filter((m) => m.status === 'posted').length === 5, ARRIVES_MS, 'five posted');
+    expect((await inbound(b)).map((m) => m.id)).toEqual([1, 2, 3, 4, 5].map((n) => `<r${n}@customer.test>`));
+    expect((await cursorOf(b))?.lastUid).toBe(5);
+    const lease = await b.gateway.store.read.leases.get('poller:mail');
+    expect(lease?.generation).toBe(2);
+  });
+});

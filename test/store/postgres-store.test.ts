@@ -1,0 +1,100 @@
+/**
+ * What only the PostgreSQL store has to do: migrations applied once by
+ * replicas that start together, `threadgate migrate` and `config check` on a
+ * `store.url` (its password never printed), a clear error for a database that
+ * cannot be reached, and a store that comes back after the database restarts.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPostgresStore } from '../../src/store/postgres/pg-store.ts';
+import { readPgMigrations } from '../../src/store/postgres/pg-migrations.ts';
+import { runCliAsync } from '../support/cli.ts';
+import { closedPort } from '../support/ports.ts';
+import { postgresDatabase } from '../support/postgres.ts';
+import { startPostgres, type RunningPostgres } from '../support/postgres-server.ts';
+import { tempDir } from '../support/temp-dir.ts';
+
+describe('PostgreSQL store', () => {
+  it('three replicas opening an empty database at once apply each migration exactly once', async () => {
+    const url = await postgresDatabase();
+    const stores = await Promise.all([1, 2, 3].map(() => openPostgresStore({ url, poolSize: 2 })));
+    try {
+      const statuses = await Promise.all(stores.map((s) => s.migrationStatus()));
+      const known = readPgMigrations().length;
+      expect(statuses).toEqual([1, 2, 3].map(() => ({ applied: known, known, current: true })));
+      const rows = await stores[0]!.read.sql.all<{ name: string }>('select name from threadgate_migrations order by name');
+      expect(rows.map((r) => r.name)).toEqual(readPgMigrations().map((m) => m.name));
+    } finally {
+      await Promise.all(stores.map((s) => s.close()));
+    }
+  });
+
+  it('threadgate migrate and config check work on store.url and never print its password', async () => {
+    const url = await postgresDatabase();
+    const dir = tempDir();
+    const file = join(dir, 'threadgate.yaml');
+    writeFileSync(file, `store:\n  url: ${url}\n`);
+    const password = new URL(url).password;
+    const first = await runCliAsync(['migrate', '--config', file]);
+    expect(first.stderr).toBe('');
+    expect(first.status).toBe(0);
+    expect(first.stdout).toMatch(/^postgres:\/\/threadgate:\*\*\*@127\.0\.0\.1:\d+\/tg_[0-9a-f]+: ([1-9]\d*) migration\(s\) applied, \1 of \1 in place\n$/);
+    const second = await runCliAsync(['migrate', '--config', file]);
+    expect(second.stdout).toMatch(/: 0 migration\(s\) applied, (\d+) of \1 in place/);
+    const check = await runCliAsync(['config', 'check', '--config', file]);
+    expect(check.status).toBe(0);
+    expect(check.stdout).toContain('store postgres://threadgate:***@127.0.0.1:');
+    for (const out of [first, second, check]) expect(out.stdout + out.stderr).not.toContain(password);
+  });
+
+  it('a database nobody answers on is one TG_STORE_OPEN_FAILED naming the redacted URL', async () => {
+    const url = `postgres://threadgate:very-secret-pw@127.0.0.1:${await closedPort()}/nowhere`;
+    const opening = openPostgresStore({ url });
+    await expect(opening).rejects.toMatchObject({ code: 'TG_STORE_OPEN_FAILED' });
+    const message = ((await opening.catch((err: Error) => err)) as Error).message;
+    expect(message).toMatch(/^cannot open the store at postgres:\/\/threadgate:\*\*\*@127\.0\.0\.1:\d+\/nowhere: .*ECONNREFUSED/);
+    expect(message).not.toContain('very-secret-pw');
+  });
+
+  it('a settings store.url that is not a PostgreSQL URL is refused naming the key', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'threadgate.yaml');
+    writeFileSync(file, 'store:\n  url: mysql://x@y/z\n');
+    const check = await runCliAsync(['config', 'check', '--config', file]);
+    expect(check.status).toBe(1);
+    expect(check.stderr).toContain('store.url: must be a postgres://user:password@host:port/database URL');
+  });
+});
+
+describe('PostgreSQL store across a database restart', () => {
+  // A cluster of its own: the run's shared one must not go down under other test files.
+  let own: RunningPostgres;
+  beforeAll(async () => {
+    own = await startPostgres();
+  }, 60_000);
+  afterAll(() => own?.stop());
+
+  it('writes fail while the database is down, nothing half-written, and succeed again once it is back', { timeout: 60_000 }, async () => {
+    const store = await openPostgresStore({ url: await own.createDatabase('restart'), poolSize: 3 });
+    try {
+      await store.write((tx) => tx.state.set('c', 'before', 1, Date.now()));
+      await own.kill();
+      await expect(store.write((tx) => tx.state.set('c', 'during', 2, Date.now()))).rejects.toThrow();
+      await expect(store.ping()).rejects.toThrow();
+      await own.start();
+      // The pool drops its broken connections and opens new ones.
+      let recovered = false;
+      for (let i = 0; i < 50 && !recovered; i++) {
+        recovered = await store.write((tx) => tx.state.set('c', 'after', 3, Date.now())).then(() => true, () => false);
+        if (!recovered) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(recovered).toBe(true);
+      expect(await store.read.state.get('c', 'before')).toBe(1);
+      expect(await store.read.state.get('c', 'during')).toBeUndefined();
+      expect(await store.read.state.get('c', 'after')).toBe(3);
+    } finally {
+      await store.close();
+    }
+  });
+});
