@@ -37,7 +37,10 @@ import { ImapFlow } from 'imapflow';
 import { sleep, type ConnectorState, type Logger } from '../../src/connector/api.ts';
 import { imapAuth } from './imap-auth.ts';
 import type { EmailConnectorConfig } from './config.ts';
+import { MailHandling, type WatcherOptions } from './mail-handling.ts';
 import { describeImapError, groupsBySize, MailHandlingError, UidValidityChangedError } from './watcher-parts.ts';
+
+export type { WatcherOptions } from './mail-handling.ts';
 
 export interface Cursor {
   uidValidity: string;
@@ -49,26 +52,7 @@ const CURSOR_KEY = 'cursor';
 const SIZE_BATCH = 200;
 export const DEFAULT_MAX_GROUP_BYTES = 8 * 1024 * 1024;
 export const DEFAULT_MAX_GROUP_MAILS = 100;
-export const DEFAULT_MAX_HANDLER_FAILURES = 3;
 const AUTO_IDLE_DELAY_MS = 250;
-
-export interface WatcherOptions {
-  /** Most bytes (by RFC822.SIZE) of raw mail downloaded and held at once; one bigger mail is fetched alone. */
-  maxGroupBytes?: number;
-  /** Most mails downloaded and handled at once. */
-  maxGroupMails?: number;
-  /**
-   * Handles a whole downloaded group (UID order) at once, all or nothing. When it throws, the group's mails
-   * are handled one by one (`handle`, with the failure counting below), which isolates a bad one.
-   */
-  handleGroup?: (mails: readonly { uid: number; raw: Buffer }[]) => Promise<void>;
-  /** Consecutive handler failures of one UID before it is given up (at least 1). */
-  maxHandlerFailures?: number;
-  /** Records a mail given up on (e.g. with `ctx.skip`); throwing keeps the cursor where it is. */
-  onGiveUp?: (raw: Buffer, uid: number, error: unknown) => Promise<void>;
-  /** Told the next mail of a group before the current one is handled (the intake starts parsing it). */
-  prepare?: (raw: Buffer) => void;
-}
 
 export interface WatcherStatus {
   connected: boolean;
@@ -84,15 +68,9 @@ export class MailboxWatcher {
   /** Where the cursor lives: the state given to `run` (the connector's poll: fenced by its lease). */
   #state: ConnectorState;
   readonly #logger: Logger;
-  readonly #handle: (raw: Buffer, uid: number) => Promise<void>;
-  readonly #prepare: WatcherOptions['prepare'];
-  readonly #handleGroup: WatcherOptions['handleGroup'];
+  readonly #handling: MailHandling;
   readonly #maxGroupBytes: number;
   readonly #maxGroupMails: number;
-  readonly #maxHandlerFailures: number;
-  readonly #onGiveUp: (raw: Buffer, uid: number, error: unknown) => Promise<void>;
-  /** The UID the handler failed on last, and how many times in a row (kept across sessions). */
-  #failing: { uidValidity: string; uid: number; count: number } | undefined;
   readonly status: WatcherStatus = { connected: false, idle: false, lastUid: null, lastError: null, lastErrorAt: null, reconnects: 0 };
   #client: ImapFlow | undefined;
 
@@ -106,18 +84,9 @@ export class MailboxWatcher {
     this.#config = config;
     this.#state = state;
     this.#logger = logger;
-    this.#handle = handle;
-    this.#prepare = options.prepare;
-    this.#handleGroup = options.handleGroup;
+    this.#handling = new MailHandling(handle, logger, options);
     this.#maxGroupBytes = options.maxGroupBytes ?? DEFAULT_MAX_GROUP_BYTES;
     this.#maxGroupMails = Math.max(1, options.maxGroupMails ?? DEFAULT_MAX_GROUP_MAILS);
-    this.#maxHandlerFailures = Math.max(1, options.maxHandlerFailures ?? DEFAULT_MAX_HANDLER_FAILURES);
-    this.#onGiveUp =
-      options.onGiveUp ??
-      (async (_raw, uid, error) => {
-        const message = error instanceof Error ? error.message : String(error);
-        this.#logger.error({ uid, err: { message } }, 'mail given up after repeated failures, not recorded as skipped');
-      });
   }
 
   /** Runs until `signal` aborts; never throws. `state`, when given, keeps the cursor from now on. */
@@ -261,7 +230,7 @@ export class MailboxWatcher {
         const before = cursor.lastUid;
         const imported: number[] = [];
         try {
-          if (await this.#tryGroup(batch, signal)) {
+          if (await this.#handling.tryGroup(batch, signal)) {
             for (const { uid } of batch) imported.push(uid);
             const last = batch[batch.length - 1];
             if (last) cursor.lastUid = this.status.lastUid = last.uid;
@@ -270,8 +239,8 @@ export class MailboxWatcher {
           for (const [i, { uid, source }] of batch.entries()) {
             if (signal.aborted) return;
             const next = batch[i + 1];
-            if (next) this.#prepare?.(next.source); // parsed while this one is stored
-            if (await this.#handleOne(source, uid, cursor.uidValidity, signal)) imported.push(uid);
+            if (next) this.#handling.prepare(next.source); // parsed while this one is stored
+            if (await this.#handling.handleOne(source, uid, cursor.uidValidity, signal)) imported.push(uid);
             cursor.lastUid = uid;
             this.status.lastUid = uid;
           }
@@ -282,42 +251,6 @@ export class MailboxWatcher {
       // Every mail still there was handled; what was listed and is gone was expunged meanwhile.
       const last = uids[uids.length - 1] as number;
       if (cursor.lastUid < last) cursor.lastUid = last;
-    }
-  }
-
-  /** The group handled at once: true when it was; false when there is no group handler or it failed (then one by one). */
-  async #tryGroup(batch: readonly { uid: number; source: Buffer }[], signal: AbortSignal): Promise<boolean> {
-    if (!this.#handleGroup || batch.length < 2) return false;
-    try {
-      await this.#handleGroup(batch.map(({ uid, source }) => ({ uid, raw: source })));
-      return true;
-    } catch (err) {
-      if (signal.aborted) throw err;
-      const message = err instanceof Error ? err.message : String(err);
-      this.#logger.info({ first_uid: batch[0]?.uid, mails: batch.length, err: { message } }, 'a downloaded group failed as a whole; handling its mails one by one');
-      return false;
-    }
-  }
-
-  /** Runs the handler on one mail: true when handled, false when given up (see the module comment); throws to retry. */
-  async #handleOne(raw: Buffer, uid: number, uidValidity: string, signal: AbortSignal): Promise<boolean> {
-    try {
-      await this.#handle(raw, uid);
-      if (this.#failing?.uid === uid) this.#failing = undefined;
-      return true;
-    } catch (err) {
-      if (signal.aborted) throw err;
-      const before = this.#failing;
-      const count = before && before.uid === uid && before.uidValidity === uidValidity ? before.count + 1 : 1;
-      this.#failing = { uidValidity, uid, count };
-      const message = err instanceof Error ? err.message : String(err);
-      if (count < this.#maxHandlerFailures) {
-        throw new MailHandlingError(`handling UID ${uid} failed (${count} of ${this.#maxHandlerFailures} tries): ${message}`, { cause: err });
-      }
-      this.#logger.warn({ uid, failures: count, err: { message, code: (err as { code?: string } | null)?.code } }, 'giving up on a mail the handler keeps failing on');
-      await this.#onGiveUp(raw, uid, err);
-      this.#failing = undefined;
-      return false;
     }
   }
 

@@ -39,6 +39,8 @@ export interface PollerLeaseOptions {
   logger: Logger;
   /** How often a replica without the lease asks again (default: a third of ttlMs, at most 5 s). */
   retryMs?: number;
+  /** Told each time the lease was found held by another replica. */
+  onStandby?: (holder: string | undefined) => void;
 }
 
 /** Runs `task` whenever this replica holds the lease, until `signal` aborts. */
@@ -55,7 +57,9 @@ export async function runUnderLease(options: PollerLeaseOptions, signal: AbortSi
       logger.warn({ err: { message: (err as Error).message }, lease: name }, 'taking the poller lease failed; trying again');
     }
     if (generation === undefined) {
-      if (!waitingLogged) logger.info({ lease: name, holder: (await store.read.leases.get(name).catch(() => undefined))?.holder }, 'another replica runs this poller; waiting for its lease');
+      const other = (await store.read.leases.get(name).catch(() => undefined))?.holder;
+      options.onStandby?.(other);
+      if (!waitingLogged) logger.info({ lease: name, holder: other }, 'another replica runs this poller; waiting for its lease');
       waitingLogged = true;
       await sleep(retryMs, signal);
       continue;

@@ -40,8 +40,8 @@ export class ConnectorRuntime {
   readonly #stop = new AbortController();
   readonly #leases: PollerLeases | undefined;
   readonly #polls: Promise<void>[] = [];
-  /** With leases: whether this replica runs each connector's poller now. */
-  readonly #polling = new Map<string, boolean>();
+  /** With leases: the connectors whose poller another replica was last found running (this one on standby). */
+  readonly #standby = new Set<string>();
 
   constructor(logger: Logger, options: { pollers?: PollerLeases } = {}) {
     this.#logger = logger;
@@ -96,16 +96,11 @@ export class ConnectorRuntime {
     const guarded = (run: () => Promise<void>) => run().catch((err: unknown) => logger.error({ err }, 'the connector\'s poll failed'));
     const leases = this.#leases;
     if (!leases) return guarded(() => poll({ signal: this.#stop.signal, state: ctx.state }));
-    const options = { ...leases, name: `poller:${name}`, logger };
-    this.#polling.set(name, false);
+    const options = { ...leases, name: `poller:${name}`, logger, onStandby: () => void this.#standby.add(name) };
     return guarded(() =>
-      runUnderLease(options, this.#stop.signal, async (hold, signal) => {
-        this.#polling.set(name, true);
-        try {
-          await poll({ signal, state: fencedState(leases.store, name, hold, ctx.state) });
-        } finally {
-          this.#polling.set(name, false);
-        }
+      runUnderLease(options, this.#stop.signal, (hold, signal) => {
+        this.#standby.delete(name);
+        return poll({ signal, state: fencedState(leases.store, name, hold, ctx.state) });
       }),
     );
   }
@@ -134,7 +129,7 @@ export class ConnectorRuntime {
     const out: Record<string, ConnectorHealth> = {};
     for (const [name, { instance }] of this.#running) {
       // Another replica runs this poller: nothing of it here to be unhealthy about.
-      if (this.#polling.get(name) === false) {
+      if (this.#standby.has(name)) {
         out[name] = { ok: true, details: { poller: 'standby: another replica holds its lease' } };
         continue;
       }
