@@ -15,10 +15,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { stringify } from 'yaml';
 import { openSettingsStore } from '../src/cli/store-access.ts';
 import { loadSettings } from '../src/config/load.ts';
+import { freePort } from '../test/support/ports.ts';
 import { startPostgres } from '../test/support/postgres-server.ts';
 import { startChildSandbox, type ChildSandbox } from './child-sandbox.ts';
 import type { LoadOutput } from './receiver-load.ts';
@@ -36,16 +36,19 @@ interface Replica {
   child: ChildProcess;
 }
 
-/** `threadgate serve` on `config`; resolves with its URL once it logged gateway_ready. */
-function serve(config: string): Promise<Replica> {
-  const child = spawn(process.execPath, [MAIN, 'serve', '--config', config, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    child.on('exit', (code) => reject(new Error(`a gateway exited with ${code} before it was ready`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (!line.includes('"gateway_ready"')) return;
-      resolve({ url: (JSON.parse(line) as { url: string }).url, child });
-    });
-  });
+/** `threadgate serve` on `config` and a free port; resolves once its /readyz answers 200 (store open, channel registered). */
+async function serve(config: string): Promise<Replica> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [MAIN, 'serve', '--config', config, '--port', String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`a gateway exited with ${child.exitCode} before it was ready`);
+    if (Date.now() > deadline) throw new Error('a gateway was not ready within 60 s');
+    const ready = await fetch(`${url}/readyz`).then((r) => r.status === 200, () => false);
+    if (ready) return { url, child };
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 async function stop(replica: Replica): Promise<void> {

@@ -44,6 +44,7 @@ export async function openSettingsStore(loaded: LoadedSettings, options: OpenOpt
   return openPostgresStore({
     url: store.url,
     poolSize: store.pool_size,
+    preparedStatements: store.prepared_statements,
     ...(store.ssl !== undefined ? { ssl: store.ssl } : {}),
     ...(options.migrate === false ? { migrate: false } : {}),
     ...(logger ? { onIdleError: (err: Error) => logger.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, 'a pooled PostgreSQL connection failed; it is replaced on next use') } : {}),

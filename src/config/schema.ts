@@ -82,6 +82,8 @@ export const StoreSettings = z.strictObject({
   pool_size: z.number().int().min(1).max(200).default(10),
   /** TLS to PostgreSQL (also `?sslmode=` in the URL). */
   ssl: PostgresTls.optional(),
+  /** Statements prepared once per PostgreSQL connection; false behind PgBouncer (before 1.21) in transaction mode. */
+  prepared_statements: z.boolean().default(true),
   /** `full` survives power loss; `normal` only process crashes (faster). */
   synchronous: z.enum(['full', 'normal']).default('full'),
   busy_timeout_ms: z.number().int().min(0).max(60_000).default(5_000),

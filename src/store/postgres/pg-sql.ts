@@ -1,7 +1,10 @@
 /**
  * The PostgreSQL executor behind the `Sql` seam (node-postgres). The
  * repositories' positional `?` placeholders become `$1…$n` (once per SQL
- * text, cached); `bigint` and `numeric` results come back as JS numbers,
+ * text, cached), and each statement is prepared once per connection under a
+ * name of its own (parsed and planned once, then only bound and executed;
+ * `store.prepared_statements: false` for poolers that cannot keep them);
+ * `bigint` and `numeric` results come back as JS numbers,
  * since every such column holds an id, a count or a millisecond time, all
  * well inside 2^53. Named (`@name`) parameters are SQLite-only and refused.
  */
@@ -21,26 +24,36 @@ export interface Queryable {
   query<R extends pg.QueryResultRow>(config: pg.QueryConfig): Promise<pg.QueryResult<R>>;
 }
 
-const numbered = new Map<string, string>();
+interface Statement {
+  text: string;
+  /** A name for the server-side prepared statement: the same SQL text, the same name, on every connection. */
+  name: string;
+}
 
-/** `?` → `$n`, outside quoted strings and identifiers. */
-export function numberPlaceholders(sql: string): string {
-  let out = numbered.get(sql);
-  if (out !== undefined) return out;
+const statements = new Map<string, Statement>();
+const MAX_STATEMENTS = 2_000;
+
+/** `?` → `$n`, outside quoted strings and identifiers; with its prepared statement's name. */
+export function numberPlaceholders(sql: string): Statement {
+  let statement = statements.get(sql);
+  if (statement !== undefined) return statement;
   let n = 0;
   let quote: string | null = null;
-  out = '';
+  let text = '';
   for (const ch of sql) {
     if (quote !== null) {
       if (ch === quote) quote = null;
-      out += ch;
+      text += ch;
     } else if (ch === "'" || ch === '"') {
       quote = ch;
-      out += ch;
-    } else out += ch === '?' ? `$${++n}` : ch;
+      text += ch;
+    } else text += ch === '?' ? `$${++n}` : ch;
   }
-  numbered.set(sql, out);
-  return out;
+  statement = { text, name: `tg_${statements.size.toString(36)}` };
+  // The repositories' SQL is a bounded set; should dynamic SQL ever grow past it, the rest is neither kept nor prepared.
+  if (statements.size < MAX_STATEMENTS) statements.set(sql, statement);
+  else statement = { text, name: '' };
+  return statement;
 }
 
 function values(params: SqlParams | undefined): unknown[] {
@@ -53,23 +66,31 @@ function values(params: SqlParams | undefined): unknown[] {
 export class PgSql implements Sql {
   readonly dialect = 'postgres';
   readonly #db: Queryable;
+  readonly #prepare: boolean;
 
-  constructor(db: Queryable) {
+  /** `prepare`: statements are prepared once per connection and then only bound and run (not with PgBouncer < 1.21 in transaction mode). */
+  constructor(db: Queryable, options: { prepare?: boolean } = {}) {
     this.#db = db;
+    this.#prepare = options.prepare ?? true;
+  }
+
+  #query(sql: string, params: SqlParams | undefined): pg.QueryConfig {
+    const { text, name } = numberPlaceholders(sql);
+    return this.#prepare && name !== '' ? { name, text, values: values(params) } : { text, values: values(params) };
   }
 
   async run(sql: string, params?: SqlParams): Promise<RunResult> {
-    const result = await this.#db.query({ text: numberPlaceholders(sql), values: values(params) });
+    const result = await this.#db.query(this.#query(sql, params));
     return { changes: result.rowCount ?? 0 };
   }
 
   async get<T>(sql: string, params?: SqlParams): Promise<T | undefined> {
-    const result = await this.#db.query({ text: numberPlaceholders(sql), values: values(params) });
+    const result = await this.#db.query(this.#query(sql, params));
     return result.rows[0] as T | undefined;
   }
 
   async all<T>(sql: string, params?: SqlParams): Promise<T[]> {
-    const result = await this.#db.query({ text: numberPlaceholders(sql), values: values(params) });
+    const result = await this.#db.query(this.#query(sql, params));
     return result.rows as T[];
   }
 }

@@ -34,6 +34,8 @@ export interface PostgresStoreOptions {
   migrationsFolder?: string;
   /** How often a write that lost a race with another is run again before its error is returned (default 5). */
   conflictRetries?: number;
+  /** Prepare each statement once per connection (default true); off for PgBouncer before 1.21 in transaction mode. */
+  preparedStatements?: boolean;
   /** Told about errors of idle pooled connections (a server restart); they are replaced on next use. */
   onIdleError?: (err: Error) => void;
 }
@@ -75,14 +77,15 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     throw new StoreOpenError(`cannot open the store at ${location}: ${reason}`, { cause: err });
   }
   const retries = options.conflictRetries ?? 5;
-  const read = new Repos(new PgSql(pool));
+  const prepare = { prepare: options.preparedStatements ?? true };
+  const read = new Repos(new PgSql(pool, prepare));
   let inFlight = 0;
   let drained: (() => void) | undefined;
   let closing: Promise<void> | undefined;
 
   async function once<T>(fn: (tx: Repos) => T | Promise<T>): Promise<T> {
     const client = await pool.connect();
-    const tx = new TxSql(new PgSql(client));
+    const tx = new TxSql(new PgSql(client, prepare));
     let broken: Error | undefined;
     // The server going away under a checked-out connection is an 'error' event on it (unhandled, it would end the
     // process): the query under way fails with it anyway; the connection is dropped on release.
