@@ -28,6 +28,9 @@ const MAX_KEY = 2_000;
 
 type StoredOne = SubmitResult & { queued: boolean };
 
+/** The order key of a thread's platform jobs (posts and closes): one at a time, in order, on any replica. */
+export const threadOrder = (threadRowId: number): string => `thread:${threadRowId}`;
+
 export class InboundBridge {
   readonly #store: Store;
   readonly #queue: JobQueue;
@@ -115,7 +118,7 @@ export class InboundBridge {
       return { duplicate: false, threadId: thread.threadId, queued: false };
     }
     const payload: ThreadJobPayload = { connector, thread: thread.id, messages: [id] };
-    const jobId = await this.#queue.enqueue(tx, { kind: POST_MESSAGES_JOB, payload, ...this.#budget });
+    const jobId = await this.#queue.enqueue(tx, { kind: POST_MESSAGES_JOB, payload, orderKey: threadOrder(thread.id), ...this.#budget });
     await tx.inbound.setJob(id, jobId);
     return { duplicate: false, threadId: thread.threadId, queued: true };
   }
@@ -145,7 +148,7 @@ export class InboundBridge {
         now,
       );
       const payload: ThreadJobPayload = { connector, thread: thread.id, messages: [id] };
-      await tx.inbound.setJob(id, await this.#queue.enqueue(tx, { kind: CLOSE_SESSION_JOB, payload, ...this.#budget }));
+      await tx.inbound.setJob(id, await this.#queue.enqueue(tx, { kind: CLOSE_SESSION_JOB, payload, orderKey: threadOrder(thread.id), ...this.#budget }));
     });
     this.#notify(CLOSE_SESSION_JOB);
   }

@@ -11,8 +11,8 @@ import type { RetryBudget } from '../jobs/retry-budget.ts';
 import type { Store } from '../store/database.ts';
 import { matchingDeliveryIds, matchingInboundIds, type DeliveryFilter, type InboundFilter } from '../store/log-queries.ts';
 import { NotReplayableError, RecordNotFoundError } from './errors.ts';
-import { CLOSE_SESSION_JOB, POST_MESSAGES_JOB, type ThreadJobPayload } from './inbound.ts';
-import { DELIVER_JOB, type DeliverJobPayload } from './webhook-intake.ts';
+import { CLOSE_SESSION_JOB, POST_MESSAGES_JOB, threadOrder, type ThreadJobPayload } from './inbound.ts';
+import { DELIVER_JOB, deliveryOrder, type DeliverJobPayload } from './webhook-intake.ts';
 
 export interface ReplayDeps {
   store: Store;
@@ -60,7 +60,7 @@ export class Replayer {
         throw new NotReplayableError(`delivery ${id} is still being delivered (job ${current.id} is ${current.status}, attempt ${current.attempts} of ${current.max_attempts})`);
       }
       const payload: DeliverJobPayload = { connector: delivery.connector, delivery: id, ...(delivery.threadId ? { thread: delivery.threadId } : {}), replay: true };
-      const job = await this.#d.queue.enqueue(tx, { kind: DELIVER_JOB, payload, ...this.#d.deliveryBudget });
+      const job = await this.#d.queue.enqueue(tx, { kind: DELIVER_JOB, payload, ...(delivery.threadId ? { orderKey: deliveryOrder(delivery.connector, delivery.threadId) } : {}), ...this.#d.deliveryBudget });
       await tx.deliveries.setJob(id, job);
       await tx.deliveries.recordOutcome(id, 'accepted', null, null, (this.#d.now ?? Date.now)());
       return job;
@@ -98,7 +98,7 @@ export class Replayer {
       await tx.inbound.revive(id);
       const payload: ThreadJobPayload = { connector: message.connector, thread: message.thread, messages: [id] };
       const kind = message.kind === 'close' ? CLOSE_SESSION_JOB : POST_MESSAGES_JOB;
-      const job = await this.#d.queue.enqueue(tx, { kind, payload, ...this.#d.platformBudget });
+      const job = await this.#d.queue.enqueue(tx, { kind, payload, orderKey: threadOrder(message.thread), ...this.#d.platformBudget });
       await tx.inbound.setJob(id, job);
       return { job, kind };
     });

@@ -30,6 +30,9 @@ export interface DeliverJobPayload {
 
 export type IntakeResult = { deliveryId: number; duplicate: boolean };
 
+/** The order key of a thread's deliveries: one at a time, in the order the platform sent them, on any replica. */
+export const deliveryOrder = (connector: string, threadId: string): string => `deliver:${connector}:${threadId}`;
+
 
 export interface WebhookIntakeDeps {
   store: Store;
@@ -145,7 +148,7 @@ export class WebhookIntake {
       }
       const id = await tx.deliveries.insert({ ...base, duplicateOf: null, status: 'accepted' }, now);
       const payload: DeliverJobPayload = { connector, delivery: id, thread: event.thread_id };
-      await tx.deliveries.setJob(id, await this.#d.queue.enqueue(tx, { kind: DELIVER_JOB, payload, ...this.#d.budget }));
+      await tx.deliveries.setJob(id, await this.#d.queue.enqueue(tx, { kind: DELIVER_JOB, payload, orderKey: deliveryOrder(connector, event.thread_id), ...this.#d.budget }));
       return { deliveryId: id, duplicate: false };
     });
     if (!result.duplicate) this.#d.notify(DELIVER_JOB);

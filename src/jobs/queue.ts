@@ -40,6 +40,8 @@ export interface EnqueueInput {
   retryForMs?: number;
   /** Unix ms; default now. */
   runAt?: number;
+  /** Jobs of one key run one at a time, in the order queued, on any replica (a thread's deliveries or posts). */
+  orderKey?: string;
 }
 
 export type FailOutcome = { status: 'queued'; runAt: number } | { status: 'dead' };
@@ -70,6 +72,7 @@ export class JobQueue {
         retryForMs,
         giveUpAt: now + retryForMs,
         runAt: input.runAt ?? now,
+        orderKey: input.orderKey ?? null,
       },
       now,
     );

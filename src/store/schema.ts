@@ -86,8 +86,13 @@ export const jobs = sqliteTable(
     createdAt: integer('created_at').notNull().default(now),
     updatedAt: integer('updated_at').notNull().default(now),
     finishedAt: integer('finished_at'),
+    /**
+     * Jobs with the same key run one at a time, in id order, on any replica: a claim passes over a job while an
+     * earlier one of its key is running or due (a thread's deliveries; a thread's platform posts). Null: no order.
+     */
+    orderKey: text('order_key'),
   },
-  (t) => [index('jobs_due').on(t.kind, t.status, t.runAt), index('jobs_status').on(t.status)],
+  (t) => [index('jobs_due').on(t.kind, t.status, t.runAt), index('jobs_status').on(t.status), index('jobs_order').on(t.orderKey, t.status)],
 );
 
 /** One conversation of a connector: its key, the platform thread_id and the latest chat. */

@@ -125,6 +125,30 @@ describe.each(STORE_BACKENDS)('the %s store', (backend) => {
     expect(await queue.countByStatus()).toMatchObject({ running: 19, done: 1 });
   });
 
+  // SQLite has one gateway, whose per-thread locks keep the order; its claims do not check order keys.
+  it.runIf(backend === 'postgres')('jobs of one order key are claimed one at a time, in order, by any replica; a failed one waiting on its backoff lets the next go', async () => {
+    const { store } = await openTestStore(backend);
+    const queue = new JobQueue(store, { backoff: { baseMs: 60_000, maxMs: 60_000 } });
+    const ids = await store.write(async (tx) => ({
+      a1: await queue.enqueue(tx, { kind: 'k', payload: 'a1', orderKey: 'thread:A' }),
+      a2: await queue.enqueue(tx, { kind: 'k', payload: 'a2', orderKey: 'thread:A' }),
+      a3: await queue.enqueue(tx, { kind: 'k', payload: 'a3', orderKey: 'thread:A' }),
+      b1: await queue.enqueue(tx, { kind: 'k', payload: 'b1', orderKey: 'thread:B' }),
+      n1: await queue.enqueue(tx, { kind: 'k', payload: 'n1' }),
+    }));
+    // Two replicas claim at once: each key's first job only, between them.
+    const [r1, r2] = await Promise.all([queue.claim('k', 'r1', 60_000, 10), queue.claim('k', 'r2', 60_000, 10)]);
+    expect([...r1, ...r2].map((j) => j.payload).sort()).toEqual(['a1', 'b1', 'n1']);
+    const owner = (payload: string) => (r1.some((j) => j.payload === payload) ? 'r1' : 'r2');
+    expect(await queue.claim('k', 'r3', 60_000, 10)).toEqual([]);
+
+    await queue.completeWith(ids.a1, owner('a1'));
+    const next = await queue.claim('k', 'r3', 60_000, 10);
+    expect(next.map((j) => j.payload)).toEqual(['a2']);
+    await queue.write((tx) => queue.fail(tx, next[0]!, 'r3', new Error('the receiver is down')));
+    expect((await queue.claim('k', 'r3', 60_000, 10)).map((j) => j.payload)).toEqual(['a3']);
+  });
+
   it('skipped records and registrations: a second record of one message is a duplicate; a rotated secret keeps the previous one', async () => {
     const { store } = await openTestStore(backend);
     const skip = { connector: 'mail', externalId: '<x>', senderId: null, summary: null, code: 'TG_EMAIL_OWN', reason: 'ours' };
