@@ -2,17 +2,21 @@
  * What only the PostgreSQL store has to do: migrations applied once by
  * replicas that start together, `threadgate migrate` and `config check` on a
  * `store.url` (its password never printed), a clear error for a database that
- * cannot be reached, and a store that comes back after the database restarts.
+ * cannot be reached, text with NUL characters, and a store that comes back
+ * after the database restarts.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InboundBridge } from '../../src/bridge/inbound.ts';
+import { JobQueue } from '../../src/jobs/queue.ts';
 import { openPostgresStore } from '../../src/store/postgres/pg-store.ts';
 import { readPgMigrations } from '../../src/store/postgres/pg-migrations.ts';
 import { runCliAsync } from '../support/cli.ts';
 import { closedPort } from '../support/ports.ts';
 import { postgresDatabase } from '../support/postgres.ts';
 import { startPostgres, type RunningPostgres } from '../support/postgres-server.ts';
+import { openTestStore } from '../support/store-backends.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 describe('PostgreSQL store', () => {
@@ -55,6 +59,16 @@ describe('PostgreSQL store', () => {
     const message = ((await opening.catch((err: Error) => err)) as Error).message;
     expect(message).toMatch(/^cannot open the store at postgres:\/\/threadgate:\*\*\*@127\.0\.0\.1:\d+\/nowhere: .*ECONNREFUSED/);
     expect(message).not.toContain('very-secret-pw');
+  });
+
+  it('text with a NUL character, which PostgreSQL text cannot hold, is stored with U+FFFD in its place and still deduplicates', async () => {
+    const { store } = await openTestStore('postgres');
+    const bridge = new InboundBridge({ store, queue: new JobQueue(store), notify: () => {}, budget: { maxAttempts: 3, retryForMs: 60_000 } });
+    const message = { threadKey: 'T\u0000', messageId: '<m\u0000@x>', senderId: 'c@example.test', senderName: 'Ann\u0000', body: 'broken\u0000mail' };
+    expect((await bridge.submit('mail', message)).duplicate).toBe(false);
+    expect((await bridge.submit('mail', message)).duplicate).toBe(true);
+    const row = await store.read.sql.get<{ external_id: string; body: string; sender_name: string }>('select external_id, body, sender_name from inbound_messages');
+    expect(row).toEqual({ external_id: '<m\uFFFD@x>', body: 'broken\uFFFDmail', sender_name: 'Ann\uFFFD' });
   });
 
   it('a settings store.url that is not a PostgreSQL URL is refused naming the key', async () => {

@@ -6,7 +6,9 @@
  * `store.prepared_statements: false` for poolers that cannot keep them);
  * `bigint` and `numeric` results come back as JS numbers,
  * since every such column holds an id, a count or a millisecond time, all
- * well inside 2^53. Named (`@name`) parameters are SQLite-only and refused.
+ * well inside 2^53. Text with U+0000, which PostgreSQL cannot store, is
+ * stored with U+FFFD in its place. Named (`@name`) parameters are
+ * SQLite-only and refused.
  */
 import pg from 'pg';
 import type { RunResult, Sql, SqlParams } from '../sql.ts';
@@ -59,8 +61,10 @@ export function numberPlaceholders(sql: string): Statement {
 function values(params: SqlParams | undefined): unknown[] {
   if (params === undefined) return [];
   if (!Array.isArray(params)) throw new TypeError('named parameters are not supported by the PostgreSQL store; use positional ?');
-  // SQLite takes booleans as 0/1 only through our own code; keep the same values here.
-  return (params as unknown[]).map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : v));
+  // SQLite takes booleans as 0/1 only through our own code; keep the same values here. PostgreSQL text cannot hold
+  // U+0000, which SQLite stores: it becomes U+FFFD, so a mail or a refused body with one is still stored (and
+  // ids with one still deduplicate, always mapped the same way).
+  return (params as unknown[]).map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '\uFFFD') : v));
 }
 
 export class PgSql implements Sql {
