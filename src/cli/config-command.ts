@@ -22,7 +22,7 @@ export async function configCommand(argv: string[]): Promise<number> {
     const platform = settings.platform.url ?? 'embedded sandbox';
     process.stdout.write(
       `${file ?? '(no file: defaults)'}: ok — platform ${platform}, ` +
-        `${settings.connectors.length} connector(s), store ${await storeLocation({ settings, file, baseDir })}\n`,
+        `${settings.connectors.length} connector(s), store ${storeLocation({ settings, file, baseDir })}\n`,
     );
     return 0;
   } catch (err) {

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { loadSettings, type LoadedSettings } from '../config/load.ts';
 import { openStore, type Store, type StoreOptions } from '../store/database.ts';
+import { redactUrl } from '../store/postgres/redact-url.ts';
 
 export interface OpenedStore {
   loaded: LoadedSettings;
@@ -27,10 +28,9 @@ export function storeOptions({ settings, baseDir }: LoadedSettings): StoreOption
 }
 
 /** Where the settings put the store, for messages: the SQLite file, or the PostgreSQL URL without its password. */
-export async function storeLocation(loaded: LoadedSettings): Promise<string> {
+export function storeLocation(loaded: LoadedSettings): string {
   const url = loaded.settings.store.url;
-  if (url === undefined) return storeOptions(loaded).path;
-  return (await import('../store/postgres/pg-store.ts')).redactUrl(url);
+  return url === undefined ? storeOptions(loaded).path : redactUrl(url);
 }
 
 export async function openSettingsStore(loaded: LoadedSettings, options: OpenOptions = {}): Promise<Store> {

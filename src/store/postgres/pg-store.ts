@@ -21,6 +21,7 @@ import type { Store } from '../store.ts';
 import { TxSql } from '../tx-sql.ts';
 import { applyPgMigrations, pgMigrationStatus } from './pg-migrations.ts';
 import { PG_TYPES, PgSql } from './pg-sql.ts';
+import { redactUrl } from './redact-url.ts';
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:5432/db` (libpq's URL form; `?sslmode=…` as node-postgres reads it). */
@@ -43,17 +44,6 @@ export interface PostgresStoreOptions {
 /** unique_violation, serialization_failure, deadlock_detected: another transaction won; running again settles it. */
 const CONFLICTS = new Set(['23505', '40001', '40P01']);
 const isConflict = (err: unknown) => CONFLICTS.has((err as { code?: unknown } | null)?.code as string);
-
-/** The URL without its password, for logs and `store.location`. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return 'postgres://(unparseable URL)';
-  }
-}
 
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<Store> {
   const location = redactUrl(options.url);
