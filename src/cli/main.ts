@@ -24,7 +24,7 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
   },
   migrate: {
     run: async (argv) => (await import('./migrate-command.ts')).migrateCommand(argv),
-    summary: 'apply pending store migrations',
+    summary: 'apply pending store migrations; --from sqlite:PATH: copy that SQLite store into the configured, empty PostgreSQL one',
   },
   secrets: {
     run: async (argv) => (await import('./secrets-command.ts')).secretsCommand(argv),

@@ -1,11 +1,22 @@
-/** `threadgate migrate [--config PATH]`: apply pending store migrations and report. */
-import { loadSettings } from '../config/load.ts';
+/**
+ * `threadgate migrate [--config PATH]`: apply pending store migrations and report.
+ * `threadgate migrate --from sqlite:PATH [--config PATH]`: copy that SQLite
+ * store into the configured (empty) PostgreSQL store, in one transaction
+ * (src/store/postgres/import-sqlite.ts).
+ */
+import { resolve } from 'node:path';
+import { loadSettings, type LoadedSettings } from '../config/load.ts';
 import { configOption, parse } from './args.ts';
-import { openSettingsStore } from './store-access.ts';
+import { UsageError } from './errors.ts';
+import { openSettingsStore, storeLocation } from './store-access.ts';
+
+const SOURCE_SCHEME = 'sqlite:';
 
 export async function migrateCommand(argv: string[]): Promise<number> {
-  const { values } = parse(argv, configOption);
-  const store = await openSettingsStore(loadSettings({ path: values.config }), { migrate: false });
+  const { values } = parse(argv, { ...configOption, from: { type: 'string' } });
+  const loaded = loadSettings({ path: values.config });
+  if (values.from !== undefined) return copyFrom(values.from, loaded);
+  const store = await openSettingsStore(loaded, { migrate: false });
   try {
     const before = await store.migrationStatus();
     const after = await store.migrate();
@@ -16,4 +27,26 @@ export async function migrateCommand(argv: string[]): Promise<number> {
   } finally {
     await store.close();
   }
+}
+
+async function copyFrom(from: string, loaded: LoadedSettings): Promise<number> {
+  if (!from.startsWith(SOURCE_SCHEME) || from.length === SOURCE_SCHEME.length) {
+    throw new UsageError(`--from must be ${SOURCE_SCHEME}PATH (a SQLite store file), got "${from}"`);
+  }
+  const { url, ssl } = loaded.settings.store;
+  if (url === undefined) {
+    throw new UsageError(
+      '--from copies into the configured PostgreSQL store, and these settings have none: set store.url ' +
+        '(or THREADGATE_STORE_URL) to the new, empty database',
+    );
+  }
+  const path = resolve(from.slice(SOURCE_SCHEME.length));
+  // Loaded only here: neither a SQLite deployment nor a plain `migrate` loads the copy's code.
+  const { importSqliteStore } = await import('../store/postgres/import-sqlite.ts');
+  const counts = await importSqliteStore({ from: path, to: { url, ...(ssl !== undefined ? { ssl } : {}) } });
+  const width = Math.max(...counts.map((c) => c.table.length));
+  for (const { table, rows } of counts) process.stdout.write(`${table.padEnd(width)}  ${rows}\n`);
+  const total = counts.reduce((sum, c) => sum + c.rows, 0);
+  process.stdout.write(`copied ${total} row(s) from ${path} into ${storeLocation(loaded)} in one transaction\n`);
+  return 0;
 }

@@ -22,3 +22,8 @@ export class StoreClosedError extends ThreadgateError {
 export class StoreTxEndedError extends ThreadgateError {
   readonly code = 'TG_STORE_TX_ENDED';
 }
+
+/** Copying a SQLite store into PostgreSQL (`threadgate migrate --from sqlite:PATH`) was refused or failed; nothing was written. */
+export class StoreImportError extends ThreadgateError {
+  readonly code = 'TG_STORE_IMPORT_FAILED';
+}

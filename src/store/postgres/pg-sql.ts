@@ -58,13 +58,21 @@ export function numberPlaceholders(sql: string): Statement {
   return statement;
 }
 
+/**
+ * One parameter as PostgreSQL is given it. SQLite takes booleans as 0/1 only through our own code; keep the
+ * same values here. PostgreSQL text cannot hold U+0000, which SQLite stores: it becomes U+FFFD, so a mail or a
+ * refused body with one is still stored (and ids with one still deduplicate, always mapped the same way).
+ * Also used by the copy of a SQLite store (import-sqlite.ts), so copied rows match rows written here.
+ */
+export function pgValue(v: unknown): unknown {
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  return typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '\uFFFD') : v;
+}
+
 function values(params: SqlParams | undefined): unknown[] {
   if (params === undefined) return [];
   if (!Array.isArray(params)) throw new TypeError('named parameters are not supported by the PostgreSQL store; use positional ?');
-  // SQLite takes booleans as 0/1 only through our own code; keep the same values here. PostgreSQL text cannot hold
-  // U+0000, which SQLite stores: it becomes U+FFFD, so a mail or a refused body with one is still stored (and
-  // ids with one still deduplicate, always mapped the same way).
-  return (params as unknown[]).map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '\uFFFD') : v));
+  return (params as unknown[]).map(pgValue);
 }
 
 export class PgSql implements Sql {
