@@ -1,0 +1,108 @@
+/**
+ * Several real `threadgate serve` processes on one PostgreSQL database behind
+ * a round-robin balancer (./balancer.ts) — the deployment docs/deployment.md
+ * describes, on this machine. Every replica has its own folder, config file
+ * and fixed port (a replica restarted comes back on the same upstream), the
+ * same `store.url` and the balancer's address as `server.public_url`, so the
+ * platform's webhooks reach whichever replica the balancer picks. A test
+ * SIGKILLs replicas and starts them again. Every process is killed after the
+ * test.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { startTestSandbox, type TestSandbox } from '../sandbox/support.ts';
+import { startBalancer, type Balancer } from './balancer.ts';
+import { startCli, type LongRunning } from './cli.ts';
+import { freePort } from './ports.ts';
+import { postgresDatabase } from './postgres.ts';
+import { tempDir } from './temp-dir.ts';
+
+export interface Replica {
+  index: number;
+  port: number;
+  url: string;
+  /** The running process, or undefined while the replica is down. */
+  process: LongRunning | undefined;
+  /** How often this replica was started. */
+  starts: number;
+}
+
+export interface ClusterOptions {
+  replicas: number;
+  connectors: Record<string, unknown>[];
+  /** Extra top-level settings merged over the defaults (e.g. `jobs`). */
+  settings?: Record<string, unknown>;
+  /** The database's URL (default: a new empty database on the run's cluster). */
+  storeUrl?: string;
+  sandbox?: TestSandbox;
+}
+
+export interface ReplicaCluster {
+  replicas: Replica[];
+  balancer: Balancer;
+  sandbox: TestSandbox;
+  storeUrl: string;
+  /** Starts replica `i` and resolves once it logged `gateway_ready`. */
+  start(i: number): Promise<void>;
+  /** SIGKILL: no shutdown, no goodbye to the database or the mailbox. */
+  kill(i: number): Promise<void>;
+  /** The indexes of the replicas running now. */
+  up(): number[];
+}
+
+const READY_MS = 45_000;
+
+export async function startReplicaCluster(options: ClusterOptions): Promise<ReplicaCluster> {
+  // The platform retries a webhook that found no replica for a while (spec 03: retries with backoff).
+  const sandbox = options.sandbox ?? (await startTestSandbox({ retryBaseMs: 50 }));
+  const storeUrl = options.storeUrl ?? (await postgresDatabase());
+  const replicas: Replica[] = [];
+  for (let index = 0; index < options.replicas; index++) {
+    const port = await freePort();
+    replicas.push({ index, port, url: `http://127.0.0.1:${port}`, process: undefined, starts: 0 });
+  }
+  const balancer = await startBalancer(() => replicas.map((r) => r.port));
+  const settings = {
+    platform: { url: sandbox.url, organization_id: sandbox.organizationId, token: sandbox.token },
+    store: { url: storeUrl, pool_size: 4 },
+    server: { public_url: balancer.url },
+    log: { level: 'info' },
+    connectors: options.connectors.map((c) => ({ room_id: sandbox.roomId, max_retry_count: 12, ...c })),
+    ...options.settings,
+  };
+  const files = replicas.map(() => {
+    const file = join(tempDir(), 'threadgate.yaml');
+    writeFileSync(file, stringify(settings));
+    return file;
+  });
+
+  const cluster: ReplicaCluster = {
+    replicas,
+    balancer,
+    sandbox,
+    storeUrl,
+    async start(i) {
+      const replica = replicas[i]!;
+      if (replica.process !== undefined) throw new Error(`replica ${i} is running`);
+      const proc = startCli(['serve', '--config', files[i]!, '--port', String(replica.port)]);
+      replica.process = proc;
+      replica.starts += 1;
+      await proc.waitForLine((l) => l.event === 'gateway_ready', READY_MS);
+    },
+    async kill(i) {
+      const proc = replicas[i]!.process;
+      if (proc === undefined) return;
+      proc.child.kill('SIGKILL');
+      await proc.exited;
+      replicas[i]!.process = undefined;
+    },
+    up: () => replicas.filter((r) => r.process !== undefined).map((r) => r.index),
+  };
+  return cluster;
+}
+
+/** Starts every replica of the cluster at the same instant. */
+export async function startAll(cluster: ReplicaCluster): Promise<void> {
+  await Promise.all(cluster.replicas.map((r) => cluster.start(r.index)));
+}
