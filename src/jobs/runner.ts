@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import type { Repos } from '../store/repos.ts';
 import { describeFailure, LeaseLostError, postponedUntil } from './errors.ts';
 import type { Job, JobQueue, TxWork } from './queue.ts';
+import { storeWasUnavailable, whileStoreUnavailable } from './store-retry.ts';
 
 export interface JobContext<P> {
   job: Job<P>;
@@ -198,9 +199,11 @@ export class JobRunner {
     heartbeat.unref();
     const started = Date.now();
     const seconds = () => (Date.now() - started) / 1000;
+    // The outcome is written again while the database is away, not left to the lease (which would run the job twice).
+    const durably = <T>(what: string, write: () => Promise<T>) => whileStoreUnavailable(write, { signal: controller.signal, logger, what });
     let completion: Promise<true> | undefined;
     const complete = (work?: TxWork) => {
-      completion ??= this.#queue.completeWith(job.id, owner, work);
+      completion ??= durably('job done', () => this.#queue.completeWith(job.id, owner, work));
     };
     let markRecorded!: () => void;
     const recorded = new Promise<void>((resolve) => (markRecorded = resolve));
@@ -229,16 +232,17 @@ export class JobRunner {
       }
       if (controller.signal.aborted) return 'released'; // another run will do it
       if (failure === undefined) {
-        await this.#queue.completeWith(job.id, owner);
+        await durably('job done', () => this.#queue.completeWith(job.id, owner));
         return 'done';
       }
-      const until = postponedUntil(failure);
+      // The store away is no failure of the job: due again at once, no try used, still ahead of its thread's next.
+      const until = postponedUntil(failure) ?? (storeWasUnavailable(failure) ? Date.now() : undefined);
       if (until !== undefined) {
-        await this.#queue.write(withFailWork((tx) => this.#queue.postpone(tx, job.id, owner, until, describeFailure(failure).message)));
+        await durably('job postponed', () => this.#queue.write(withFailWork((tx) => this.#queue.postpone(tx, job.id, owner, until, describeFailure(failure).message))));
         logger.debug({ run_at: new Date(until).toISOString(), reason: (failure as Error).message }, 'job postponed');
         return 'postponed';
       }
-      const failed = await this.#queue.write(withFailWork((tx) => this.#queue.fail(tx, job, owner, failure)));
+      const failed = await durably('job failed', () => this.#queue.write(withFailWork((tx) => this.#queue.fail(tx, job, owner, failure))));
       const level = failed.status === 'dead' ? 'error' : 'warn';
       logger[level]({ err: failure, outcome: failed, duration_ms: Date.now() - started }, `job failed (${failed.status})`);
       return failed.status;

@@ -27,3 +27,9 @@ export class StoreTxEndedError extends ThreadgateError {
 export class StoreImportError extends ThreadgateError {
   readonly code = 'TG_STORE_IMPORT_FAILED';
 }
+
+/** The database cannot be reached or dropped the connection (a server restart, a failover): try again later. */
+export class StoreUnavailableError extends ThreadgateError {
+  readonly code = 'TG_STORE_UNAVAILABLE';
+  override readonly statusCode = 503;
+}

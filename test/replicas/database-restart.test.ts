@@ -26,6 +26,14 @@ describe('the database restarted under load', () => {
     await sleep(1_000);
     const during = await fetch(`${cluster.balancer.url}/readyz`);
     expect(during.status).toBe(503);
+    // A message is refused with 503 naming the store, so its sender tries again; a platform webhook likewise.
+    const refused = await fetch(`${cluster.replicas[0]!.url}/connectors/desk/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ thread_id: 'case-x', messages: [{ message_id: 'x-1', sender_id: 'x@customer.test', body: 'while away' }] }),
+    });
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toMatchObject({ code: 'TG_STORE_UNAVAILABLE' });
     await sleep(1_000);
     await own.start();
     await sleep(2_500);

@@ -11,6 +11,7 @@
  * SQLite-only and refused.
  */
 import pg from 'pg';
+import { StoreUnavailableError } from '../errors.ts';
 import type { RunResult, Sql, SqlParams } from '../sql.ts';
 
 /** Answers numbers for int8 (ids, counts, ms times) and numeric (sums), per pool (pg's `types` option). */
@@ -75,6 +76,23 @@ function values(params: SqlParams | undefined): unknown[] {
   return (params as unknown[]).map(pgValue);
 }
 
+/**
+ * The server is not there (refused, reset, restarting, shutting down, out of connections) rather than the statement
+ * being wrong: SQLSTATE class 08, 57P01–57P03, 53300, the socket's errno, or node-postgres's own words for a dropped
+ * or timed-out connection. Such errors become StoreUnavailableError (503; a job waits instead of failing).
+ */
+const UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '53300', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const DROPPED = /Connection terminated|timeout exceeded when trying to connect|connection error and is not queryable/;
+function isUnavailable(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && (UNAVAILABLE.has(code) || code.startsWith('08'))) return true;
+  return err instanceof Error && DROPPED.test(err.message);
+}
+
+/** `err` as StoreUnavailableError when it says the server is not there; otherwise `err` itself. */
+export const asUnavailable = (err: unknown): unknown =>
+  err instanceof StoreUnavailableError || !isUnavailable(err) ? err : new StoreUnavailableError(`the store is unavailable: ${(err as Error).message}`, { cause: err });
+
 export class PgSql implements Sql {
   readonly dialect = 'postgres';
   readonly #db: Queryable;
@@ -91,18 +109,26 @@ export class PgSql implements Sql {
     return this.#prepare && name !== '' ? { name, text, values: values(params) } : { text, values: values(params) };
   }
 
+  async #exec(sql: string, params: SqlParams | undefined): Promise<pg.QueryResult> {
+    try {
+      return await this.#db.query(this.#query(sql, params));
+    } catch (err) {
+      throw asUnavailable(err);
+    }
+  }
+
   async run(sql: string, params?: SqlParams): Promise<RunResult> {
-    const result = await this.#db.query(this.#query(sql, params));
+    const result = await this.#exec(sql, params);
     return { changes: result.rowCount ?? 0 };
   }
 
   async get<T>(sql: string, params?: SqlParams): Promise<T | undefined> {
-    const result = await this.#db.query(this.#query(sql, params));
+    const result = await this.#exec(sql, params);
     return result.rows[0] as T | undefined;
   }
 
   async all<T>(sql: string, params?: SqlParams): Promise<T[]> {
-    const result = await this.#db.query(this.#query(sql, params));
+    const result = await this.#exec(sql, params);
     return result.rows as T[];
   }
 }

@@ -14,13 +14,13 @@
  * is). Reads go through the pool and see committed data only.
  */
 import pg from 'pg';
-import { StoreClosedError, StoreOpenError } from '../errors.ts';
+import { StoreClosedError, StoreOpenError, StoreUnavailableError } from '../errors.ts';
 import type { MigrationStatus } from '../migrations.ts';
 import { Repos } from '../repos.ts';
 import type { Store } from '../store.ts';
 import { TxSql } from '../tx-sql.ts';
 import { applyPgMigrations, pgMigrationStatus } from './pg-migrations.ts';
-import { PG_TYPES, PgSql } from './pg-sql.ts';
+import { asUnavailable, PG_TYPES, PgSql } from './pg-sql.ts';
 import { redactUrl } from './redact-url.ts';
 
 export interface PostgresStoreOptions {
@@ -109,6 +109,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
           try {
             return await once(fn);
           } catch (err) {
+            // The server gone (a restart, a failover) is the store's condition, not this write's: 503, or a job that waits.
+            const mapped = asUnavailable(err);
+            if (mapped instanceof StoreUnavailableError) throw mapped;
             if (attempt >= retries || !isConflict(err)) throw err;
           }
         }
