@@ -22,6 +22,8 @@ export interface Replica {
   index: number;
   port: number;
   url: string;
+  /** Its config file (the CLI run beside it uses the same). */
+  configFile: string;
   /** The running process, or undefined while the replica is down. */
   process: LongRunning | undefined;
   /** How often this replica was started. */
@@ -60,7 +62,8 @@ export async function startReplicaCluster(options: ClusterOptions): Promise<Repl
   const replicas: Replica[] = [];
   for (let index = 0; index < options.replicas; index++) {
     const port = await freePort();
-    replicas.push({ index, port, url: `http://127.0.0.1:${port}`, process: undefined, starts: 0 });
+    const configFile = join(tempDir(), 'threadgate.yaml');
+    replicas.push({ index, port, url: `http://127.0.0.1:${port}`, configFile, process: undefined, starts: 0 });
   }
   const balancer = await startBalancer(() => replicas.map((r) => r.port));
   const settings = {
@@ -71,11 +74,7 @@ export async function startReplicaCluster(options: ClusterOptions): Promise<Repl
     connectors: options.connectors.map((c) => ({ room_id: sandbox.roomId, max_retry_count: 12, ...c })),
     ...options.settings,
   };
-  const files = replicas.map(() => {
-    const file = join(tempDir(), 'threadgate.yaml');
-    writeFileSync(file, stringify(settings));
-    return file;
-  });
+  for (const replica of replicas) writeFileSync(replica.configFile, stringify(settings));
 
   const cluster: ReplicaCluster = {
     replicas,
@@ -85,7 +84,7 @@ export async function startReplicaCluster(options: ClusterOptions): Promise<Repl
     async start(i) {
       const replica = replicas[i]!;
       if (replica.process !== undefined) throw new Error(`replica ${i} is running`);
-      const proc = startCli(['serve', '--config', files[i]!, '--port', String(replica.port)]);
+      const proc = startCli(['serve', '--config', replica.configFile, '--port', String(replica.port)]);
       replica.process = proc;
       replica.starts += 1;
       await proc.waitForLine((l) => l.event === 'gateway_ready', READY_MS);
