@@ -67,5 +67,11 @@ export const EmailConnectorConfig = z.strictObject({
    * other list and bulk mail is skipped as TG_EMAIL_BULK.
    */
   accept_list_ids: z.array(z.string().min(1, { error: 'expected a List-Id' })).max(100).default([]),
+  /** Replies go to everyone the customer's side kept on the thread (their To and Cc), in Cc; false: to the sender only. */
+  reply_all: z.boolean().default(true),
+  /** A copy of each reply in the mailbox's Sent folder, so the team sees the whole conversation in their mail client. */
+  sent_copy: z.boolean().default(true),
+  /** The folder for those copies; default: the one marked \Sent (special-use), else `Sent`, created when missing. */
+  sent_folder: z.string().min(1).optional(),
 });
 export type EmailConnectorConfig = z.output<typeof EmailConnectorConfig>;

@@ -6,12 +6,14 @@
  *
  * Settings: `config.ts`. Reading the mailbox: `mailbox-watcher.ts`. One mail
  * to the bridge: `mail-intake.ts` (parsing in `parse-mail.ts`, noise in
- * `noise.ts`, threading in `threading.ts`). Replies: `smtp-sender.ts`.
+ * `noise.ts`, threading in `threading.ts`). Replies: `smtp-sender.ts` (HTML part
+ * `html-reply.ts`, Cc `reply-all.ts`), their Sent copies `sent-copies.ts`.
  */
 import { defineConnector, type ConnectorInstance } from '../../src/connector/api.ts';
 import { EmailConnectorConfig } from './config.ts';
 import { MailIntake } from './mail-intake.ts';
 import { MailboxWatcher } from './mailbox-watcher.ts';
+import { SentCopies } from './sent-copies.ts';
 import { SmtpSender } from './smtp-sender.ts';
 
 export { EmailConnectorConfig } from './config.ts';
@@ -22,7 +24,9 @@ export default defineConnector({
 
   create(config, ctx): ConnectorInstance {
     const intake = new MailIntake(ctx, config.address, config.accept_list_ids);
-    const sender = new SmtpSender(config, ctx);
+    const sentCopies = new SentCopies(config.sent_folder, ctx.logger);
+    // A copy queued on the replica that holds the mailbox is appended at once; elsewhere at the holder's next turn.
+    const sender = new SmtpSender(config, ctx, () => watcher.poke());
     let suggestions = 0;
     const watcher = new MailboxWatcher(
       config,
@@ -38,6 +42,7 @@ export default defineConnector({
           ctx.logger.debug({ first_uid: mails[0]?.uid, mails: mails.length, submitted: outcomes.filter((o) => o.kind === 'submitted').length }, 'mail group handled');
         },
         prepare: (raw) => intake.prepare(raw),
+        betweenCatchUps: (client, state) => sentCopies.flush(client, state),
         onGiveUp: async (raw, uid, error) => {
           const outcome = await intake.recordUnhandled(raw, error);
           ctx.logger.warn({ uid, outcome }, 'mail given up after repeated failures');
@@ -73,6 +78,7 @@ export default defineConnector({
             last_error_at: s.lastErrorAt,
             reconnects: s.reconnects,
             reply_suggestions_recorded: suggestions,
+            ...(config.sent_copy ? { sent_copies: { ...sentCopies.status } } : {}),
           },
         };
       },

@@ -7,7 +7,8 @@
  * row (counted per UID, across sessions, in memory) and recorded with
  * `onGiveUp`.
  */
-import type { Logger } from '../../src/connector/api.ts';
+import type { ImapFlow } from 'imapflow';
+import type { ConnectorState, Logger } from '../../src/connector/api.ts';
 import { MailHandlingError } from './watcher-parts.ts';
 
 export const DEFAULT_MAX_HANDLER_FAILURES = 3;
@@ -28,6 +29,11 @@ export interface WatcherOptions {
   onGiveUp?: (raw: Buffer, uid: number, error: unknown) => Promise<void>;
   /** Told the next mail of a group before the current one is handled (the intake starts parsing it). */
   prepare?: (raw: Buffer) => void;
+  /**
+   * Work of the session between catch-ups (the Sent copies), with the session's client and the poll's state;
+   * answers whether it selected another mailbox, so the watcher selects its own again. `poke()` asks for a turn.
+   */
+  betweenCatchUps?: (client: ImapFlow, state: ConnectorState) => Promise<boolean>;
 }
 
 type Handle = (raw: Buffer, uid: number) => Promise<void>;

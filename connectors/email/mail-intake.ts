@@ -29,6 +29,7 @@ import { isOwnMessageId } from './message-ids.ts';
 import { parseMail, type ParseMailOptions, type ParsedMail } from './parse-mail.ts';
 import { SkipCode } from './parsed-mail.ts';
 import { replyToken, tokenReference } from './reply-token.ts';
+import { threadCc } from './reply-all.ts';
 import { readThreadInfo, threadInfoEntry, withReferences, writeThreadInfo, type ThreadInfo } from './thread-info.ts';
 import { resolveThread, type ThreadMatch } from './threading.ts';
 
@@ -160,8 +161,17 @@ export class MailIntake {
       this.#address,
     );
     const known = await view.infoOf(match.key);
+    // Reply-all: whoever wrote before and the mail's To and Cc stay on the thread, in Cc of the replies.
+    const previous = known === undefined ? [] : [known.customer, ...(known.cc ?? [])];
+    const cc = threadCc(this.#address, sender, previous, mail);
     const info = withReferences(
-      { customer: { address: sender, ...(mail.from?.name ? { name: mail.from.name } : {}) }, subject: known?.subject ?? mail.subject, lastMessageId: messageId, references: known?.references ?? [] },
+      {
+        customer: { address: sender, ...(mail.from?.name ? { name: mail.from.name } : {}) },
+        ...(cc.length > 0 ? { cc } : {}),
+        subject: known?.subject ?? mail.subject,
+        lastMessageId: messageId,
+        references: known?.references ?? [],
+      },
       [messageId],
     );
     const message: SubmitMessage = {

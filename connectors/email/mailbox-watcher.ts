@@ -9,6 +9,8 @@
  * the bridge's dedup absorbs. A new UIDVALIDITY
  * rescans the mailbox from the start, without duplicates for the same reason.
  * Any failure closes the connection and reconnects after a capped backoff.
+ * Before each catch-up the session does `betweenCatchUps` (the Sent copies of
+ * replies, sent-copies.ts), which `poke()` asks for at once.
  *
  * Memory: catching up first fetches only `(UID, RFC822.SIZE)` of the next
  * UIDs, then downloads the raw mails in groups of at most `maxGroupMails`
@@ -71,6 +73,9 @@ export class MailboxWatcher {
   readonly #handling: MailHandling;
   readonly #maxGroupBytes: number;
   readonly #maxGroupMails: number;
+  readonly #betweenCatchUps: WatcherOptions['betweenCatchUps'];
+  /** Ends the session's wait for new mail (set while a session runs). */
+  #poke: () => void = () => {};
   readonly status: WatcherStatus = { connected: false, idle: false, lastUid: null, lastError: null, lastErrorAt: null, reconnects: 0 };
   #client: ImapFlow | undefined;
 
@@ -87,6 +92,12 @@ export class MailboxWatcher {
     this.#handling = new MailHandling(handle, logger, options);
     this.#maxGroupBytes = options.maxGroupBytes ?? DEFAULT_MAX_GROUP_BYTES;
     this.#maxGroupMails = Math.max(1, options.maxGroupMails ?? DEFAULT_MAX_GROUP_MAILS);
+    this.#betweenCatchUps = options.betweenCatchUps;
+  }
+
+  /** Asks the session for a turn now (its `betweenCatchUps` work is waiting) instead of at the next mail or poll. */
+  poke(): void {
+    this.#poke();
   }
 
   /** Runs until `signal` aborts; never throws. `state`, when given, keeps the cursor from now on. */
@@ -147,6 +158,7 @@ export class MailboxWatcher {
     client.on('error', (err: Error) => closed(err));
     client.on('close', () => closed(new Error('the IMAP connection closed')));
     client.on('exists', () => wake());
+    this.#poke = () => wake();
     const onAbort = () => client.close();
     signal.addEventListener('abort', onAbort, { once: true });
     try {
@@ -159,6 +171,7 @@ export class MailboxWatcher {
       this.#logger.info({ mailbox: imap.mailbox, uid_validity: cursor.uidValidity, last_uid: cursor.lastUid, idle: hasIdle }, 'mailbox open');
       while (!signal.aborted) {
         noticedSince = false;
+        if (await this.#betweenCatchUps?.(client, this.#state)) await this.#checkValidity(client, cursor.uidValidity);
         await this.#catchUp(client, cursor, signal);
         if (noticedSince) continue;
         this.status.idle = hasIdle;
@@ -171,6 +184,7 @@ export class MailboxWatcher {
         if (!woken && !signal.aborted) await this.#checkValidity(client, cursor.uidValidity);
       }
     } finally {
+      this.#poke = () => {};
       signal.removeEventListener('abort', onAbort);
       if (this.#client === client) this.#client = undefined;
       if (client.usable) await client.logout().catch(() => client.close());

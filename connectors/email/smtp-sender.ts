@@ -12,6 +12,8 @@
  * X-Loop) or our own Message-ID (`isOwnMessageId`), see mail-intake.ts.
  */
 import nodemailer, { type Transporter } from 'nodemailer';
+import type Mail from 'nodemailer/lib/mailer/index.js';
+import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import {
   PermanentDeliveryError,
   TransientDeliveryError,
@@ -21,9 +23,11 @@ import {
   type Thread,
 } from '../../src/connector/api.ts';
 import type { EmailConnectorConfig } from './config.ts';
+import { replyHtml } from './html-reply.ts';
 import { OWN_HEADER } from './mail-intake.ts';
 import { ownMessageId } from './message-ids.ts';
 import { replyAddress, replyToken, tokenReference } from './reply-token.ts';
+import { queueSentCopy } from './sent-copies.ts';
 import { readThreadInfo, withReferences, writeThreadInfo } from './thread-info.ts';
 
 export class SmtpRejectedError extends PermanentDeliveryError {
@@ -33,6 +37,8 @@ export class SmtpRejectedError extends PermanentDeliveryError {
 export class SmtpFailedError extends TransientDeliveryError {
   override readonly code = 'TG_EMAIL_SMTP_FAILED';
 }
+
+const named = (a: { address: string; name?: string }) => (a.name ? { name: a.name, address: a.address } : a.address);
 
 export function replySubject(subject: string): string {
   const bare = subject.trim();
@@ -45,10 +51,13 @@ export class SmtpSender {
   readonly #config: EmailConnectorConfig;
   readonly #ctx: ConnectorContext;
   readonly #domain: string;
+  readonly #onCopyQueued: () => void;
 
-  constructor(config: EmailConnectorConfig, ctx: ConnectorContext) {
+  /** `onCopyQueued`: a reply's Sent copy was queued (the mailbox's poller can append it now). */
+  constructor(config: EmailConnectorConfig, ctx: ConnectorContext, onCopyQueued: () => void = () => {}) {
     this.#config = config;
     this.#ctx = ctx;
+    this.#onCopyQueued = onCopyQueued;
     this.#domain = config.address.slice(config.address.lastIndexOf('@') + 1);
     const { smtp } = config;
     this.#transport = nodemailer.createTransport({
@@ -75,22 +84,33 @@ export class SmtpSender {
     const token = replyToken(thread.key);
     // Attached before sending, so an answer that arrives quickly finds the thread.
     await this.#ctx.threads.attach(thread.key, [messageId, tokenReference(token)]);
+    const cc = this.#config.reply_all ? (info.cc ?? []) : [];
+    const mail: Mail.Options = {
+      from: this.#config.from_name ? { name: this.#config.from_name, address: this.#config.address } : this.#config.address,
+      to: named(info.customer),
+      ...(cc.length > 0 ? { cc: cc.map(named) } : {}),
+      replyTo: replyAddress(this.#config.address, token),
+      subject: replySubject(info.subject),
+      text: event.message.message,
+      html: replyHtml(event.message.message),
+      messageId,
+      inReplyTo: info.lastMessageId,
+      references: info.references,
+      headers: { [OWN_HEADER]: this.#ctx.name },
+    };
+    // Built here rather than by the transport: the same bytes go to SMTP and, as the Sent copy, to the mailbox.
+    const raw = await new MailComposer(mail).compile().build();
+    const envelope = { from: this.#config.address, to: [info.customer.address, ...cc.map((c) => c.address)] };
     try {
-      await this.#transport.sendMail({
-        from: this.#config.from_name ? { name: this.#config.from_name, address: this.#config.address } : this.#config.address,
-        to: info.customer.name ? { name: info.customer.name, address: info.customer.address } : info.customer.address,
-        replyTo: replyAddress(this.#config.address, token),
-        subject: replySubject(info.subject),
-        text: event.message.message,
-        messageId,
-        inReplyTo: info.lastMessageId,
-        references: info.references,
-        headers: { [OWN_HEADER]: this.#ctx.name },
-      });
+      await this.#transport.sendMail({ envelope, raw });
     } catch (err) {
       throw this.#classify(err);
     }
     await writeThreadInfo(this.#ctx.state, thread.key, withReferences(info, [messageId]));
+    if (this.#config.sent_copy) {
+      await queueSentCopy(this.#ctx.state, messageId, raw);
+      this.#onCopyQueued();
+    }
     return { externalId: messageId };
   }
 

@@ -9,6 +9,8 @@ export const MAX_REFERENCES = 30;
 
 export interface ThreadInfo {
   customer: { address: string; name?: string };
+  /** The others on the thread, answered in Cc (reply-all; reply-all.ts). Absent in info written before it existed. */
+  cc?: { address: string; name?: string }[];
   subject: string;
   /** The Message-ID of the latest mail from the customer's side. */
   lastMessageId: string;

@@ -60,6 +60,7 @@ export function createConnectorContext(name: string, deps: ContextDeps, routes: 
       get: async <T>(key: string) => (await store.read.state.get(name, key)) as T | undefined,
       set: async (key: string, value: unknown) => store.write((tx) => tx.state.set(name, key, value, now())),
       delete: async (key: string) => store.write((tx) => tx.state.delete(name, key)),
+      keys: async (prefix: string, limit = 100) => store.read.state.keys(name, prefix, limit),
     }),
     routes,
     logger: deps.logger.child({ connector: name }),

@@ -115,6 +115,7 @@ export function fencedState(store: Store, connector: string, hold: Hold, state: 
   };
   return Object.freeze({
     get: state.get,
+    keys: state.keys,
     set: (key: string, value: unknown) =>
       store.write(async (tx) => {
         await checked(tx);

@@ -108,6 +108,8 @@ export interface ConnectorState {
   get<T = unknown>(key: string): Promise<T | undefined>;
   set(key: string, value: unknown): Promise<void>;
   delete(key: string): Promise<void>;
+  /** The keys that start with `prefix`, in key order, at most `limit` (default 100): e.g. a connector's own outbox. */
+  keys(prefix: string, limit?: number): Promise<string[]>;
 }
 
 // ─── HTTP routes ──────────────────────────────────────────────────────────────

@@ -23,6 +23,15 @@ export class ConnectorStateRepo {
     );
   }
 
+  /** Keys starting with `prefix` (compared as text, no LIKE patterns), in key order. */
+  async keys(connector: string, prefix: string, limit: number): Promise<string[]> {
+    const rows = await this.#db.all<{ key: string }>(
+      `select key from connector_state where connector = ? and substr(key, 1, ?) = ? order by key limit ?`,
+      [connector, prefix.length, prefix, limit],
+    );
+    return rows.map((r) => r.key);
+  }
+
   async delete(connector: string, key: string): Promise<void> {
     await this.#db.run(`delete from connector_state where connector = ? and key = ?`, [connector, key]);
   }

@@ -91,6 +91,18 @@ describe.each(STORE_BACKENDS)('the %s store', (backend) => {
     expect(await store.read.state.get('desk', 'cursor')).toBe('other');
   });
 
+  it('connector state: keys by prefix, in key order, per connector, taken as text (no LIKE patterns)', async () => {
+    const { store } = await openTestStore(backend);
+    await store.write(async (tx) => {
+      for (const key of ['sent:b', 'sent:a', 'sent:c', 'sentinel', 'cursor', 'sen%:x', 'sen_:y']) await tx.state.set('mail', key, 1, 1);
+      await tx.state.set('desk', 'sent:z', 1, 1);
+    });
+    expect(await store.read.state.keys('mail', 'sent:', 100)).toEqual(['sent:a', 'sent:b', 'sent:c']);
+    expect(await store.read.state.keys('mail', 'sent:', 2)).toEqual(['sent:a', 'sent:b']);
+    expect(await store.read.state.keys('mail', 'sen%', 100)).toEqual(['sen%:x']);
+    expect(await store.read.state.keys('mail', 'nothing', 100)).toEqual([]);
+  });
+
   it('the same message submitted ten times at once is stored once; the rest are duplicates', async () => {
     const { store } = await openTestStore(backend);
     const queue = new JobQueue(store);

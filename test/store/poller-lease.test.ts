@@ -23,6 +23,7 @@ function contender(store: Store, holder: string) {
     get: async (key) => (await store.read.state.get('mail', key)) as never,
     set: (key, value) => store.write((tx) => tx.state.set('mail', key, value, Date.now())),
     delete: (key) => store.write((tx) => tx.state.delete('mail', key)),
+    keys: (prefix, limit = 100) => store.read.state.keys('mail', prefix, limit),
   };
   const running = runUnderLease({ store, name: 'poller:mail', holder, ttlMs: TTL_MS, logger, retryMs: 50 }, stop.signal, async (hold, signal) => {
     holds.push(hold);

@@ -179,6 +179,14 @@ first_valid_gid = ${MAIL_ID}
 mail_location = maildir:~/Maildir
 mail_fsync = never
 mail_max_userip_connections = 100
+# As a distribution's default config has it: a Sent folder marked \\Sent (RFC 6154), created on first login.
+namespace inbox {
+  inbox = yes
+  mailbox Sent {
+    special_use = \\Sent
+    auto = subscribe
+  }
+}
 ${auth}
 userdb {
   driver = passwd-file

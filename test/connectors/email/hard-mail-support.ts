@@ -75,6 +75,7 @@ export function watcherFor(support: MailUser, handle: (raw: Buffer, uid: number)
     get: async <T>(k: string) => values.get(k) as T | undefined,
     set: async (k, v) => void values.set(k, structuredClone(v)),
     delete: async (k) => void values.delete(k),
+    keys: async (prefix, limit = 100) => [...values.keys()].filter((k) => k.startsWith(prefix)).sort().slice(0, limit),
   };
   const watcher = new MailboxWatcher(config, state, pino({ level: 'silent' }), handle, options);
   const stop = new AbortController();

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
-import { appendRaw, mailServers } from '../../support/mail-servers.ts';
+import { appendRaw, fetchAll, mailServers, sendMail, waitForMail } from '../../support/mail-servers.ts';
 import { until } from '../../support/wait.ts';
 import { ARRIVES_MS, cursorOf, inbound, rawMail } from './hard-mail-support.ts';
 import { emailConnector } from './settings.ts';
@@ -21,7 +21,8 @@ describe('the e-mail connector on two replicas', () => {
     const settings = { jobs: { lease_seconds: 3 } };
     const a = await startTestGateway({ connectors: [connector], store: 'postgres', settings });
     await until(async () => (await mailHealth(a))?.details.connected === true, ARRIVES_MS, 'a to read the mailbox');
-    const b = await startTestGateway({ connectors: [connector], sandbox: a.sandbox, sameStoreAs: a, settings });
+    const bLines: string[] = [];
+    const b = await startTestGateway({ connectors: [connector], sandbox: a.sandbox, sameStoreAs: a, settings, logLines: bLines });
     await new Promise((r) => setTimeout(r, 1_500));
     expect((await mailHealth(b))?.details).toEqual({ poller: 'standby: another replica holds its lease' });
 
@@ -36,5 +37,28 @@ describe('the e-mail connector on two replicas', () => {
     expect((await cursorOf(b))?.lastUid).toBe(5);
     const lease = await b.gateway.store.read.leases.get('poller:mail');
     expect(lease?.generation).toBe(2);
+  });
+
+  it('a reply sent by the replica that does not hold the mailbox is filed in Sent by the one that does', { timeout: 60_000 }, async () => {
+    const servers = mailServers();
+    const support = await servers.addUser('replicas-sent');
+    const customer = await servers.addUser('ann', 'customer.test');
+    const connector = emailConnector(support, { reconnect_max_seconds: 1 });
+    const settings = { jobs: { lease_seconds: 3 } };
+    const a = await startTestGateway({ connectors: [connector], store: 'postgres', settings });
+    await until(async () => (await mailHealth(a))?.details.connected === true, ARRIVES_MS, 'a to read the mailbox');
+    // b starts last: the channel's webhook URL is now b's, so the agent's reply is delivered by b.
+    const bLines: string[] = [];
+    const b = await startTestGateway({ connectors: [connector], sandbox: a.sandbox, sameStoreAs: a, settings, logLines: bLines });
+    await sendMail({ from: customer.address, to: support.address, subject: 'Where is it?', text: 'My parcel.\n' });
+    await until(async () => (await inbound(a)).some((m) => m.status === 'posted'), ARRIVES_MS, 'the mail posted');
+    const { chatId } = (await a.gateway.store.read.sql.get(`select chat_id as "chatId" from threads where connector = 'mail'`)) as { chatId: string };
+    await a.sandbox.call('POST', `/_sandbox/chats/${chatId}/agent_messages`, { text: 'On its way.' });
+    const [reply] = await waitForMail(customer, 1, ARRIVES_MS);
+    // b delivered it (its log says so), and b does not hold the mailbox.
+    expect(bLines.map((l) => JSON.parse(l) as { msg?: string }).filter((l) => l.msg === 'delivered')).toHaveLength(1);
+    await until(async () => (await fetchAll(support, 'Sent')).length === 1, ARRIVES_MS, 'the copy in Sent');
+    expect((await fetchAll(support, 'Sent'))[0]!.messageId).toBe(reply!.messageId);
+    expect((await mailHealth(b))?.details).toEqual({ poller: 'standby: another replica holds its lease' });
   });
 });

@@ -101,6 +101,9 @@ export function recordingContext(name = 'partner-hooks'): RecordingContext {
     async delete(key) {
       state.delete(key);
     },
+    async keys(prefix, limit = 100) {
+      return [...state.keys()].filter((k) => k.startsWith(prefix)).sort().slice(0, limit);
+    },
   };
 
   return {
