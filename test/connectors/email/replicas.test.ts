@@ -13,16 +13,21 @@ import { emailConnector } from './settings.ts';
 
 const mailHealth = async (tg: TestGateway) => (await tg.call('GET', '/readyz')).body?.connectors?.mail as { ok: boolean; details: Record<string, unknown> } | undefined;
 
+/** `a` reads the mailbox; `b`, started after it on the same database, stands by (its log lines in `bLines`). */
+async function twoReplicas(connector: Record<string, unknown>) {
+  // A short lease, so the standby asks again about every second.
+  const settings = { jobs: { lease_seconds: 3 } };
+  const a = await startTestGateway({ connectors: [connector], store: 'postgres', settings });
+  await until(async () => (await mailHealth(a))?.details.connected === true, ARRIVES_MS, 'a to read the mailbox');
+  const bLines: string[] = [];
+  const b = await startTestGateway({ connectors: [connector], sandbox: a.sandbox, sameStoreAs: a, settings, logLines: bLines });
+  return { a, b, bLines };
+}
+
 describe('the e-mail connector on two replicas', () => {
   it('one replica reads the mailbox; all mail is posted once; the other takes over when it stops', { timeout: 60_000 }, async () => {
     const support = await mailServers().addUser('replicas');
-    const connector = emailConnector(support, { reconnect_max_seconds: 1 });
-    // A short lease, so the standby asks again about every second.
-    const settings = { jobs: { lease_seconds: 3 } };
-    const a = await startTestGateway({ connectors: [connector], store: 'postgres', settings });
-    await until(async () => (await mailHealth(a))?.details.connected === true, ARRIVES_MS, 'a to read the mailbox');
-    const bLines: string[] = [];
-    const b = await startTestGateway({ connectors: [connector], sandbox: a.sandbox, sameStoreAs: a, settings, logLines: bLines });
+    const { a, b } = await twoReplicas(emailConnector(support, { reconnect_max_seconds: 1 }));
     await new Promise((r) => setTimeout(r, 1_500));
     expect((await mailHealth(b))?.details).toEqual({ poller: 'standby: another replica holds its lease' });
 
@@ -43,13 +48,8 @@ describe('the e-mail connector on two replicas', () => {
     const servers = mailServers();
     const support = await servers.addUser('replicas-sent');
     const customer = await servers.addUser('ann', 'customer.test');
-    const connector = emailConnector(support, { reconnect_max_seconds: 1 });
-    const settings = { jobs: { lease_seconds: 3 } };
-    const a = await startTestGateway({ connectors: [connector], store: 'postgres', settings });
-    await until(async () => (await mailHealth(a))?.details.connected === true, ARRIVES_MS, 'a to read the mailbox');
     // b starts last: the channel's webhook URL is now b's, so the agent's reply is delivered by b.
-    const bLines: string[] = [];
-    const b = await startTestGateway({ connectors: [connector], sandbox: a.sandbox, sameStoreAs: a, settings, logLines: bLines });
+    const { a, b, bLines } = await twoReplicas(emailConnector(support, { reconnect_max_seconds: 1 }));
     await sendMail({ from: customer.address, to: support.address, subject: 'Where is it?', text: 'My parcel.\n' });
     await until(async () => (await inbound(a)).some((m) => m.status === 'posted'), ARRIVES_MS, 'the mail posted');
     const { chatId } = (await a.gateway.store.read.sql.get(`select chat_id as "chatId" from threads where connector = 'mail'`)) as { chatId: string };
