@@ -10,7 +10,7 @@
  *       its own process: seconds from the spawn until every mail is posted to
  *       the platform, and the gateway's peak RSS (VmHWM).
  * Uses the test suite's mail-server setup (root, Debian's dovecot-imapd
- * dovecot-lmtpd opensmtpd: scripts/install-mail-servers).
+ * dovecot-lmtpd dovecot-submissiond opensmtpd: scripts/install-mail-servers).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

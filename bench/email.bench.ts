@@ -4,7 +4,7 @@
  * process over IMAP IDLE and posted to a real sandbox — mails per second from
  * the first SMTP submission to the last platform POST, and the gateway's peak
  * RSS (VmHWM). Uses the test suite's mail-server setup (root, Debian's
- * dovecot-imapd dovecot-lmtpd opensmtpd: scripts/install-mail-servers).
+ * dovecot-imapd dovecot-lmtpd dovecot-submissiond opensmtpd: scripts/install-mail-servers).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

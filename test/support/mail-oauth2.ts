@@ -1,8 +1,9 @@
 /**
  * OAuth2 for the test Dovecot (used by ./mail-global-setup.ts): a token-info
  * HTTP endpoint on loopback that Dovecot's oauth2 passdb asks about each
- * XOAUTH2 / OAUTHBEARER login, and the control routes tests register tokens
- * through (issueAccessToken / revokeAccessToken in ./mail-servers.ts).
+ * XOAUTH2 / OAUTHBEARER login (IMAP and SMTP submission alike), and the
+ * control routes tests register tokens through (issueAccessToken /
+ * revokeAccessToken in ./mail-servers.ts).
  *
  *   GET  /tokeninfo?access_token=T  (Dovecot)  200 {"username": "<address>", "active": true}
  *                                              401 {"active": false}: unknown, revoked or expired
@@ -77,9 +78,10 @@ active_attribute = active
 active_value = true
 timeout_msecs = 5000
 `);
-      // Password logins (IMAP LOGIN is SASL PLAIN inside Dovecot) never reach the
-      // oauth2 passdb, nor token logins the passwd-file one; the userdb serves both.
-      return `auth_mechanisms = plain xoauth2 oauthbearer
+      // Password logins (IMAP LOGIN is SASL PLAIN inside Dovecot; SMTP submission
+      // offers AUTH PLAIN and LOGIN) never reach the oauth2 passdb, nor token logins
+      // the passwd-file one; the userdb serves both.
+      return `auth_mechanisms = plain login xoauth2 oauthbearer
 passdb {
   driver = passwd-file
   mechanisms = plain login

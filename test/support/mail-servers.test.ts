@@ -1,10 +1,15 @@
 /**
  * The real mail servers the e-mail connector's tests rely on: SMTP delivery
- * through OpenSMTPD into Dovecot, IMAP APPEND, IDLE notices, and a Dovecot
- * restart that keeps users and mail.
+ * through OpenSMTPD into Dovecot, IMAP APPEND, IDLE notices, a Dovecot
+ * restart that keeps users and mail, and SMTP submission with a password or
+ * an OAuth2 access token.
  */
+import { connect } from 'node:net';
+import nodemailer from 'nodemailer';
 import { describe, expect, it } from 'vitest';
-import { appendRaw, fetchAll, mailServers, openImap, restartDovecot, sendMail, WAIT_FOR_MAIL_MS, waitForMail } from './mail-servers.ts';
+import {
+  appendRaw, fetchAll, issueAccessToken, mailServers, openImap, restartDovecot, revokeAccessToken, sendMail, WAIT_FOR_MAIL_MS, waitForMail, type MailUser,
+} from './mail-servers.ts';
 
 /** An IDLE client hears of new mail about as fast as LMTP stores it. */
 const IDLE_NOTICE_MS = 3_000;
@@ -98,6 +103,119 @@ describe('mail servers for the tests', () => {
     expect((await waiting).map((m) => m.subject)).toEqual(['Before restart', 'After restart']);
   });
 });
+
+describe('SMTP submission of the test Dovecot', () => {
+  it('takes mail after an XOAUTH2 login with an issued token and delivers it through OpenSMTPD', async () => {
+    // Guards: submission not asking the oauth2 passdb (tokens working for IMAP
+    // only), or its relay to OpenSMTPD losing the mail on the way to LMTP.
+    const mail = mailServers();
+    const sender = await mail.addUser('sender');
+    const recipient = await mail.addUser('recipient', 'customer.test');
+    const accessToken = await issueAccessToken(sender);
+
+    const sent = await submit({ type: 'OAuth2', user: sender.user, accessToken }, sender, recipient.address, 'Over XOAUTH2');
+    expect(sent.response).toMatch(/^250 /);
+
+    const [delivered] = await waitForMail(recipient, 1);
+    expect(delivered?.subject).toBe('Over XOAUTH2');
+    expect(delivered?.headers.from).toEqual([sender.address]);
+    // Dovecot's own Received line: the mail came through submission, authenticated (ESMTPA, RFC 3848).
+    expect(delivered?.headers.received?.join('\n')).toMatch(/ by submission\.example\.test with ESMTPA id /);
+  });
+
+  it('offers the password and token mechanisms and takes OAUTHBEARER too', async () => {
+    // Guards: auth_mechanisms losing one of them for SMTP (nodemailer speaks
+    // XOAUTH2 only, so OAUTHBEARER is tried on the wire).
+    const sender = await mailServers().addUser('bearer');
+    const token = await issueAccessToken(sender);
+    const bearer = Buffer.from(`n,a=${sender.user},\x01auth=Bearer ${token}\x01\x01`).toString('base64');
+
+    const [greeting, ehlo, auth] = await smtpDialogue(['EHLO client.test', `AUTH OAUTHBEARER ${bearer}`]);
+    expect(greeting).toMatch(/^220 submission\.example\.test /);
+    expect(ehlo).toMatch(/^250-AUTH PLAIN LOGIN XOAUTH2 OAUTHBEARER\r$/m);
+    expect(auth).toMatch(/^235 /);
+  });
+
+  it('refuses a revoked or never issued token with 535, and mail without AUTH with 530', async () => {
+    // Guards: the relay taking mail without a valid login, i.e. submission
+    // turning into an open relay, or a revoked token still sending.
+    const mail = mailServers();
+    const sender = await mail.addUser('revoked');
+    const recipient = await mail.addUser('nothing');
+    const revoked = await issueAccessToken(sender);
+    await revokeAccessToken(revoked);
+
+    // Together: each refusal takes Dovecot's auth_failure_delay (2 s), twice as
+    // nodemailer retries XOAUTH2 once (with the same token: it cannot refresh it).
+    const refused = await Promise.all([
+      submit({ type: 'OAuth2', user: sender.user, accessToken: revoked }, sender, recipient.address, 'Revoked').catch((err: unknown) => err),
+      submit({ type: 'OAuth2', user: sender.user, accessToken: 'tg-never-issued' }, sender, recipient.address, 'Unknown').catch((err: unknown) => err),
+      submit(undefined, sender, recipient.address, 'No AUTH').catch((err: unknown) => err),
+    ]);
+    expect(refused).toEqual([
+      expect.objectContaining({ code: 'EAUTH', responseCode: 535, response: expect.stringMatching(/^535 5\.7\.8 Authentication failed/) }),
+      expect.objectContaining({ code: 'EAUTH', responseCode: 535 }),
+      expect.objectContaining({ code: 'EENVELOPE', responseCode: 530, response: expect.stringMatching(/^530 5\.7\.0 Authentication required/) }),
+    ]);
+    expect(await fetchAll(recipient)).toEqual([]);
+  });
+
+  it('takes mail after a password login over AUTH PLAIN and AUTH LOGIN', async () => {
+    // Guards: the passwd-file passdb not serving submission, or LOGIN (which
+    // some clients insist on) missing from auth_mechanisms.
+    const mail = mailServers();
+    const sender = await mail.addUser('password');
+    const recipient = await mail.addUser('recipient');
+    const credentials = { user: sender.user, pass: sender.password };
+
+    await submit(credentials, sender, recipient.address, 'Over PLAIN', 'PLAIN');
+    await submit(credentials, sender, recipient.address, 'Over LOGIN', 'LOGIN');
+
+    expect((await waitForMail(recipient, 2)).map((m) => m.subject).sort()).toEqual(['Over LOGIN', 'Over PLAIN']);
+  });
+});
+
+type SubmissionAuth = { type: 'OAuth2'; user: string; accessToken: string } | { user: string; pass: string };
+
+/** One mail from `sender` through Dovecot's submission (no TLS: there is none on loopback). */
+async function submit(auth: SubmissionAuth | undefined, sender: MailUser, to: string, subject: string, authMethod?: 'PLAIN' | 'LOGIN') {
+  const { host, port } = mailServers().submission;
+  const transport = nodemailer.createTransport({ host, port, secure: false, ignoreTLS: true, auth, authMethod });
+  try {
+    return await transport.sendMail({ from: sender.address, to, subject, text: `${subject}.` });
+  } finally {
+    transport.close();
+  }
+}
+
+/** One whole SMTP reply, multi-line or not, at the start of the text. */
+const SMTP_REPLY = /^(?:\d{3}-.*\r\n)*\d{3} .*\r\n/;
+
+/** Raw SMTP with the submission port: each line is sent after the previous reply; returns the greeting and every reply. */
+function smtpDialogue(lines: string[]): Promise<string[]> {
+  const { host, port } = mailServers().submission;
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, host);
+    const replies: string[] = [];
+    const pending = [...lines];
+    let text = '';
+    socket.setTimeout(10_000, () => socket.destroy(new Error(`no reply after ${JSON.stringify(replies)}: ${text}`)));
+    socket.on('error', reject);
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+      for (let reply = SMTP_REPLY.exec(text); reply; reply = SMTP_REPLY.exec(text)) {
+        replies.push(reply[0]);
+        text = text.slice(reply[0].length);
+        const next = pending.shift();
+        if (next !== undefined) socket.write(`${next}\r\n`);
+        else {
+          socket.end('QUIT\r\n');
+          resolve(replies);
+        }
+      }
+    });
+  });
+}
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

@@ -2,6 +2,9 @@
  * The run's real mail servers (started once by ./mail-global-setup.ts) as
  * test files see them: a fresh mailbox user per test, SMTP sending through
  * OpenSMTPD (which delivers to Dovecot over LMTP), IMAP APPEND and fetch.
+ * `submission` is Dovecot's SMTP submission: AUTH first (PLAIN/LOGIN with the
+ * user's password, XOAUTH2/OAUTHBEARER with an access token), then it relays
+ * to OpenSMTPD, so the mail is delivered as if sent with sendMail.
  *
  *   const mail = mailServers();
  *   const support = await mail.addUser('support');           // support-3f9a…@example.test
@@ -9,8 +12,10 @@
  *   const [first] = await waitForMail(support, 1);
  *
  * OAuth2: `issueAccessToken(user)` gives a token Dovecot accepts for that
- * user over SASL XOAUTH2 and OAUTHBEARER (imapflow: `auth: { user, accessToken }`,
- * which picks OAUTHBEARER here) until it expires or `revokeAccessToken(token)`.
+ * user over SASL XOAUTH2 and OAUTHBEARER, in IMAP and submission (imapflow:
+ * `auth: { user, accessToken }`, which picks OAUTHBEARER here; nodemailer:
+ * `auth: { type: 'OAuth2', user, accessToken }`, XOAUTH2) until it expires or
+ * `revokeAccessToken(token)`.
  *
  * restartDovecot() restarts the ONE Dovecot every test file shares: every
  * file's IMAP connections drop while it restarts (the helpers here retry once,
@@ -33,6 +38,8 @@ export interface MailServersInfo {
   imapPort: number;
   smtpPort: number;
   lmtpPort: number;
+  /** Dovecot's submission: AUTH required, relays to smtpPort. */
+  submissionPort: number;
   /** One Dovecot passwd-file per user, named by its address. */
   usersDir: string;
   /** `POST ${controlUrl}/restart-dovecot` restarts Dovecot, answering once logins work;
@@ -63,6 +70,8 @@ export interface MailServers {
   imap: Endpoint;
   smtp: Endpoint;
   lmtp: Endpoint;
+  /** SMTP submission (no TLS): AUTH PLAIN, LOGIN, XOAUTH2 or OAUTHBEARER, then mail as with `smtp`. */
+  submission: Endpoint;
   /** A new mailbox user `<localPart>-<random>@<domain>`, able to log in at once. */
   addUser(localPart?: string, domain?: MailDomain): Promise<MailUser>;
 }
@@ -101,11 +110,12 @@ function info(): MailServersInfo {
 }
 
 export function mailServers(): MailServers {
-  const { host, imapPort, smtpPort, lmtpPort, usersDir } = info();
+  const { host, imapPort, smtpPort, lmtpPort, submissionPort, usersDir } = info();
   return {
     imap: { host, port: imapPort },
     smtp: { host, port: smtpPort },
     lmtp: { host, port: lmtpPort },
+    submission: { host, port: submissionPort },
     async addUser(localPart = 'user', domain = 'example.test') {
       if (!/^[a-z0-9._-]+$/i.test(localPart)) throw new Error(`addUser: unusable local part ${JSON.stringify(localPart)}`);
       const address = `${localPart}-${randomBytes(5).toString('hex')}@${domain}`.toLowerCase();
