@@ -13,6 +13,9 @@ import { defineConnector, type ConnectorInstance } from '../../src/connector/api
 import { EmailConnectorConfig } from './config.ts';
 import { MailIntake } from './mail-intake.ts';
 import { MailboxWatcher } from './mailbox-watcher.ts';
+import type { OAuth2Settings } from './config.ts';
+import { oauth2AccessToken } from './imap-auth.ts';
+import { OAuth2Tokens } from './oauth2-tokens.ts';
 import { SentCopies } from './sent-copies.ts';
 import { SmtpSender } from './smtp-sender.ts';
 
@@ -25,8 +28,18 @@ export default defineConnector({
   create(config, ctx): ConnectorInstance {
     const intake = new MailIntake(ctx, config.address, config.accept_list_ids);
     const sentCopies = new SentCopies(config.sent_folder, ctx.logger);
-    // A copy queued on the replica that holds the mailbox is appended at once; elsewhere at the holder's next turn.
-    const sender = new SmtpSender(config, ctx, () => watcher.poke());
+    const tokensFor = (auth: OAuth2Settings | undefined) =>
+      auth?.provider === undefined ? undefined : new OAuth2Tokens(auth, { state: ctx.state, sealer: ctx.sealer, logger: ctx.logger });
+    const imapTokens = tokensFor(config.imap.auth);
+    const smtpAuth = config.smtp.auth === 'imap' ? config.imap.auth : config.smtp.auth;
+    const smtpTokens = config.smtp.auth === 'imap' ? imapTokens : tokensFor(config.smtp.auth);
+    const sender = new SmtpSender(config, ctx, {
+      // A copy queued on the replica that holds the mailbox is appended at once; elsewhere at the holder's next turn.
+      onCopyQueued: () => watcher.poke(),
+      ...(smtpAuth
+        ? { oauth2: { user: smtpAuth.user, token: (renew: boolean) => oauth2AccessToken(smtpAuth, smtpTokens, renew), expiresAt: () => smtpTokens?.expiresAt ?? 0 } }
+        : {}),
+    });
     let suggestions = 0;
     const watcher = new MailboxWatcher(
       config,
@@ -43,6 +56,7 @@ export default defineConnector({
         },
         prepare: (raw) => intake.prepare(raw),
         betweenCatchUps: (client, state) => sentCopies.flush(client, state),
+        ...(imapTokens ? { tokens: imapTokens } : {}),
         onGiveUp: async (raw, uid, error) => {
           const outcome = await intake.recordUnhandled(raw, error);
           ctx.logger.warn({ uid, outcome }, 'mail given up after repeated failures');
@@ -67,8 +81,10 @@ export default defineConnector({
       },
       health() {
         const s = watcher.status;
+        // A refresh that fails (revoked consent, a wrong secret) shows with the provider's words, also for SMTP alone.
+        const smtpOwn = smtpTokens !== imapTokens ? smtpTokens : undefined;
         return {
-          ok: s.connected,
+          ok: s.connected && (smtpOwn?.status.ok ?? true),
           details: {
             connected: s.connected,
             idle: s.idle,
@@ -79,6 +95,8 @@ export default defineConnector({
             reconnects: s.reconnects,
             reply_suggestions_recorded: suggestions,
             ...(config.sent_copy ? { sent_copies: { ...sentCopies.status } } : {}),
+            ...(imapTokens ? { oauth2: { ...imapTokens.status } } : {}),
+            ...(smtpOwn ? { smtp_oauth2: { ...smtpOwn.status } } : {}),
           },
         };
       },

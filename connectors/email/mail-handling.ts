@@ -9,6 +9,7 @@
  */
 import type { ImapFlow } from 'imapflow';
 import type { ConnectorState, Logger } from '../../src/connector/api.ts';
+import type { OAuth2Tokens } from './oauth2-tokens.ts';
 import { MailHandlingError } from './watcher-parts.ts';
 
 export const DEFAULT_MAX_HANDLER_FAILURES = 3;
@@ -34,6 +35,8 @@ export interface WatcherOptions {
    * answers whether it selected another mailbox, so the watcher selects its own again. `poke()` asks for a turn.
    */
   betweenCatchUps?: (client: ImapFlow, state: ConnectorState) => Promise<boolean>;
+  /** The built-in OAuth2 refresh of imap.auth (a refused login asks it for a fresh token). */
+  tokens?: OAuth2Tokens;
 }
 
 type Handle = (raw: Buffer, uid: number) => Promise<void>;

@@ -74,6 +74,9 @@ export class MailboxWatcher {
   readonly #maxGroupBytes: number;
   readonly #maxGroupMails: number;
   readonly #betweenCatchUps: WatcherOptions['betweenCatchUps'];
+  readonly #tokens: WatcherOptions['tokens'];
+  /** The last login was refused: the next one asks for a fresh OAuth2 token. */
+  #renewToken = false;
   /** Ends the session's wait for new mail (set while a session runs). */
   #poke: () => void = () => {};
   readonly status: WatcherStatus = { connected: false, idle: false, lastUid: null, lastError: null, lastErrorAt: null, reconnects: 0 };
@@ -93,6 +96,7 @@ export class MailboxWatcher {
     this.#maxGroupBytes = options.maxGroupBytes ?? DEFAULT_MAX_GROUP_BYTES;
     this.#maxGroupMails = Math.max(1, options.maxGroupMails ?? DEFAULT_MAX_GROUP_MAILS);
     this.#betweenCatchUps = options.betweenCatchUps;
+    this.#tokens = options.tokens;
   }
 
   /** Asks the session for a turn now (its `betweenCatchUps` work is waiting) instead of at the next mail or poll. */
@@ -110,6 +114,7 @@ export class MailboxWatcher {
         failures = 0;
       } catch (err) {
         if (signal.aborted) break;
+        this.#renewToken = (err as { authenticationFailed?: boolean }).authenticationFailed === true;
         // A session that got as far as the open mailbox worked: the backoff starts again from its first step.
         failures = this.status.connected ? 1 : failures + 1;
         this.status.lastError = describeImapError(err);
@@ -141,7 +146,7 @@ export class MailboxWatcher {
       host: imap.host,
       port: imap.port,
       secure: imap.secure,
-      auth: await imapAuth(imap),
+      auth: await imapAuth(imap, this.#tokens, this.#renewToken),
       logger: false,
       // IDLE as soon as the connection rests (imapflow's default waits 15 s), so new mail is seen at once.
       autoIdleDelay: AUTO_IDLE_DELAY_MS,

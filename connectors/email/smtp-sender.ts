@@ -27,6 +27,8 @@ import { replyHtml } from './html-reply.ts';
 import { OWN_HEADER } from './mail-intake.ts';
 import { ownMessageId } from './message-ids.ts';
 import { replyAddress, replyToken, tokenReference } from './reply-token.ts';
+import { TokenCommandError } from './imap-auth.ts';
+import { OAuth2RefreshError } from './oauth2-tokens.ts';
 import { queueSentCopy } from './sent-copies.ts';
 import { readThreadInfo, withReferences, writeThreadInfo } from './thread-info.ts';
 
@@ -53,18 +55,37 @@ export class SmtpSender {
   readonly #domain: string;
   readonly #onCopyQueued: () => void;
 
-  /** `onCopyQueued`: a reply's Sent copy was queued (the mailbox's poller can append it now). */
-  constructor(config: EmailConnectorConfig, ctx: ConnectorContext, onCopyQueued: () => void = () => {}) {
+  /**
+   * `onCopyQueued`: a reply's Sent copy was queued (the mailbox's poller can append it now). `oauth2`: the access
+   * token for `smtp.auth` (`renew`: the server refused the last one), with its login user.
+   */
+  constructor(
+    config: EmailConnectorConfig,
+    ctx: ConnectorContext,
+    options: { onCopyQueued?: () => void; oauth2?: { user: string; token: (renew: boolean) => Promise<string>; expiresAt: () => number } } = {},
+  ) {
     this.#config = config;
     this.#ctx = ctx;
-    this.#onCopyQueued = onCopyQueued;
+    this.#onCopyQueued = options.onCopyQueued ?? (() => {});
     this.#domain = config.address.slice(config.address.lastIndexOf('@') + 1);
     const { smtp } = config;
+    const oauth2 = options.oauth2;
     this.#transport = nodemailer.createTransport({
       host: smtp.host,
       port: smtp.port,
       secure: smtp.secure,
       ...(smtp.user ? { auth: { user: smtp.user, pass: smtp.password ?? '' } } : {}),
+      // XOAUTH2 with a token of ours: nodemailer asks again with renew = true when the server refused it.
+      ...(oauth2
+        ? {
+            auth: {
+              type: 'OAuth2' as const,
+              user: oauth2.user,
+              provisionCallback: (_user: string, renew: boolean, done: (err: Error | null, token?: string, expires?: number) => void) =>
+                void oauth2.token(renew).then((token) => done(null, token, oauth2.expiresAt()), (err: Error) => done(err)),
+            },
+          }
+        : {}),
       connectionTimeout: 10_000,
       greetingTimeout: 10_000,
       socketTimeout: 30_000,
@@ -117,6 +138,10 @@ export class SmtpSender {
   #classify(err: unknown): Error {
     const e = err as { responseCode?: number; response?: string; code?: string; message?: string };
     const text = (e.response ?? e.message ?? String(err)).slice(0, 500);
+    // A refused login (or an OAuth2 token that could not be had) is fixed by fixing credentials, not by giving up the reply.
+    if (e.code === 'EAUTH' || err instanceof OAuth2RefreshError || err instanceof TokenCommandError) {
+      return new SmtpFailedError(`SMTP login: ${text}`, { cause: err });
+    }
     if (typeof e.responseCode === 'number' && e.responseCode >= 500) {
       return new SmtpRejectedError(`SMTP ${e.responseCode}: ${text}`, { cause: err });
     }

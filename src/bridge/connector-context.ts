@@ -5,7 +5,7 @@
  * name so it can only reach its own threads, state and URL space.
  */
 import type { Logger } from 'pino';
-import type { ConnectorContext, ConnectorRoutes, SkipRecord, SubmitItem, SubmitMessage, SubmitOptions, Thread } from '../connector/api.ts';
+import type { ConnectorContext, ConnectorRoutes, Sealer, SkipRecord, SubmitItem, SubmitMessage, SubmitOptions, Thread } from '../connector/api.ts';
 import type { Store } from '../store/database.ts';
 import type { ThreadRow } from '../store/threads-repo.ts';
 import type { InboundBridge } from './inbound.ts';
@@ -17,6 +17,8 @@ export interface ContextDeps {
   inbound: InboundBridge;
   logger: Logger;
   now?: () => number;
+  /** From `store.encryption_key`, when set. */
+  sealer?: Sealer;
 }
 
 export function createConnectorContext(name: string, deps: ContextDeps, routes: ConnectorRoutes): ConnectorContext {
@@ -64,6 +66,7 @@ export function createConnectorContext(name: string, deps: ContextDeps, routes: 
     }),
     routes,
     logger: deps.logger.child({ connector: name }),
+    sealer: deps.sealer,
   };
   return Object.freeze(ctx);
 }

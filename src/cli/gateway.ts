@@ -13,6 +13,7 @@ import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { Bridge } from '../bridge/bridge.ts';
 import { createConnectorContext } from '../bridge/connector-context.ts';
+import { createSealer } from '../bridge/sealer.ts';
 import { storeLock } from '../bridge/store-lock.ts';
 import { refusalLimits } from '../bridge/refused-webhooks.ts';
 import { retentionOf, startRetention } from '../bridge/retention.ts';
@@ -176,7 +177,8 @@ export async function startGateway(
       },
     });
     undo.push(() => bridge.pause.close(), () => bridge.runner.stop(0));
-    const contextDeps = { store, inbound: bridge.inbound, logger };
+    const sealer = settings.store.encryption_key === undefined ? undefined : createSealer(settings.store.encryption_key);
+    const contextDeps = { store, inbound: bridge.inbound, logger, ...(sealer ? { sealer } : {}) };
     await runtime.createAll(entries, connectorsLoaded, (name, routes) => createConnectorContext(name, contextDeps, routes));
 
     const health = new GatewayHealth({

@@ -78,6 +78,8 @@ function parseSettings(
   const storeUrl = env.THREADGATE_STORE_URL;
   let withEnv = storePath ? withStoreKey(interpolated, 'path', resolve(cwd, storePath)) : interpolated;
   if (storeUrl) withEnv = withStoreKey(withEnv, 'url', storeUrl);
+  const storeKey = env.THREADGATE_STORE_ENCRYPTION_KEY;
+  if (storeKey) withEnv = withStoreKey(withEnv, 'encryption_key', storeKey);
   const parsed = Settings.safeParse(withEnv);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
@@ -89,7 +91,7 @@ function parseSettings(
 }
 
 /** `raw` with `store.<key>` set to `value` where it has none (anything malformed is left for the schema to report). */
-function withStoreKey(raw: unknown, key: 'path' | 'url', value: string): unknown {
+function withStoreKey(raw: unknown, key: 'path' | 'url' | 'encryption_key', value: string): unknown {
   if (!isMapping(raw)) return raw;
   const store = raw.store ?? {};
   if (!isMapping(store) || store[key] !== undefined) return raw;

@@ -78,6 +78,11 @@ export const StoreSettings = z.strictObject({
     .string()
     .regex(/^postgres(ql)?:\/\/[^/]/, { error: 'must be a postgres://user:password@host:port/database URL' })
     .optional(),
+  /**
+   * Seals the few secrets connectors keep in the store (a refresh token the mail provider rotated): any string of
+   * at least 32 characters, e.g. `openssl rand -base64 32`. Also THREADGATE_STORE_ENCRYPTION_KEY.
+   */
+  encryption_key: z.string().min(32, { error: 'must be at least 32 characters (e.g. openssl rand -base64 32)' }).optional(),
   /** Connections of each replica to PostgreSQL. */
   pool_size: z.number().int().min(1).max(200).default(10),
   /** TLS to PostgreSQL (also `?sslmode=` in the URL). */

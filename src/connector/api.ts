@@ -186,6 +186,17 @@ export interface ConnectorContext {
   readonly routes: ConnectorRoutes;
   /** A child logger naming the connector; secrets are redacted at the root. */
   readonly logger: Logger;
+  /**
+   * Seals a small secret to keep in `state` (a rotated refresh token) with the gateway's `store.encryption_key`;
+   * undefined when none is configured — then keep such a secret in memory only.
+   */
+  readonly sealer: Sealer | undefined;
+}
+
+/** Encryption at rest for small secrets (AES-256-GCM); `open` throws for a value sealed under another key or altered. */
+export interface Sealer {
+  seal(plain: string): string;
+  open(sealed: string): string;
 }
 
 /** What `deliver` is told about the attempt it makes. */

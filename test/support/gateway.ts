@@ -46,6 +46,8 @@ export interface TestGatewayOptions {
   store?: 'sqlite' | 'postgres';
   /** A second replica: the same PostgreSQL database as this gateway's (from another folder). */
   sameStoreAs?: TestGateway;
+  /** Further `store:` keys (e.g. encryption_key), beside the path or URL chosen here. */
+  storeSettings?: Record<string, unknown>;
 }
 
 /** The PostgreSQL database of each gateway folder: a gateway started again in the same folder finds its store. */
@@ -66,7 +68,7 @@ export async function startTestGateway(options: TestGatewayOptions): Promise<Tes
   if (shared !== undefined) databases.set(dir, shared);
   const settings = {
     platform: { url: options.platformUrl ?? sandbox.url, organization_id: sandbox.organizationId, token: sandbox.token },
-    store: await storeSettings(dir, shared !== undefined ? 'postgres' : (options.store ?? process.env.THREADGATE_TEST_STORE)),
+    store: { ...(await storeSettings(dir, shared !== undefined ? 'postgres' : (options.store ?? process.env.THREADGATE_TEST_STORE))), ...options.storeSettings },
     log: { level: process.env.TEST_LOG_LEVEL ?? 'silent' },
     connectors: options.connectors.map((c) => ({ room_id: sandbox.roomId, ...c })),
     ...options.settings,

@@ -15,11 +15,13 @@ export interface TcpCounter {
   mostAtOnce: number;
   /** Connections accepted so far. */
   total: number;
+  /** Cuts every open connection (a server-side drop, as a restart or an idle timeout does). */
+  dropAll(): void;
 }
 
 export async function startTcpCounter(target: { host: string; port: number }): Promise<TcpCounter> {
   const sockets = new Set<Socket>();
-  const counter: TcpCounter = { port: 0, open: 0, mostAtOnce: 0, total: 0 };
+  const counter: TcpCounter = { port: 0, open: 0, mostAtOnce: 0, total: 0, dropAll: () => sockets.forEach((s) => s.destroy()) };
   const server = createServer((client) => {
     counter.total += 1;
     counter.open += 1;

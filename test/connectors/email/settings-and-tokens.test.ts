@@ -28,8 +28,28 @@ describe('settings', () => {
   it('wants a password or OAuth2, and exactly one of access_token and token_command', () => {
     expect(EmailConnectorConfig.safeParse({ ...base, imap: { host: 'h', user: 'u' } }).error?.issues[0]?.path).toEqual(['imap', 'password']);
     const both = EmailConnectorConfig.safeParse({ ...base, imap: { host: 'h', auth: { type: 'oauth2', user: 'u', access_token: 'a', token_command: 'echo b' } } });
-    expect(both.error?.issues[0]?.path).toEqual(['imap', 'auth', 'access_token']);
+    expect(both.error?.issues[0]?.path).toEqual(['imap', 'auth', 'provider']);
     expect(EmailConnectorConfig.safeParse({ ...base, imap: { host: 'h', auth: { type: 'oauth2', user: 'u', access_token: 'a' } } }).success).toBe(true);
+  });
+
+  it('built-in OAuth2 wants client_id and refresh_token, a token_url for custom, a tenant only for microsoft', () => {
+    const imap = (auth: Record<string, unknown>) => ({ ...base, imap: { host: 'h', auth: { type: 'oauth2', user: 'u', ...auth } } });
+    const paths = (config: unknown) => EmailConnectorConfig.safeParse(config).error?.issues.map((i) => i.path.join('.')) ?? [];
+    expect(paths(imap({ provider: 'google', client_id: 'c', client_secret: 's', refresh_token: 'r' }))).toEqual([]);
+    expect(paths(imap({ provider: 'google' }))).toEqual(['imap.auth.client_id', 'imap.auth.refresh_token']);
+    expect(paths(imap({ provider: 'custom', client_id: 'c', refresh_token: 'r' }))).toEqual(['imap.auth.token_url']);
+    expect(paths(imap({ provider: 'google', client_id: 'c', refresh_token: 'r', tenant: 't' }))).toEqual(['imap.auth.tenant']);
+    expect(paths(imap({ access_token: 'a', refresh_token: 'r' }))).toEqual(['imap.auth.refresh_token']);
+    expect(paths(imap({ provider: 'microsoft', client_id: 'c', refresh_token: 'r', access_token: 'a' }))).toEqual(['imap.auth.provider']);
+  });
+
+  it('smtp.auth: imap shares the IMAP grant and needs one; auth and a password are not both given', () => {
+    const oauth = { type: 'oauth2', user: 'u', provider: 'microsoft', client_id: 'c', refresh_token: 'r' };
+    const paths = (config: unknown) => EmailConnectorConfig.safeParse(config).error?.issues.map((i) => i.path.join('.')) ?? [];
+    expect(paths({ ...base, imap: { host: 'h', auth: oauth }, smtp: { host: 's', auth: 'imap' } })).toEqual([]);
+    expect(paths({ ...base, smtp: { host: 's', auth: 'imap' } })).toEqual(['smtp.auth']);
+    expect(paths({ ...base, imap: { host: 'h', auth: oauth }, smtp: { host: 's', user: 'u', password: 'p', auth: 'imap' } })).toEqual(['smtp.auth']);
+    expect(paths({ ...base, smtp: { host: 's', auth: oauth } })).toEqual([]);
   });
 });
 

@@ -108,6 +108,7 @@ export function recordingContext(name = 'partner-hooks'): RecordingContext {
 
   return {
     name,
+    sealer: undefined,
     submits,
     closes,
     skips,
