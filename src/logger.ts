@@ -43,10 +43,13 @@ export const REDACTED_PATHS = [
 // string); JSON escapes inside it (`\"`) and `'`, `<`, `>` are part of it, so a
 // value cannot end early and leave a tail.
 
-/** Names whose values are credentials, as the issue lists them and as OAuth and common APIs name them. */
+/**
+ * Names whose values are credentials, as the issue lists them and as OAuth and common APIs name them; `s` is
+ * the signature of a file link (`/files/<id>?e=…&s=…`), which alone lets anyone download the file.
+ */
 const CREDENTIAL_NAMES = new Set([
   'token', 'key', 'api_key', 'apikey', 'access_token', 'refresh_token', 'id_token', 'auth',
-  'secret', 'client_secret', 'password', 'passwd', 'pwd', 'sig', 'signature', 'code',
+  'secret', 'client_secret', 'password', 'passwd', 'pwd', 'sig', 'signature', 'code', 's',
 ]);
 /** …and any name ending in one of these after `_` or `-` (`auth_token`, `x-api-key`, `webhook_secret`). */
 const CREDENTIAL_SUFFIX = /[_-](token|key|secret|password|signature)$/;

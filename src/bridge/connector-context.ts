@@ -1,13 +1,15 @@
 /**
  * Builds the `ConnectorContext` one connector gets (the bridge's side of the
  * plugin contract in src/connector/api.ts): exactly submit, close,
- * threads, state, routes and a child logger, each bound to the connector's
- * name so it can only reach its own threads, state and URL space.
+ * threads, state, routes, files and a child logger, each bound to the
+ * connector's name so it can only reach its own threads, state and URL space
+ * (its files are recorded as its own).
  */
 import type { Logger } from 'pino';
 import type { ConnectorContext, ConnectorRoutes, Sealer, SkipRecord, SubmitItem, SubmitMessage, SubmitOptions, Thread } from '../connector/api.ts';
 import type { Store } from '../store/database.ts';
 import type { ThreadRow } from '../store/threads-repo.ts';
+import type { FileService } from './files.ts';
 import type { InboundBridge } from './inbound.ts';
 import { toThreadView } from './outbound-dispatch.ts';
 import { deriveThreadId } from './thread-id.ts';
@@ -19,6 +21,8 @@ export interface ContextDeps {
   now?: () => number;
   /** From `store.encryption_key`, when set. */
   sealer?: Sealer;
+  /** The file store behind `ctx.files`. */
+  files: FileService;
 }
 
 export function createConnectorContext(name: string, deps: ContextDeps, routes: ConnectorRoutes): ConnectorContext {
@@ -67,6 +71,7 @@ export function createConnectorContext(name: string, deps: ContextDeps, routes: 
     routes,
     logger: deps.logger.child({ connector: name }),
     sealer: deps.sealer,
+    files: Object.freeze({ put: async (file: { filename: string; contentType: string; content: Buffer }) => deps.files.put(name, file) }),
   };
   return Object.freeze(ctx);
 }

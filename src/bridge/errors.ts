@@ -82,3 +82,26 @@ export class PostsPausedError extends ThreadgateError {
     this.postponeUntil = postponeUntil;
   }
 }
+
+/** A file link without a valid signature (or for another file): 403, saying nothing of whether the file exists. */
+export class FileLinkInvalidError extends ThreadgateError {
+  readonly code = 'TG_FILE_LINK_INVALID';
+  override readonly statusCode = 403;
+}
+
+/** A genuine file link past its expiry. */
+export class FileLinkExpiredError extends ThreadgateError {
+  readonly code = 'TG_FILE_LINK_EXPIRED';
+  override readonly statusCode = 410;
+}
+
+/** A genuine, unexpired file link whose file is no longer in the store. */
+export class FileNotFoundError extends ThreadgateError {
+  readonly code = 'TG_FILE_NOT_FOUND';
+  override readonly statusCode = 404;
+}
+
+/** The file link key kept in the store is not a key (altered by hand?): no link can be made or checked. */
+export class FileLinkKeyError extends ThreadgateError {
+  readonly code = 'TG_FILE_LINK_KEY_INVALID';
+}

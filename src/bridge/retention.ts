@@ -6,7 +6,9 @@
  * deliveries, pending messages, queued or running jobs) is never pruned,
  * however old. Old inbound messages lose their text and attempts but keep
  * their row: it is the dedup key, and a mailbox rescanned a year later must
- * not post its old mail again.
+ * not post its old mail again. Files of the file store go once their links
+ * expired (./files.ts sets the expiry within the retention), a batch per
+ * write so a backlog of large rows never holds one long transaction.
  */
 import type { Logger } from 'pino';
 import type { Store } from '../store/database.ts';
@@ -14,6 +16,8 @@ import type { StoreLock } from './store-lock.ts';
 
 export const PRUNE_EVERY_MS = 60 * 60 * 1000;
 const HOUR_MS = 60 * 60 * 1000;
+/** Files deleted per write: their bytes (up to a connector's per-file limit each) go in one transaction. */
+export const FILE_PRUNE_BATCH = 100;
 
 export interface PruneCounts {
   /** Deliveries deleted, refused ones included. */
@@ -52,6 +56,16 @@ export function pruneOlderThan(store: Store, cutoff: number, refusedCutoff: numb
   });
 }
 
+/** Deletes every file expired at `now`, `batch` per write; how many went. */
+export async function pruneExpiredFiles(store: Store, now: number, batch: number = FILE_PRUNE_BATCH): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const deleted = await store.write((tx) => tx.files.pruneExpired(now, batch));
+    total += deleted;
+    if (deleted < batch) return total;
+  }
+}
+
 /** Prunes now and every hour until the returned function is called. */
 export function startRetention(store: Store, periods: RetentionPeriods, logger: Logger, now: () => number = Date.now, lock?: StoreLock): () => void {
   // Replicas on one database prune one at a time (the next one in finds little left).
@@ -59,7 +73,10 @@ export function startRetention(store: Store, periods: RetentionPeriods, logger: 
   const prune = async () => {
     try {
       const at = now();
-      const counts = await exclusive('retention', () => pruneOlderThan(store, at - periods.retentionDays * 24 * HOUR_MS, at - periods.refusedRetentionHours * HOUR_MS));
+      const counts = await exclusive('retention', async () => ({
+        ...(await pruneOlderThan(store, at - periods.retentionDays * 24 * HOUR_MS, at - periods.refusedRetentionHours * HOUR_MS)),
+        files: await pruneExpiredFiles(store, at),
+      }));
       if (Object.values(counts).some((n) => n > 0)) {
         logger.info({ ...counts, retention_days: periods.retentionDays, refused_retention_hours: periods.refusedRetentionHours }, 'old records pruned');
       }

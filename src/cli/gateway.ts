@@ -13,6 +13,8 @@ import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { Bridge } from '../bridge/bridge.ts';
 import { createConnectorContext } from '../bridge/connector-context.ts';
+import { createFileLinks, loadLinkKey } from '../bridge/file-links.ts';
+import { FileService, fileLifetimeMs } from '../bridge/files.ts';
 import { createSealer } from '../bridge/sealer.ts';
 import { storeLock } from '../bridge/store-lock.ts';
 import { refusalLimits } from '../bridge/refused-webhooks.ts';
@@ -55,6 +57,8 @@ export interface RunningGateway {
   app: FastifyInstance;
   sandbox: RunningSandbox | null;
   bridge: Bridge;
+  /** The file store behind each connector's `ctx.files` and /files/<id>. */
+  files: FileService;
   connectors: ConnectorRuntime;
   /** Readiness and the platform's and connectors' health (/readyz, /metrics, the admin overview). */
   health: GatewayHealth;
@@ -178,7 +182,14 @@ export async function startGateway(
     });
     undo.push(() => bridge.pause.close(), () => bridge.runner.stop(0));
     const sealer = settings.store.encryption_key === undefined ? undefined : createSealer(settings.store.encryption_key);
-    const contextDeps = { store, inbound: bridge.inbound, logger, ...(sealer ? { sealer } : {}) };
+    // Links are signed with a key every replica shares (store.encryption_key's, else one kept in the store).
+    const files = new FileService({
+      store,
+      links: createFileLinks(await loadLinkKey(store, settings.store.encryption_key)),
+      publicUrl: () => publicUrl,
+      ttlMs: fileLifetimeMs(settings.files.link_ttl_days, settings.store.retention_days),
+    });
+    const contextDeps = { store, inbound: bridge.inbound, logger, files, ...(sealer ? { sealer } : {}) };
     await runtime.createAll(entries, connectorsLoaded, (name, routes) => createConnectorContext(name, contextDeps, routes));
 
     const health = new GatewayHealth({
@@ -200,6 +211,7 @@ export async function startGateway(
       health,
       admin: bridge,
       metrics,
+      files,
       ...(proxyOn ? { proxy: proxyDeps(settings, upstream, logger, metrics, store) } : {}),
     });
     if (!proxyOn) logger.info('proxy of the platform API is off: set proxy.clients (or proxy.forward_caller_authorization)');
@@ -248,6 +260,7 @@ export async function startGateway(
       app,
       sandbox,
       bridge,
+      files,
       connectors: runtime,
       health,
       reload: () => reloadSettings(reloadTarget, logger),

@@ -111,6 +111,12 @@ export const StoreSettings = z.strictObject({
     .prefault({}),
 });
 
+/** The file store (attachments kept for the platform's agents, src/bridge/files.ts). */
+export const FileSettings = z.strictObject({
+  /** A stored file's link works this many days (or store.retention_days, if shorter); then the file is pruned. */
+  link_ttl_days: z.number().int().min(1).max(3_650).default(30),
+});
+
 export const SandboxSettings = z.strictObject({
   /** Port of the embedded sandbox when no platform.url is set; 0 picks a free one. */
   port: z.number().int().min(0).max(65_535).default(0),
@@ -212,6 +218,7 @@ export const Settings = z
     platform: PlatformSettings.prefault({}),
     server: ServerSettings.prefault({}),
     store: StoreSettings.prefault({}),
+    files: FileSettings.prefault({}),
     sandbox: SandboxSettings.prefault({}),
     log: LogSettings.prefault({}),
     jobs: JobSettings.prefault({}),

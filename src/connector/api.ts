@@ -191,6 +191,24 @@ export interface ConnectorContext {
    * undefined when none is configured — then keep such a secret in memory only.
    */
   readonly sealer: Sealer | undefined;
+  /** Keeps files (a mail's attachments) for the platform's agents and answers a link to each; see `FileStore`. */
+  readonly files: FileStore;
+}
+
+/**
+ * The gateway's file store: bytes kept in the store, each served to whoever holds its link (no login) until the
+ * link expires — after `files.link_ttl_days` (default 30), or `store.retention_days` if shorter — when the file is
+ * pruned. Store only what the connector's own limits allow (a per-file and per-message size setting): every byte
+ * put here sits in the database until then. The filename is cleaned (no path, no control characters); a content
+ * type that is not `type/subtype` becomes application/octet-stream, and a type a browser would run (HTML, SVG,
+ * script) is served as a download, never as a page.
+ */
+export interface FileStore {
+  /**
+   * Stores one file and answers its id, its absolute signed link (`<public_url>/files/<id>?e=…&s=…`, to post
+   * with the message) and its size in bytes. Resolves after the commit: the link works on every replica.
+   */
+  put(file: { filename: string; contentType: string; content: Buffer }): Promise<{ id: string; url: string; size: number }>;
 }
 
 /** Encryption at rest for small secrets (AES-256-GCM); `open` throws for a value sealed under another key or altered. */

@@ -3,6 +3,7 @@
  * fresh one each time and use inject() or a real port 0.
  */
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { FileService } from '../bridge/files.ts';
 import type { WebhookIntake } from '../bridge/webhook-intake.ts';
 import type { Settings } from '../config/schema.ts';
 import type { ConnectorHealth } from '../connector/api.ts';
@@ -13,6 +14,7 @@ import { registerAdmin, type AdminBridge } from './admin/index.ts';
 import { registerApiDocs } from './api-docs/routes.ts';
 import { registerConnectorRoutes } from './connector-routes.ts';
 import { answerFrameworkError, installErrorHandlers } from './errors.ts';
+import { registerFileRoutes } from './file-routes.ts';
 import { GatewayHealth } from './gateway-health.ts';
 import { registerHealthRoutes } from './health-routes.ts';
 import { registerMetricsRoute, type GatewayMetrics } from './metrics.ts';
@@ -35,6 +37,8 @@ export interface AppDeps {
   metrics?: GatewayMetrics;
   /** The proxy of the platform's documented API; absent: off. */
   proxy?: ProxyDeps;
+  /** The file store, served at /files/<id> through signed links; absent in tests of the bare app. */
+  files?: FileService;
 }
 
 export function buildApp(deps: AppDeps): FastifyInstance {
@@ -51,6 +55,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const limit = deps.settings.server.body_limit_bytes;
   if (deps.intake) registerWebhookRoutes(app, deps.intake, limit);
   if (deps.connectorRoutes) registerConnectorRoutes(app, deps.connectorRoutes, limit);
+  if (deps.files) registerFileRoutes(app, deps.files);
   if (deps.metrics) registerMetricsRoute(app, deps.metrics);
   if (deps.proxy) registerProxyRoutes(app, deps.proxy);
   registerApiDocs(app);

@@ -6,6 +6,7 @@
  */
 import { AttemptsRepo } from './attempts-repo.ts';
 import { DeliveriesRepo } from './deliveries-repo.ts';
+import { FilesRepo } from './files-repo.ts';
 import { InboundRepo } from './inbound-repo.ts';
 import { JobsRepo } from './jobs-repo.ts';
 import { LeasesRepo } from './leases-repo.ts';
@@ -21,6 +22,7 @@ export class Repos {
   readonly sql: Sql;
   #attempts?: AttemptsRepo;
   #deliveries?: DeliveriesRepo;
+  #files?: FilesRepo;
   #inbound?: InboundRepo;
   #jobs?: JobsRepo;
   #leases?: LeasesRepo;
@@ -40,6 +42,10 @@ export class Repos {
 
   get deliveries(): DeliveriesRepo {
     return (this.#deliveries ??= new DeliveriesRepo(this.sql));
+  }
+
+  get files(): FilesRepo {
+    return (this.#files ??= new FilesRepo(this.sql));
   }
 
   get inbound(): InboundRepo {

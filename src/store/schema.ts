@@ -4,7 +4,7 @@
  * Times are Unix milliseconds (integers) so ordering and arithmetic are exact.
  */
 import { sql } from 'drizzle-orm';
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 import {
   ATTEMPT_OUTCOMES,
@@ -291,4 +291,28 @@ export const proxyMessagePosts = sqliteTable(
     createdAt: integer('created_at').notNull().default(now),
   },
   (t) => [uniqueIndex('proxy_message_posts_key').on(t.configId, t.messageId), index('proxy_message_posts_created').on(t.createdAt)],
+);
+
+/**
+ * Files connectors keep for the platform's agents (mail attachments), served at `/files/<id>` through signed,
+ * expiring links. In the store so every replica serves them and a backup holds them; pruned once expired.
+ */
+export const files = sqliteTable(
+  'files',
+  {
+    /** Random (128 bits, base64url): unguessable, though the link's signature is what authorises a download. */
+    id: text('id').primaryKey(),
+    connector: text('connector').notNull(),
+    filename: text('filename').notNull(),
+    contentType: text('content_type').notNull(),
+    /** Bytes of `content`. */
+    size: integer('size').notNull(),
+    /** Hex SHA-256 of `content` (the download's ETag). */
+    sha256: text('sha256').notNull(),
+    content: blob('content', { mode: 'buffer' }).notNull(),
+    createdAt: integer('created_at').notNull().default(now),
+    /** Links stop working at this time, and retention deletes the row after it. */
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [index('files_expires').on(t.expiresAt)],
 );

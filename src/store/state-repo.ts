@@ -23,6 +23,17 @@ export class ConnectorStateRepo {
     );
   }
 
+  /** Sets `key` only when it has no value yet (the first of several replicas wins); true when this call set it. */
+  async setIfAbsent(connector: string, key: string, value: unknown, now: number): Promise<boolean> {
+    const text = JSON.stringify(value);
+    if (text === undefined) throw new TypeError(`state value of ${key} is not JSON-serialisable`);
+    const { changes } = await this.#db.run(
+      `insert into connector_state (connector, key, value, updated_at) values (?, ?, ?, ?) on conflict (connector, key) do nothing`,
+      [connector, key, text, now],
+    );
+    return changes === 1;
+  }
+
   /** Keys starting with `prefix` (compared as text, no LIKE patterns), in key order. */
   async keys(connector: string, prefix: string, limit: number): Promise<string[]> {
     const rows = await this.#db.all<{ key: string }>(

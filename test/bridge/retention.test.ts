@@ -1,15 +1,20 @@
 /**
  * Retention: old finished records go, what is in flight stays however old,
  * and an old inbound message keeps its dedup key (only its text goes), so a
- * mailbox rescanned much later does not post old mail again.
+ * mailbox rescanned much later does not post old mail again. Files of the
+ * file store go once expired, a batch per write, counted in the log line.
  */
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { InboundBridge } from '../../src/bridge/inbound.ts';
-import { pruneOlderThan } from '../../src/bridge/retention.ts';
+import { pruneExpiredFiles, pruneOlderThan, startRetention } from '../../src/bridge/retention.ts';
 import { JobQueue } from '../../src/jobs/queue.ts';
+import { createLogger } from '../../src/logger.ts';
 import { openStore } from '../../src/store/database.ts';
+import type { Store } from '../../src/store/store.ts';
+import { openTestStore, STORE_BACKENDS } from '../support/store-backends.ts';
 import { tempDir } from '../support/temp-dir.ts';
+import { until } from '../support/wait.ts';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -53,5 +58,40 @@ describe('pruning', () => {
     // The old message's dedup key still holds.
     expect((await bridge.submit('c', { threadKey: 'T', messageId: 'old-posted', senderId: 's', body: 'old text' })).duplicate).toBe(true);
     await store.close();
+  });
+});
+
+/** `count` files of 1 KiB with 0x00 bytes, expiring at `expiresAt`. */
+async function storeFiles(store: Store, prefix: string, count: number, expiresAt: number): Promise<void> {
+  await store.write(async (tx) => {
+    for (let i = 0; i < count; i++) {
+      const id = `${prefix}-${i}`.padEnd(22, '0');
+      await tx.files.insert({ id, connector: 'mail', filename: `${i}.bin`, contentType: 'application/octet-stream', size: 1_024, sha256: '0'.repeat(64), content: Buffer.alloc(1_024), createdAt: 0, expiresAt });
+    }
+  });
+}
+
+describe.each(STORE_BACKENDS)('pruning files (%s store)', (backend) => {
+  it('deletes expired files a batch per write until none is left, and keeps the rest', async () => {
+    const { store } = await openTestStore(backend);
+    await storeFiles(store, 'old', 7, 1_000);
+    await storeFiles(store, 'due', 1, 5_000); // expires exactly now: its link stopped working
+    await storeFiles(store, 'new', 2, 5_001);
+    expect(await pruneExpiredFiles(store, 5_000, 3)).toBe(8); // batches of 3, 3, 2
+    expect((await store.read.sql.all<{ id: string }>('select id from files order by id')).map((r) => r.id.slice(0, 5))).toEqual(['new-0', 'new-1']);
+    expect(await pruneExpiredFiles(store, 5_000, 3)).toBe(0);
+  });
+
+  it('is part of the hourly pruning, counted in its log line', async () => {
+    const { store } = await openTestStore(backend);
+    const now = Date.now();
+    await storeFiles(store, 'gone', 3, now - 1);
+    await storeFiles(store, 'kept', 1, now + 60_000);
+    const lines: string[] = [];
+    const stop = startRetention(store, { retentionDays: 30, refusedRetentionHours: 24 }, createLogger('info', { write: (line: string) => void lines.push(line) }), () => now);
+    onTestFinished(stop);
+    await until(() => lines.some((l) => l.includes('old records pruned')), 5_000, 'the pruning log line');
+    expect(JSON.parse(lines.find((l) => l.includes('old records pruned'))!)).toMatchObject({ files: 3, deliveries: 0 });
+    expect(await store.read.sql.get('select count(*) as n from files')).toEqual({ n: 1 });
   });
 });

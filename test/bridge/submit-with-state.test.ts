@@ -5,9 +5,12 @@
  * of it stored. `ctx.submitAll(items)`: several messages in one write, all or
  * nothing.
  */
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createConnectorContext } from '../../src/bridge/connector-context.ts';
+import { createFileLinks } from '../../src/bridge/file-links.ts';
+import { FileService } from '../../src/bridge/files.ts';
 import { InboundBridge } from '../../src/bridge/inbound.ts';
 import { JobQueue } from '../../src/jobs/queue.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -20,7 +23,8 @@ function setup() {
   onTestFinished(() => store.close());
   const inbound = new InboundBridge({ store, queue: new JobQueue(store), notify: () => {}, budget: { maxAttempts: 3, retryForMs: 60_000 } });
   const routes = { add: () => {} };
-  const ctx = createConnectorContext('mail', { store, inbound, logger: createLogger('silent') }, routes);
+  const files = new FileService({ store, links: createFileLinks(randomBytes(32)), publicUrl: () => 'http://gw.example.test', ttlMs: 60_000 });
+  const ctx = createConnectorContext('mail', { store, inbound, logger: createLogger('silent'), files }, routes);
   return { store, ctx, groups };
 }
 

@@ -2,13 +2,14 @@
  * `threadgate migrate --from sqlite:PATH`: the store a real gateway filled on
  * SQLite (a thread with references, posted messages and their attempts, an
  * agent's reply delivered, a hand-signed webhook, a skip, connector state, a
- * proxy post) is copied into an empty PostgreSQL database, and a gateway
+ * proxy post, a kept file) is copied into an empty PostgreSQL database, and a gateway
  * started there carries on as if nothing moved. And what it refuses: a
  * target that holds rows, a source behind on its migrations, a missing or
  * foreign file, words that are not `sqlite:PATH`, settings without store.url.
  */
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { request } from 'undici';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { stringify } from 'yaml';
 import { signedHeaders } from '../../src/platform/signature.ts';
@@ -29,6 +30,8 @@ import { tempDir } from '../support/temp-dir.ts';
 import { until } from '../support/wait.ts';
 
 const WAIT_MS = 8_000;
+/** A file's bytes, NULs and invalid UTF-8 among them. */
+const FILE_BYTES = Buffer.from([0x25, 0x50, 0x44, 0x46, 0x00, 0xc3, 0x28, 0xff, 0x00]);
 const desk = { name: 'desk', type: 'recorder', module: RECORDER_MODULE };
 
 async function counts(store: Store): Promise<Record<string, number>> {
@@ -76,13 +79,17 @@ async function filledSqliteStore() {
     await tx.sql.run(`delete from proxy_message_posts where message_id = 'pm-2'`);
     await tx.sql.run(`insert into leases (name, holder, generation, expires_at) values ('poller:desk', 'old', 1, ?)`, [now + 60_000]);
   });
+  // A file of the file store, kept through the connector's context: its link must still download after the move.
+  const query = new URLSearchParams({ filename: 'scan.pdf', type: 'application/pdf' });
+  const kept = await request(`${tg.gateway.url}/connectors/desk/files?${query}`, { method: 'POST', body: FILE_BYTES });
+  const fileUrl = ((await kept.body.json()) as { url: string }).url;
   await tg.gateway.close();
-  return { sandbox, tg, raw, chatId };
+  return { sandbox, tg, raw, chatId, fileUrl };
 }
 
 describe('threadgate migrate --from sqlite:PATH', () => {
   it('copies every table into an empty PostgreSQL store, where a new gateway carries on with the same data', { timeout: 60_000 }, async () => {
-    const { sandbox, tg, raw, chatId } = await filledSqliteStore();
+    const { sandbox, tg, raw, chatId, fileUrl } = await filledSqliteStore();
     const sqlite = await openStoppedStore(tg);
     const before = await counts(sqlite);
     const maxIds = (await sqlite.read.sql.get<Record<string, number>>(`select (select max(id) from jobs) as jobs, (select max(id) from inbound_messages) as inbound`))!;
@@ -111,6 +118,10 @@ describe('threadgate migrate --from sqlite:PATH', () => {
     const next = await startTestGateway({ connectors: [desk], sandbox, settings: { store: { url } } });
     // The same channel configuration, found by the copied registration (not created again).
     expect((await next.gateway.store.read.registrations.get('desk'))!.configId).toBe((await pg.read.registrations.get('desk'))!.configId);
+    // The file came along with its bytes and the key that signed its link.
+    const file = await request(fileUrl.replace(tg.gateway.publicUrl, next.gateway.publicUrl));
+    expect(file.statusCode).toBe(200);
+    expect(Buffer.from(await file.body.arrayBuffer()).equals(FILE_BYTES)).toBe(true);
     const listed = await runCliAsync(['deliveries', 'list', '--json', '--config', join(next.dir, 'threadgate.yaml')]);
     expect((JSON.parse(listed.stdout) as { status: string }[]).map((d) => d.status)).toEqual(['delivered', 'delivered']);
     // The webhook received before the move is a duplicate after it.

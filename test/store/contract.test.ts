@@ -171,6 +171,34 @@ describe.each(STORE_BACKENDS)('the %s store', (backend) => {
     expect(await store.read.registrations.get('mail')).toMatchObject({ secret: 's2', previousSecret: 's1', previousSecretExpiresAt: 1_000 });
   });
 
+  // Guards against bytes changed on their way through a driver: a NUL cut off or rewritten (as text with U+0000 is on
+  // PostgreSQL), a Uint8Array answered where a Buffer was stored, or the bytes decoded as UTF-8.
+  it('files: binary content with 0x00 comes back identical, with and without its bytes; expired ones are pruned in batches', async () => {
+    const { store, reopen } = await openTestStore(backend);
+    const content = Buffer.from([0x00, 0xff, 0x00, 0x0a, 0x25, 0x50, 0x44, 0x46, 0xc3, 0x28, 0x00, ...Array.from({ length: 256 }, (_, i) => i)]);
+    const row = (id: string, expiresAt: number) => ({
+      id, connector: 'mail', filename: 'scan €.pdf', contentType: 'application/pdf', size: content.length, sha256: 'ab'.repeat(32),
+      content, createdAt: 1_000, expiresAt,
+    });
+    await store.write(async (tx) => {
+      await tx.files.insert(row('file-a'.padEnd(22, 'a'), 5_000));
+      await tx.files.insert(row('file-b'.padEnd(22, 'b'), 6_000));
+      await tx.files.insert(row('file-c'.padEnd(22, 'c'), 9_000));
+    });
+    const got = (await (await reopen()).read.files.get('file-a'.padEnd(22, 'a')))!;
+    expect(Buffer.isBuffer(got.content)).toBe(true);
+    expect(got.content.equals(content)).toBe(true);
+    expect(got).toMatchObject({ filename: 'scan €.pdf', contentType: 'application/pdf', size: content.length, createdAt: 1_000, expiresAt: 5_000 });
+    const { content: _bytes, ...described } = row('file-b'.padEnd(22, 'b'), 6_000);
+    expect(await store.read.files.meta(described.id)).toEqual(described);
+    expect(await store.read.files.get('nope'.padEnd(22, 'x'))).toBeUndefined();
+    // Expired at 6 000: two of them, one per batch of one; the third stays.
+    expect(await store.write((tx) => tx.files.pruneExpired(6_000, 1))).toBe(1);
+    expect(await store.write((tx) => tx.files.pruneExpired(6_000, 1))).toBe(1);
+    expect(await store.write((tx) => tx.files.pruneExpired(6_000, 1))).toBe(0);
+    expect((await store.read.sql.all<{ id: string }>('select id from files')).map((r) => r.id)).toEqual(['file-c'.padEnd(22, 'c')]);
+  });
+
   it('refuses writes after close, having committed the ones asked for before it', async () => {
     const { store, reopen } = await openTestStore(backend);
     const before = store.write((tx) => tx.deliveries.insert(delivery(1), Date.now()));

@@ -14,6 +14,8 @@
  * they are all empty and that both sides have the same columns, copies the
  * rows in foreign-key order with multi-row INSERTs, and moves every serial
  * sequence past the copied ids. Any refusal or failure rolls it all back.
+ * The file store's bytes come along (a link made before the move still
+ * downloads after it: its key is in connector_state, copied too).
  * `leases` is runtime state of running replicas and is not copied.
  */
 import { existsSync } from 'node:fs';
@@ -29,6 +31,8 @@ interface CopiedTable {
   name: string;
   /** The PostgreSQL column that holds SQLite's rowid (it has no column of its own there). */
   rowidAs?: string;
+  /** Rows per page and INSERT when they are large (files' bytes), below MAX_ROWS_PER_INSERT. */
+  pageRows?: number;
 }
 
 /** Parents before children (foreign keys); `leases` stays behind. */
@@ -44,6 +48,8 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   { name: 'delivery_attempts' },
   { name: 'inbound_attempts' },
   { name: 'proxy_message_posts' },
+  // Up to a connector's per-file limit each (megabytes): a few per INSERT, so a page does not fill the memory.
+  { name: 'files', pageRows: 8 },
 ];
 
 /** PostgreSQL's limit of bound parameters per statement. */
@@ -210,7 +216,7 @@ async function planTables(source: Database.Database, client: pg.PoolClient): Pro
 
 /** Keyset pages by rowid from SQLite, each one multi-row INSERT into PostgreSQL; the number of rows copied. */
 async function copyTable(source: Database.Database, client: pg.PoolClient, { table, columns }: Plan): Promise<number> {
-  const perInsert = Math.max(1, Math.min(MAX_ROWS_PER_INSERT, Math.floor(MAX_PARAMS / columns.length)));
+  const perInsert = Math.max(1, Math.min(table.pageRows ?? MAX_ROWS_PER_INSERT, Math.floor(MAX_PARAMS / columns.length)));
   const selected = columns.map((c) => (c === table.rowidAs ? `rowid as ${quote(c)}` : quote(c)));
   const page = source.prepare(`select rowid, ${selected.join(', ')} from ${quote(table.name)} where rowid > ? order by rowid limit ?`).raw(true);
   const into = `insert into ${quote(table.name)} (${columns.map(quote).join(', ')}) values `;

@@ -1,6 +1,6 @@
 /**
  * An in-memory `ConnectorContext` for the webhook connector's tests: it
- * records every submit and close, keeps a threads map, and captures the
+ * records every submit, close and stored file, keeps a threads map, and captures the
  * connector's log lines. It stands in for the bridge, which is tested against
  * SQLite elsewhere; here only the connector's side of the contract matters.
  */
@@ -30,6 +30,8 @@ export interface RecordingContext extends ConnectorContext {
   readonly skips: SkipRecord[];
   readonly threadsByKey: Map<string, Thread>;
   readonly logs: LogLine[];
+  /** Every file put into `files`, in order. */
+  readonly puts: { filename: string; contentType: string; content: Buffer }[];
   /** Every log line as written, to search for leaked secrets. */
   readonly rawLog: () => string;
   /** The handler the connector registered, or a failed test. */
@@ -53,6 +55,7 @@ export function recordingContext(name = 'partner-hooks'): RecordingContext {
   const logs: LogLine[] = [];
   const raw: string[] = [];
   const state = new Map<string, unknown>();
+  const puts: RecordingContext['puts'] = [];
   let hold: Promise<void> | undefined;
 
   const logger = pino(
@@ -114,6 +117,14 @@ export function recordingContext(name = 'partner-hooks'): RecordingContext {
     skips,
     threadsByKey,
     logs,
+    puts,
+    files: {
+      async put(file) {
+        puts.push(file);
+        const id = `file-${puts.length}`;
+        return { id, url: `https://gw.example.test/files/${id}?e=0&s=recorded`, size: file.content.length };
+      },
+    },
     rawLog: () => raw.join(''),
     threads,
     state: connectorState,
