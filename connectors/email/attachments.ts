@@ -14,7 +14,7 @@
  * `attachment-2.pdf`, numbered in order, the extension from the type).
  */
 import type { Attachment } from 'mailparser';
-import type { MailAttachment } from './parsed-mail.ts';
+import type { MailAttachment, MailFile } from './parsed-mail.ts';
 
 const KB = 1024;
 const MB = KB * 1024;
@@ -87,17 +87,22 @@ export function referencedContentIds(html: string | false | undefined): Set<stri
   return ids;
 }
 
-/** The attachments worth listing, in the mail's order. */
-export function listAttachments(attachments: readonly Attachment[], html: string | false | undefined): MailAttachment[] {
+/** The attachments worth listing, in the mail's order; and every file with its bytes, inline images too. */
+export function listAttachments(attachments: readonly Attachment[], html: string | false | undefined): { listed: MailAttachment[]; files: MailFile[] } {
   const inline = referencedContentIds(html);
   const listed: MailAttachment[] = [];
+  const files: MailFile[] = [];
   let unnamed = 0;
+  let unnamedInline = 0;
   for (const attachment of attachments) {
     const contentType = (attachment.contentType || 'application/octet-stream').toLowerCase();
     // Only images: Apple Mail also shows a PDF inline through a cid: link, and it is still a file.
-    if (contentType.startsWith('image/') && attachment.cid && inline.has(attachment.cid.toLowerCase())) continue;
-    const filename = cleanName(attachment.filename) ?? fallbackName(contentType, ++unnamed);
-    listed.push({ filename, contentType, size: attachment.size ?? attachment.content?.length ?? 0 });
+    const isInline = contentType.startsWith('image/') && attachment.cid !== undefined && inline.has(attachment.cid.toLowerCase());
+    const unnamedName = () => (isInline ? fallbackName(contentType, ++unnamedInline).replace('attachment-', 'inline-image-') : fallbackName(contentType, ++unnamed));
+    const filename = cleanName(attachment.filename) ?? unnamedName();
+    const file = { filename, contentType, size: attachment.size ?? attachment.content?.length ?? 0 };
+    if (!isInline) listed.push(file);
+    if (Buffer.isBuffer(attachment.content)) files.push({ ...file, content: attachment.content, inline: isInline });
   }
-  return listed;
+  return { listed, files };
 }

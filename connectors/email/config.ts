@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 
+const MIB = 1024 * 1024;
 const host = z.string().min(1, { error: 'expected a host name' });
 const port = z.number().int().min(1).max(65_535);
 
@@ -98,6 +99,14 @@ export const EmailConnectorConfig = z
     sent_copy: z.boolean().default(true),
     /** The folder for those copies; default: the one marked \Sent (special-use), else `Sent`, created when missing. */
     sent_folder: z.string().min(1).optional(),
+    /** Files of incoming mail, kept in the gateway's file store and linked from the chat (attachment-files.ts). */
+    attachments: z
+      .strictObject({
+        keep: z.boolean().default(true),
+        max_file_bytes: z.number().int().min(1).max(100 * MIB).default(10 * MIB),
+        max_mail_bytes: z.number().int().min(1).max(500 * MIB).default(25 * MIB),
+      })
+      .prefault({}),
   })
   .superRefine((config, ctx) => {
     if (config.smtp.auth === 'imap' && config.imap.auth === undefined) {

@@ -19,9 +19,7 @@
  *                                         replies still go to the whole address
  */
 import { createHash } from 'node:crypto';
-import { attachmentLine } from './attachments.ts';
 import { composeBody } from './parse-mail.ts';
-import type { MailAttachment } from './parsed-mail.ts';
 import { DERIVED_ID_DOMAIN } from './message-ids.ts';
 
 /** The longest body posted to the chat; the rest is in `fullText`. */
@@ -51,12 +49,11 @@ export function fitAddress(address: string): string {
 export const cutMarker = (total: number): string => `[… message cut: ${total} characters in all]`;
 
 /**
- * The body to post: the text and the attachment lines, at most MAX_BODY_CHARS.
+ * The body to post: the text and the attachment lines (attachment-files.ts), at most MAX_BODY_CHARS.
  * When that is too long the text is cut and says so, and the attachment list
  * after it is kept (itself at most MAX_LIST_CHARS).
  */
-export function fitBody(text: string, attachments: readonly MailAttachment[] = []): string {
-  const lines = attachments.map(attachmentLine);
+export function fitBody(text: string, lines: readonly string[] = []): string {
   const whole = composeBody(text, lines);
   if (whole.length <= MAX_BODY_CHARS) return whole;
   const list = fitList(lines);

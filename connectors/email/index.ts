@@ -26,7 +26,7 @@ export default defineConnector({
   configSchema: EmailConnectorConfig,
 
   create(config, ctx): ConnectorInstance {
-    const intake = new MailIntake(ctx, config.address, config.accept_list_ids);
+    const intake = new MailIntake(ctx, config.address, config.accept_list_ids, config.attachments);
     const sentCopies = new SentCopies(config.sent_folder, ctx.logger);
     const tokensFor = (auth: OAuth2Settings | undefined) =>
       auth?.provider === undefined ? undefined : new OAuth2Tokens(auth, { state: ctx.state, sealer: ctx.sealer, logger: ctx.logger });

@@ -23,6 +23,7 @@
  * the watcher gave up on (see mailbox-watcher.ts) as `TG_EMAIL_UNHANDLED`.
  */
 import type { ConnectorContext, SubmitMessage } from '../../src/connector/api.ts';
+import { keptFileLines, type AttachmentLimits } from './attachment-files.ts';
 import { fitAddress, fitBody, fitFullText, fitMessageId } from './fit-limits.ts';
 import { groupView, storeView, type GroupView } from './group-view.ts';
 import { isOwnMessageId } from './message-ids.ts';
@@ -63,15 +64,20 @@ type Plan =
 
 type SubmitPlan = Extract<Plan, { kind: 'submit' }>;
 
+const NOT_KEPT: AttachmentLimits = { keep: false, max_file_bytes: 0, max_mail_bytes: 0 };
+
 export class MailIntake {
   readonly #ctx: ConnectorContext;
   readonly #address: string;
   readonly #domain: string;
   readonly #parseOptions: ParseMailOptions;
   readonly #parsing = new WeakMap<Buffer, Promise<ParsedMail>>();
+  readonly #attachments: AttachmentLimits;
 
-  constructor(ctx: ConnectorContext, supportAddress: string, acceptListIds: readonly string[] = []) {
+  /** `attachments`: which files are kept and linked (default: none kept, listed by name as before). */
+  constructor(ctx: ConnectorContext, supportAddress: string, acceptListIds: readonly string[] = [], attachments: AttachmentLimits = NOT_KEPT) {
     this.#ctx = ctx;
+    this.#attachments = attachments;
     this.#address = supportAddress;
     this.#domain = supportAddress.slice(supportAddress.lastIndexOf('@') + 1);
     this.#parseOptions = { ownHeaderName: OWN_HEADER, acceptListIds };
@@ -179,7 +185,7 @@ export class MailIntake {
       messageId,
       senderId,
       ...(mail.from?.name ? { senderName: mail.from.name } : {}),
-      body: fitBody(known === undefined && mail.subject !== '' ? `${mail.subject}\n\n${mail.text}` : mail.text, mail.attachments),
+      body: fitBody(known === undefined && mail.subject !== '' ? `${mail.subject}\n\n${mail.text}` : mail.text, await keptFileLines(mail.files, this.#attachments, this.#ctx.files)),
       fullText: fitFullText(mail.fullText),
       variables: { email: senderId, name: mail.from?.name ?? null, subject: mail.subject },
       references: [messageId, tokenReference(replyToken(match.key))],

@@ -24,7 +24,7 @@
 import { simpleParser, type ParsedMail as MailparserMail, type SimpleParserOptions } from 'mailparser';
 import { listAttachments } from './attachments.ts';
 import { readableText } from './mail-text.ts';
-import type { MailAttachment } from './parsed-mail.ts';
+import type { MailAttachment, MailFile } from './parsed-mail.ts';
 
 export const PARSER_OPTIONS: SimpleParserOptions = {
   skipHtmlToText: true,
@@ -43,6 +43,8 @@ export interface MimeContent {
   /** The readable text, attached messages appended, normalised; may be empty. */
   text: string;
   attachments: MailAttachment[];
+  /** The files with their bytes, inline images included (attachment-files.ts keeps and links them). */
+  files: MailFile[];
 }
 
 /** The raw value of a top-level header of a parsed message, unfolded. */
@@ -79,9 +81,6 @@ export async function readMimeContent(raw: Buffer, depth = 0): Promise<MimeConte
       }
     }
   }
-  return {
-    mail,
-    text: parts.filter((part) => part.trim() !== '').join('\n\n'),
-    attachments: listAttachments(mail.attachments, mail.html),
-  };
+  const { listed, files } = listAttachments(mail.attachments, mail.html);
+  return { mail, text: parts.filter((part) => part.trim() !== '').join('\n\n'), attachments: listed, files };
 }

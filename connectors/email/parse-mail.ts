@@ -24,7 +24,7 @@ import { normaliseText } from './mail-text.ts';
 import { deriveMessageId, extractMessageIds, firstMessageId } from './message-ids.ts';
 import { PARSER_OPTIONS, readMimeContent } from './mime-content.ts';
 import { classifyNoise, type NoiseOptions } from './noise.ts';
-import { SkipCode, type MailAddress, type MailAttachment, type MailSkip, type ParsedMail } from './parsed-mail.ts';
+import { SkipCode, type MailAddress, type MailAttachment, type MailFile, type MailSkip, type ParsedMail } from './parsed-mail.ts';
 import { pickInterestingHeaders, readHeaderBlock, withUtf8HeaderBlock, type HeaderBlock } from './raw-headers.ts';
 import { stripQuotes } from './strip-quotes.ts';
 
@@ -46,9 +46,10 @@ interface Decoded {
   replyTo: MailAddress[];
   text: string;
   attachments: MailAttachment[];
+  files: MailFile[];
 }
 
-const NOTHING_DECODED: Decoded = { subject: '', from: [], to: [], cc: [], replyTo: [], text: '', attachments: [] };
+const NOTHING_DECODED: Decoded = { subject: '', from: [], to: [], cc: [], replyTo: [], text: '', attachments: [], files: [] };
 
 /** The new text of a mail's whole text: quoted history and signature stripped, `(no text)` when nothing is left. */
 function newText(fullText: string): string {
@@ -64,7 +65,7 @@ const cleanSubject = (subject: string | undefined) => (subject ?? '').replace(/\
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 200);
 
 /** Subject and addresses of a mailparser result. */
-function addressesOf(mail: MailparserMail): Omit<Decoded, 'text' | 'attachments'> {
+function addressesOf(mail: MailparserMail): Omit<Decoded, 'text' | 'attachments' | 'files'> {
   return {
     subject: cleanSubject(mail.subject),
     from: toMailAddresses(mail.from),
@@ -75,8 +76,8 @@ function addressesOf(mail: MailparserMail): Omit<Decoded, 'text' | 'attachments'
 }
 
 async function decodeWithMailparser(raw: Buffer, block: HeaderBlock): Promise<Decoded> {
-  const { mail, text, attachments } = await readMimeContent(withUtf8HeaderBlock(raw, block.bodyStart));
-  return { ...addressesOf(mail), text, attachments };
+  const { mail, text, attachments, files } = await readMimeContent(withUtf8HeaderBlock(raw, block.bodyStart));
+  return { ...addressesOf(mail), text, attachments, files };
 }
 
 /** Address and subject headers only, each cut to a sane length: what a refused header block can still give. */
@@ -91,7 +92,7 @@ function essentialHeaders(block: HeaderBlock): Buffer {
 /** mailparser refused the message: headers from the essential header lines alone, text read without it. */
 async function decodeWithoutMime(raw: Buffer, block: HeaderBlock): Promise<Decoded> {
   const mail = await simpleParser(essentialHeaders(block), PARSER_OPTIONS);
-  return { ...addressesOf(mail), text: normaliseText(fallbackText(raw)), attachments: [] };
+  return { ...addressesOf(mail), text: normaliseText(fallbackText(raw)), attachments: [], files: [] };
 }
 
 function withBody(text: string, attachments: readonly MailAttachment[]): Pick<ParsedMail, 'text' | 'body'> {
@@ -123,6 +124,7 @@ function assemble(raw: Buffer, block: HeaderBlock, decoded: Decoded, skip: MailS
     ...withBody(newText(decoded.text), decoded.attachments),
     fullText: decoded.text,
     attachments: decoded.attachments,
+    files: decoded.files,
     ...(noise ? { skip: noise } : {}),
     headers: pickInterestingHeaders(headers, options.ownHeaderName),
   };
@@ -163,6 +165,7 @@ export async function parseMail(raw: Buffer, options: ParseMailOptions = {}): Pr
       body: NO_TEXT,
       fullText: '',
       attachments: [],
+      files: [],
       skip: { code: SkipCode.unparseable, reason: `unexpected parser failure: ${reasonOf(error)}` },
       headers: pickInterestingHeaders(block.headers, options.ownHeaderName),
     };

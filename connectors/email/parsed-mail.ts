@@ -22,6 +22,13 @@ export interface MailAttachment {
   size: number;
 }
 
+/** A file of the mail with its bytes, to keep and link (attachment-files.ts): the listed ones and inline images. */
+export interface MailFile extends MailAttachment {
+  content: Buffer;
+  /** An image the HTML shows inline (`cid:`), not listed as an attachment before. */
+  inline: boolean;
+}
+
 /** The stable codes of mail that is parsed but must not be posted. */
 export const SkipCode = {
   /** Mail the gateway sent itself (carries the connector's own header). */
@@ -79,6 +86,8 @@ export interface ParsedMail {
   /** The whole decoded text before quoted history and signature were removed. */
   fullText: string;
   attachments: MailAttachment[];
+  /** The files with their bytes (the listed attachments and the inline images), in the mail's order. */
+  files: MailFile[];
   /** Set when the mail must not be posted. */
   skip?: MailSkip;
   /** The interesting raw headers (threading, addresses, auto-reply and list markers, the own header). */

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fitAddress, fitBody, fitFullText, fitMessageId } from '../../../connectors/email/fit-limits.ts';
+import { attachmentLine } from '../../../connectors/email/attachments.ts';
 import { until } from '../../support/wait.ts';
 import { chatTexts } from '../../support/gateway.ts';
 import { appendRaw, mailServers } from '../../support/mail-servers.ts';
@@ -86,7 +87,10 @@ describe('a long mail with a file', () => {
     await until(async () => (await inbound(tg)).some((m) => m.status === 'posted'), ARRIVES_MS, 'the long mail posted');
     const [posted] = await chatTexts(tg, (await tg.gateway.store.read.threads.byKey('mail', '<long-file@customer.test>'))!.chatId!);
     const whole = `Quarterly report\n\n${report}`;
-    const tail = `\n[… message cut: ${whole.length} characters in all]\n\n[attachment: invoice.pdf, 24 KB]`;
+    // The attachment line carries the file's link (attachment-files.ts).
+    const link = /\[attachment: invoice\.pdf, 24 KB\] (http\S+)$/.exec(posted!)?.[1];
+    expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/files\//);
+    const tail = `\n[… message cut: ${whole.length} characters in all]\n\n[attachment: invoice.pdf, 24 KB] ${link}`;
     expect(posted!.endsWith(tail)).toBe(true);
     expect(posted).toHaveLength(100_000);
     expect(posted!.slice(0, -tail.length)).toBe(whole.slice(0, 100_000 - tail.length));
@@ -104,9 +108,9 @@ describe('fitting ids and text to the bridge', () => {
     expect(emoji).toHaveLength(100_010);
     expect(fitBody(emoji)).toBe(`${'a'.repeat(keep - 1)}${marker(100_010)}`);
     const pdf = { filename: 'invoice.pdf', contentType: 'application/pdf', size: 24 * 1024 };
-    expect(fitBody('short', [pdf])).toBe('short\n\n[attachment: invoice.pdf, 24 KB]');
+    expect(fitBody('short', [attachmentLine(pdf)])).toBe('short\n\n[attachment: invoice.pdf, 24 KB]');
     // A list too long to keep whole: its first 10,000 characters, then how many more files there are.
-    const many = Array.from({ length: 1_000 }, (_, i) => ({ ...pdf, filename: `scan-${String(i).padStart(4, '0')}.pdf` }));
+    const many = Array.from({ length: 1_000 }, (_, i) => attachmentLine({ ...pdf, filename: `scan-${String(i).padStart(4, '0')}.pdf` }));
     const body = fitBody('b'.repeat(200_000), many);
     expect(body).toHaveLength(100_000);
     expect(body).toMatch(/b\n\[… message cut: 200000 characters in all\]\n\n\[attachment: scan-0000\.pdf, 24 KB\]\n/);
