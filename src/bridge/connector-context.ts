@@ -1,12 +1,12 @@
 /**
  * Builds the `ConnectorContext` one connector gets (the bridge's side of the
- * plugin contract in src/connector/api.ts): exactly submit, close,
- * threads, state, routes, files and a child logger, each bound to the
+ * plugin contract in src/connector/api.ts): exactly submit, close, threads,
+ * state, routes, files, attachments and a child logger, each bound to the
  * connector's name so it can only reach its own threads, state and URL space
  * (its files are recorded as its own).
  */
 import type { Logger } from 'pino';
-import type { ConnectorContext, ConnectorRoutes, Sealer, SkipRecord, SubmitItem, SubmitMessage, SubmitOptions, Thread } from '../connector/api.ts';
+import type { AttachmentFetcher, ConnectorContext, ConnectorRoutes, Sealer, SkipRecord, SubmitItem, SubmitMessage, SubmitOptions, Thread } from '../connector/api.ts';
 import type { Store } from '../store/database.ts';
 import type { ThreadRow } from '../store/threads-repo.ts';
 import type { FileService } from './files.ts';
@@ -23,6 +23,8 @@ export interface ContextDeps {
   sealer?: Sealer;
   /** The file store behind `ctx.files`. */
   files: FileService;
+  /** The downloads behind `ctx.attachments` (src/bridge/attachment-fetcher.ts), shared by every connector. */
+  attachments: AttachmentFetcher;
 }
 
 export function createConnectorContext(name: string, deps: ContextDeps, routes: ConnectorRoutes): ConnectorContext {
@@ -72,6 +74,8 @@ export function createConnectorContext(name: string, deps: ContextDeps, routes: 
     logger: deps.logger.child({ connector: name }),
     sealer: deps.sealer,
     files: Object.freeze({ put: async (file: { filename: string; contentType: string; content: Buffer }) => deps.files.put(name, file) }),
+    // Only `fetch`: a connector cannot close the shared fetcher.
+    attachments: Object.freeze({ fetch: deps.attachments.fetch.bind(deps.attachments) }),
   };
   return Object.freeze(ctx);
 }

@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import { Bridge } from '../bridge/bridge.ts';
+import { HttpAttachmentFetcher } from '../bridge/attachment-fetcher.ts';
 import { createConnectorContext } from '../bridge/connector-context.ts';
 import { createFileLinks, loadLinkKey } from '../bridge/file-links.ts';
 import { FileService, fileLifetimeMs } from '../bridge/files.ts';
@@ -189,7 +190,15 @@ export async function startGateway(
       publicUrl: () => publicUrl,
       ttlMs: fileLifetimeMs(settings.files.link_ttl_days, settings.store.retention_days),
     });
-    const contextDeps = { store, inbound: bridge.inbound, logger, files, ...(sealer ? { sealer } : {}) };
+    // Agents' attachments: from the platform's host (the sandbox's when embedded) and files.fetch_hosts only.
+    const attachments = new HttpAttachmentFetcher({
+      platformUrl: platform.url,
+      authorization: () => platformHttp.authorization,
+      fetchHosts: settings.files.fetch_hosts,
+      maxBytes: settings.files.max_fetch_bytes,
+    });
+    undo.push(() => attachments.close());
+    const contextDeps = { store, inbound: bridge.inbound, logger, files, attachments, ...(sealer ? { sealer } : {}) };
     await runtime.createAll(entries, connectorsLoaded, (name, routes) => createConnectorContext(name, contextDeps, routes));
 
     const health = new GatewayHealth({
@@ -274,6 +283,7 @@ export async function startGateway(
           await started.app.close(); // stop accepting, finish in-flight requests
           await bridge.runner.stop(settings.server.shutdown_timeout_ms / 2); // finish or release jobs
           await runtime.stopAll(); // no deliver in flight any more; a late submit is stored and queued
+          await attachments.close();
           await started.http.close();
           await started.sandbox?.close();
           await store.close();

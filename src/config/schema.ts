@@ -111,10 +111,22 @@ export const StoreSettings = z.strictObject({
     .prefault({}),
 });
 
-/** The file store (attachments kept for the platform's agents, src/bridge/files.ts). */
+/** A host name as a URL holds it (`files.example.com`, `10.0.0.7`, `[::1]`), compared in lower case. */
+const HOST_NAME = /^(\[[0-9a-f:.]+\]|[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*)$/i;
+
+/**
+ * The file store (attachments kept for the platform's agents, src/bridge/files.ts) and the downloads of agents'
+ * attachments (src/bridge/attachment-fetcher.ts).
+ */
 export const FileSettings = z.strictObject({
   /** A stored file's link works this many days (or store.retention_days, if shorter); then the file is pruned. */
   link_ttl_days: z.number().int().min(1).max(3_650).default(30),
+  /** The most bytes one attachment of an agent's message may have when a connector downloads it (also the ceiling of its own limit). */
+  max_fetch_bytes: z.number().int().min(1).max(1024 ** 3).default(25 * 1024 ** 2),
+  /** Hosts besides the platform's own that agents' attachments may be downloaded from (a CDN); exact names, no wildcards. */
+  fetch_hosts: z
+    .array(z.string().regex(HOST_NAME, { error: 'expected a host name such as files.example.com (no scheme, port or path)' }).transform((h) => h.toLowerCase()))
+    .default([]),
 });
 
 export const SandboxSettings = z.strictObject({

@@ -18,12 +18,15 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { ThreadgateError } from '../errors.ts';
 import type {
+  MessageAttachment,
   MessageCreatedEvent,
   ReplySuggestionCreatedEvent,
   WebhookEvent,
 } from '../platform/schemas/unified-messaging.ts';
 
-export type { Logger, MessageCreatedEvent, ReplySuggestionCreatedEvent, WebhookEvent };
+export type { Logger, MessageAttachment, MessageCreatedEvent, ReplySuggestionCreatedEvent, WebhookEvent };
+/** The file and image attachments of an agent's message (`event.message.attachments`); other elements are left out. */
+export { knownAttachments } from '../platform/schemas/unified-messaging.ts';
 /** Waits `ms`, or less when `signal` aborts; never rejects (for poll and reconnect loops). */
 export { sleep } from '../sleep.ts';
 /** A `Retry-After` header in ms (delta-seconds or an HTTP-date); undefined when absent or unreadable. */
@@ -193,6 +196,30 @@ export interface ConnectorContext {
   readonly sealer: Sealer | undefined;
   /** Keeps files (a mail's attachments) for the platform's agents and answers a link to each; see `FileStore`. */
   readonly files: FileStore;
+  /** Downloads an attachment of an agent's message from the platform (only from the platform's own host, or files.fetch_hosts), at most maxBytes. */
+  readonly attachments: AttachmentFetcher;
+}
+
+/**
+ * Downloads what an agent attached to a message (`knownAttachments(event.message.attachments)`). Only URLs on the
+ * platform's own host (its API address) or on a host of `files.fetch_hosts` are fetched; the platform token is sent
+ * only to the platform's API origin. At most 3 redirects, each to an allowed host; 30 s for the whole download.
+ * Throws `AttachmentTooLargeError`, `AttachmentHostRefusedError`, `AttachmentUnavailableError` (permanent) or
+ * `AttachmentFetchError` (transient), so letting them propagate from `deliver` retries or dead-letters rightly;
+ * the caller's `signal` aborting throws its reason.
+ */
+export interface AttachmentFetcher {
+  /** `maxBytes`: at most this many bytes (default and ceiling: `files.max_fetch_bytes`, 25 MiB). */
+  fetch(attachment: MessageAttachment, options?: { maxBytes?: number; signal?: AbortSignal }): Promise<FetchedAttachment>;
+}
+
+/** A downloaded attachment, in the shape `ctx.files.put` takes. */
+export interface FetchedAttachment {
+  /** A file's `name`; an image's last URL path segment, or `image.<ext>` from its content type. No path, no control characters. */
+  filename: string;
+  /** From the answer's Content-Type (lower-case, parameters kept); application/octet-stream when absent or unreadable. */
+  contentType: string;
+  content: Buffer;
 }
 
 /**
@@ -292,6 +319,48 @@ export class PermanentDeliveryError extends ThreadgateError {
 /** Sending failed in a way that may pass later (a 5xx, a timeout): retried with backoff. */
 export class TransientDeliveryError extends ThreadgateError {
   readonly code: string = 'TG_DELIVERY_TRANSIENT';
+}
+
+/** An attachment is larger than the fetch allows (by its Content-Length, or as it arrived): the same file stays too large. */
+export class AttachmentTooLargeError extends PermanentDeliveryError {
+  override readonly code: string = 'TG_ATTACHMENT_TOO_LARGE';
+  readonly maxBytes: number;
+
+  constructor(message: string, maxBytes: number, options?: ErrorOptions) {
+    super(message, options);
+    this.maxBytes = maxBytes;
+  }
+}
+
+/** An attachment's URL (or a redirect) is on a host the gateway may not fetch from: neither the platform's nor in files.fetch_hosts. */
+export class AttachmentHostRefusedError extends PermanentDeliveryError {
+  override readonly code: string = 'TG_ATTACHMENT_HOST_REFUSED';
+}
+
+/** The host answered that the attachment is not there for us (a 4xx other than 408 and 429, too many redirects). */
+export class AttachmentUnavailableError extends PermanentDeliveryError {
+  override readonly code: string = 'TG_ATTACHMENT_UNAVAILABLE';
+  /** The HTTP status, when one came. */
+  readonly status: number | undefined;
+
+  constructor(message: string, status: number | undefined, options?: ErrorOptions) {
+    super(message, options);
+    this.status = status;
+  }
+}
+
+/** Downloading failed in a way that may pass (a network error, the timeout, a 5xx, 408 or 429): retried with backoff. */
+export class AttachmentFetchError extends TransientDeliveryError {
+  override readonly code: string = 'TG_ATTACHMENT_FETCH_FAILED';
+  readonly status: number | undefined;
+  /** From a Retry-After header (429, 503); the job's next try waits at least this long. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(message: string, status?: number, retryAfterMs?: number, options?: ErrorOptions) {
+    super(message, options);
+    this.status = status;
+    this.retryAfterMs = retryAfterMs;
+  }
 }
 
 /** An HTTP refusal from a connector route: `{ code, message, errors? }` with `status`. */

@@ -9,6 +9,7 @@ import type { ReplySuggestion, WebhookEvent, WebhookMessage } from '../platform/
 import { addMessage, assertOpen } from './chats.ts';
 import type { SandboxContext } from './context.ts';
 import { SandboxValidationError } from './errors.ts';
+import { keepAttachments, type AttachmentInput } from './message-files.ts';
 import type { ChannelConfigurationRecord, ChatLink, ChatRecord, User } from './model.ts';
 import {
   messageCreatedEvent,
@@ -40,14 +41,19 @@ function notify(
 export interface AgentMessageInput {
   text: string;
   senderId?: string | undefined;
+  /** Files and images, kept and served by the sandbox (message-files.ts). */
+  attachments?: readonly AttachmentInput[] | undefined;
+  /** The sandbox's address as the caller reached it: the base of the attachments' URLs. */
+  origin: string;
 }
 
 export function postAgentMessage(ctx: SandboxContext, chat: ChatRecord, input: AgentMessageInput): WebhookMessage {
   assertOpen(chat);
   const user = agentFor(ctx, chat, input.senderId, 'sender_id');
   const message = addMessage(ctx.state, chat, { author: { kind: 'user', user }, text: input.text });
-  notify(ctx, chat, (link, config) => messageCreatedEvent(ctx.state, link, chat, config, message));
-  return webhookMessageView(ctx.state, chat, message);
+  if (input.attachments?.length) message.attachments = keepAttachments(ctx.state, input.attachments);
+  notify(ctx, chat, (link, config) => messageCreatedEvent(ctx.state, link, chat, config, message, input.origin));
+  return webhookMessageView(ctx.state, chat, message, input.origin);
 }
 
 export interface ReplySuggestionInput {

@@ -10,6 +10,7 @@ import { requireAccess } from './auth.ts';
 import { registerChannelMessaging } from './channel-messaging/index.ts';
 import type { SandboxContext } from './context.ts';
 import { installErrorHandlers } from './http-errors.ts';
+import { registerFileRoutes } from './message-files.ts';
 import { resolveOptions, type ResolvedSandboxOptions, type SandboxOptions } from './options.ts';
 import { registerChannelConfigurationRoutes } from './routes/channel-configurations.ts';
 import { registerControlAdminRoutes } from './routes/control-admin.ts';
@@ -77,6 +78,7 @@ export function buildSandboxApp(options: SandboxOptions = {}): SandboxApp {
   );
   void app.register(async (scope) => registerControlChatRoutes(scope, ctx), { prefix: '/_sandbox/chats' });
   void app.register(async (scope) => registerControlAdminRoutes(scope, ctx), { prefix: '/_sandbox' });
+  registerFileRoutes(app, state);
   registerSignIn(app, ctx);
   registerChatsAndUsers(app, ctx);
   void app.register(async (scope) => registerReporting(scope, ctx));

@@ -182,6 +182,26 @@ export interface MessageRecord {
   createdAt: number;
   /** Encrypted chats: the text AES-encrypted (base64); `text` is then empty. */
   encryptedMessage?: string;
+  /** Files and images an agent attached (control API); absent for none. */
+  attachments?: MessageAttachmentRecord[];
+}
+
+/** One attachment of a message: its kind and the file it shows (message-files.ts). */
+export interface MessageAttachmentRecord {
+  type: 'file' | 'image';
+  fileId: string;
+  name: string;
+  size: number;
+}
+
+/** The bytes of an attachment, served without credentials at /_sandbox/files/<id>/<name>. */
+export interface SandboxFile {
+  /** 16 random bytes, base64url: the unguessable part of the URL. */
+  id: string;
+  name: string;
+  contentType: string;
+  bytes: Buffer;
+  createdAt: number;
 }
 
 export interface ReplySuggestionRecord {

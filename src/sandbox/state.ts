@@ -1,8 +1,9 @@
 /**
  * The sandbox's whole world, in memory: organizations, rooms, users, tokens,
- * channel configurations, thread mappings, chats, messages, reply suggestions
- * and the record of webhook attempts. Plus the sandbox clock, which the
- * control API can move forward so time-based fields are testable.
+ * channel configurations, thread mappings, chats, messages, reply suggestions,
+ * the files agents attached and the record of webhook attempts. Plus the
+ * sandbox clock, which the control API can move forward so time-based fields
+ * are testable.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { UserPreferencesValues } from './users/preferences.ts';
@@ -15,6 +16,7 @@ import type {
   Organization,
   ReplySuggestionRecord,
   Room,
+  SandboxFile,
   ThreadMapping,
   User,
   UserClientRecord,
@@ -33,6 +35,8 @@ export class SandboxState {
   readonly visitors = new Map<string, Visitor>();
   readonly chats = new Map<string, ChatRecord>();
   readonly suggestions = new Map<string, ReplySuggestionRecord>();
+  /** Attachments of agents' messages, by file id. */
+  readonly files = new Map<string, SandboxFile>();
   readonly webhookAttempts: WebhookAttempt[] = [];
   /** Spec 01 users interface: user clients (presence), preferences by user id, avatars. */
   readonly userClients = new Map<string, UserClientRecord>();
@@ -111,9 +115,10 @@ export class SandboxState {
     else this.messagesByChat.set(message.chatId, [message]);
   }
 
-  /** Forgets a chat and its messages, as a data-retention purge would; mappings keep pointing at it. */
+  /** Forgets a chat, its messages and their files, as a data-retention purge would; mappings keep pointing at it. */
   purgeChat(chatId: string): void {
     this.chats.delete(chatId);
+    for (const m of this.messagesOf(chatId)) for (const a of m.attachments ?? []) this.files.delete(a.fileId);
     this.messagesByChat.delete(chatId);
     for (const [id, s] of this.suggestions) if (s.chatId === chatId) this.suggestions.delete(id);
   }

@@ -1,8 +1,9 @@
 /**
  * The two webhook envelopes of spec 03 (message_created and
- * reply_suggestion_created) with every field the spec lists. The sandbox has
- * no attachments, buttons, encryption or edits, so those fields carry their
- * empty values.
+ * reply_suggestion_created) with every field the spec lists. Attachments are
+ * the files an agent attached through the control API (message-files.ts), with
+ * URLs absolute on `origin`; the sandbox has no buttons, encryption or edits,
+ * so those fields carry their empty values.
  */
 import type {
   MessageCreatedEvent,
@@ -10,6 +11,7 @@ import type {
   ReplySuggestionCreatedEvent,
   WebhookMessage,
 } from '../platform/schemas/unified-messaging.ts';
+import { attachmentViews } from './message-files.ts';
 import type { ChannelConfigurationRecord, ChatLink, ChatRecord, MessageRecord, ReplySuggestionRecord, User } from './model.ts';
 import type { SandboxState } from './state.ts';
 import { iso } from './time.ts';
@@ -47,7 +49,8 @@ export function replySuggestionView(state: SandboxState, s: ReplySuggestionRecor
   };
 }
 
-export function webhookMessageView(state: SandboxState, chat: ChatRecord, m: MessageRecord): WebhookMessage {
+/** `origin`: the sandbox's address as the request that made or reads the message reached it (for attachment URLs). */
+export function webhookMessageView(state: SandboxState, chat: ChatRecord, m: MessageRecord, origin: string): WebhookMessage {
   const selected = m.selectedReplySuggestionId === null ? undefined : state.suggestions.get(m.selectedReplySuggestionId);
   return {
     id: m.id,
@@ -66,7 +69,7 @@ export function webhookMessageView(state: SandboxState, chat: ChatRecord, m: Mes
     sensitive_data_purged_at: null,
     selected_reply_suggestion_id: m.selectedReplySuggestionId,
     selected_reply_suggestion: selected ? replySuggestionView(state, selected) : null,
-    attachments: [],
+    attachments: attachmentViews(m.attachments, origin),
     attachment_template: null,
     response_to_message_id: null,
     response_to_attachment_id: null,
@@ -85,12 +88,13 @@ export function messageCreatedEvent(
   chat: ChatRecord,
   config: ChannelConfigurationRecord,
   message: MessageRecord,
+  origin: string,
 ): MessageCreatedEvent {
   return {
     event_type: 'message_created',
     thread_id: link.threadId,
     chat_id: chat.id,
-    message: webhookMessageView(state, chat, message),
+    message: webhookMessageView(state, chat, message, origin),
     messaging_channel: config.messagingChannel,
     channel_config_id: config.id,
   };

@@ -24,7 +24,8 @@ function setup() {
   const inbound = new InboundBridge({ store, queue: new JobQueue(store), notify: () => {}, budget: { maxAttempts: 3, retryForMs: 60_000 } });
   const routes = { add: () => {} };
   const files = new FileService({ store, links: createFileLinks(randomBytes(32)), publicUrl: () => 'http://gw.example.test', ttlMs: 60_000 });
-  const ctx = createConnectorContext('mail', { store, inbound, logger: createLogger('silent'), files }, routes);
+  const attachments = { fetch: () => Promise.reject(new Error('no attachments in these tests')) };
+  const ctx = createConnectorContext('mail', { store, inbound, logger: createLogger('silent'), files, attachments }, routes);
   return { store, ctx, groups };
 }
 

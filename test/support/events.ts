@@ -17,6 +17,8 @@ export interface MessageCreatedFields {
   senderId?: string;
   senderName?: string;
   createdAt?: string;
+  /** The message's `attachments` (files and images as `MessageAttachment`, or anything a platform could send); default []. */
+  attachments?: unknown[];
 }
 
 export function messageCreatedEnvelope(f: MessageCreatedFields): MessageCreatedEvent {
@@ -44,7 +46,7 @@ export function messageCreatedEnvelope(f: MessageCreatedFields): MessageCreatedE
       sensitive_data_purged_at: null,
       selected_reply_suggestion_id: null,
       selected_reply_suggestion: null,
-      attachments: [],
+      attachments: f.attachments ?? [],
       attachment_template: null,
       response_to_message_id: null,
       response_to_attachment_id: null,

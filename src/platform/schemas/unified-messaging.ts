@@ -148,6 +148,39 @@ export type CloseSessionResponse = z.infer<typeof CloseSessionResponse>;
 
 const nullableObject = z.record(z.string(), z.unknown()).nullable();
 
+/**
+ * One element of a message's `attachments`. Spec 03 says only "attachments
+ * (array)"; we read them as the spec's own message chunks `file` and `image`
+ * (docs/decisions.md, "Webhook message attachments"). Loose: extra keys kept.
+ */
+const attachmentUrl = z.url({ protocol: /^https?$/, error: 'Enter a valid http(s) URL.' });
+
+export const FileAttachment = z.looseObject({
+  type: z.literal('file'),
+  url: attachmentUrl,
+  name: z.string(),
+  /** Optional (spec 03); null is read as absent. */
+  size: z.number().nonnegative().nullish(),
+});
+
+export const ImageAttachment = z.looseObject({
+  type: z.literal('image'),
+  url: attachmentUrl,
+});
+
+export const MessageAttachment = z.discriminatedUnion('type', [FileAttachment, ImageAttachment]);
+export type MessageAttachment = z.infer<typeof MessageAttachment>;
+
+/** The attachments of a message that are a readable file or image, in order; any other element is left out. */
+export function knownAttachments(list: readonly unknown[]): MessageAttachment[] {
+  const known: MessageAttachment[] = [];
+  for (const item of list) {
+    const parsed = MessageAttachment.safeParse(item);
+    if (parsed.success) known.push(parsed.data);
+  }
+  return known;
+}
+
 export const WebhookMessage = z.looseObject({
   id: z.uuid(),
   type: z.string(),
@@ -165,7 +198,8 @@ export const WebhookMessage = z.looseObject({
   sensitive_data_purged_at: z.string().nullable(),
   selected_reply_suggestion_id: z.uuid().nullable(),
   selected_reply_suggestion: nullableObject,
-  attachments: z.array(z.unknown()),
+  /** Files and images as `MessageAttachment`; an element of another shape is kept as it came (`knownAttachments`). */
+  attachments: z.array(z.union([MessageAttachment, z.unknown()])),
   attachment_template: z.string().nullable(),
   response_to_message_id: z.uuid().nullable(),
   response_to_attachment_id: z.uuid().nullable(),

@@ -1,7 +1,8 @@
 /**
  * The control API's chat side, under /_sandbox/chats (no auth): it plays the
- * agent (messages, reply suggestions, ending in the agent UI) and shows what
- * the platform holds (chats by thread, every message, visitor variables).
+ * agent (messages with attachments, reply suggestions, ending in the agent
+ * UI) and shows what the platform holds (chats by thread, every message,
+ * visitor variables).
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -12,12 +13,13 @@ import { endChat, requireChat } from '../chats.ts';
 import type { SandboxContext } from '../context.ts';
 import { SandboxValidationError } from '../errors.ts';
 import { parsePayload } from '../http-errors.ts';
+import { ATTACHMENT_BODY_LIMIT, AttachmentInputs, attachmentViews, originOf } from '../message-files.ts';
 import type { ChatRecord, MessageRecord } from '../model.ts';
 import type { SandboxState } from '../state.ts';
 
 const nonBlank = z.string().trim().min(1, { error: 'This field may not be blank.' });
 
-const AgentMessageBody = z.strictObject({ text: nonBlank, sender_id: z.string().optional() });
+const AgentMessageBody = z.strictObject({ text: nonBlank, sender_id: z.string().optional(), attachments: AttachmentInputs.optional() });
 const ReplySuggestionBody = z.strictObject({
   suggestion: nonBlank,
   message_id: z.string().optional(),
@@ -61,7 +63,7 @@ function controlChatView(state: SandboxState, chat: ChatRecord) {
   };
 }
 
-function controlMessageView(m: MessageRecord) {
+function controlMessageView(m: MessageRecord, origin: string) {
   return {
     id: m.id,
     type: m.type,
@@ -73,6 +75,7 @@ function controlMessageView(m: MessageRecord) {
     message_id: m.externalMessageId,
     external_sender_id: m.externalSenderId,
     selected_reply_suggestion_id: m.selectedReplySuggestionId,
+    attachments: attachmentViews(m.attachments, origin),
     created_at: new Date(m.createdAt).toISOString(),
   };
 }
@@ -125,13 +128,15 @@ export function registerControlChatRoutes(app: FastifyInstance, ctx: SandboxCont
 
   app.get<{ Params: ChatParams }>('/:chat_id/messages', async (request) => {
     const chat = requireChat(state, request.params.chat_id);
-    return { results: state.messagesOf(chat.id).map(controlMessageView) };
+    return { results: state.messagesOf(chat.id).map((m) => controlMessageView(m, originOf(request))) };
   });
 
-  app.post<{ Params: ChatParams }>('/:chat_id/agent_messages', async (request, reply) => {
+  /** An agent's message, with files and images attached as `{type, name?, content_type?, content_base64}` (message-files.ts). */
+  app.post<{ Params: ChatParams }>('/:chat_id/agent_messages', { bodyLimit: ATTACHMENT_BODY_LIMIT }, async (request, reply) => {
     const chat = requireChat(state, request.params.chat_id);
     const body = parsePayload(AgentMessageBody, request.body);
-    return reply.status(201).send(postAgentMessage(ctx, chat, { text: body.text, senderId: body.sender_id }));
+    const input = { text: body.text, senderId: body.sender_id, attachments: body.attachments, origin: originOf(request) };
+    return reply.status(201).send(postAgentMessage(ctx, chat, input));
   });
 
   app.post<{ Params: ChatParams }>('/:chat_id/reply_suggestions', async (request, reply) => {
