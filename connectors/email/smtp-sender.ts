@@ -3,8 +3,10 @@
  * In-Reply-To and References of the thread, Reply-To with the thread's
  * `+token`, and a Message-ID derived from the platform message id (the same
  * on every retry) that is attached to the thread so the customer's answer
- * finds its way back. A 5xx SMTP answer dead-letters with the server's text;
- * anything else is retried.
+ * finds its way back. The agent's files go as real attachments
+ * (reply-files.ts), the text also as HTML (html-reply.ts), everyone on the
+ * thread in Cc (reply-all.ts). A 5xx SMTP answer dead-letters with the
+ * server's text; a refused login and anything else is retried.
  *
  * People write these replies, so they carry no `Auto-Submitted` (RFC 3834
  * reserves it for automatic mail; some systems drop or ignore such mail).
@@ -29,6 +31,7 @@ import { ownMessageId } from './message-ids.ts';
 import { replyAddress, replyToken, tokenReference } from './reply-token.ts';
 import { TokenCommandError } from './imap-auth.ts';
 import { OAuth2RefreshError } from './oauth2-tokens.ts';
+import { replyFiles } from './reply-files.ts';
 import { queueSentCopy } from './sent-copies.ts';
 import { readThreadInfo, withReferences, writeThreadInfo } from './thread-info.ts';
 
@@ -38,6 +41,15 @@ export class SmtpRejectedError extends PermanentDeliveryError {
 
 export class SmtpFailedError extends TransientDeliveryError {
   override readonly code = 'TG_EMAIL_SMTP_FAILED';
+}
+
+/** A Sent copy waits in the connector's state: one bigger than this is kept without its files (they are named in it). */
+const MAX_SENT_COPY_BYTES = 4 * 1024 * 1024;
+
+async function copyWithoutFiles(mail: Mail.Options): Promise<Buffer> {
+  const names = (mail.attachments ?? []).map((a) => a.filename).join(', ');
+  const text = `${String(mail.text)}\n\n[files sent with this reply, not kept in this copy: ${names}]`;
+  return new MailComposer({ ...mail, text, html: replyHtml(text), attachments: [] }).compile().build();
 }
 
 const named = (a: { address: string; name?: string }) => (a.name ? { name: a.name, address: a.address } : a.address);
@@ -106,14 +118,17 @@ export class SmtpSender {
     // Attached before sending, so an answer that arrives quickly finds the thread.
     await this.#ctx.threads.attach(thread.key, [messageId, tokenReference(token)]);
     const cc = this.#config.reply_all ? (info.cc ?? []) : [];
+    const files = await replyFiles(event.message.attachments, this.#config.attachments, this.#ctx.attachments);
+    const text = files.notSent.length > 0 ? `${event.message.message}\n\n${files.notSent.join('\n')}` : event.message.message;
     const mail: Mail.Options = {
       from: this.#config.from_name ? { name: this.#config.from_name, address: this.#config.address } : this.#config.address,
       to: named(info.customer),
       ...(cc.length > 0 ? { cc: cc.map(named) } : {}),
       replyTo: replyAddress(this.#config.address, token),
       subject: replySubject(info.subject),
-      text: event.message.message,
-      html: replyHtml(event.message.message),
+      text,
+      html: replyHtml(text),
+      ...(files.attachments.length > 0 ? { attachments: files.attachments } : {}),
       messageId,
       inReplyTo: info.lastMessageId,
       references: info.references,
@@ -129,7 +144,7 @@ export class SmtpSender {
     }
     await writeThreadInfo(this.#ctx.state, thread.key, withReferences(info, [messageId]));
     if (this.#config.sent_copy) {
-      await queueSentCopy(this.#ctx.state, messageId, raw);
+      await queueSentCopy(this.#ctx.state, messageId, raw.length <= MAX_SENT_COPY_BYTES ? raw : await copyWithoutFiles(mail));
       this.#onCopyQueued();
     }
     return { externalId: messageId };

@@ -9,6 +9,7 @@
  * delivery and its errors: `outbound.ts`, `outbound-errors.ts`.
  */
 import { defineConnector, type ConnectorContext, type ConnectorInstance } from '../../src/connector/api.ts';
+import { linkedAttachments } from './attachment-links.ts';
 import { WebhookConnectorConfig } from './config.ts';
 import { registerInboundRoutes } from './inbound-routes.ts';
 import { LogOnlyReplySink, WebhookReplySink, type ReplySink } from './outbound.ts';
@@ -28,6 +29,7 @@ function replySink(config: WebhookConnectorConfig, ctx: ConnectorContext): Reply
     timeoutMs: config.timeout_ms,
     connectorName: ctx.name,
     logger: ctx.logger,
+    linkAttachments: (attachments, stop) => linkedAttachments(attachments, ctx, stop),
   });
 }
 

@@ -10,7 +10,9 @@
  * attempt. Redirects are never followed, every answer's body is read to the
  * end (so the connection is reused), and `timeout_ms` bounds the whole attempt.
  *
- * Without `outbound_url`, events are logged at info and count as delivered.
+ * An agent's files (`message.attachments`) go as the gateway's signed links
+ * (attachment-links.ts). Without `outbound_url`, events are logged at info
+ * and count as delivered.
  */
 import type { Logger } from 'pino';
 import { Webhook } from 'standardwebhooks';
@@ -40,6 +42,8 @@ export interface WebhookSinkOptions {
   timeoutMs: number;
   connectorName: string;
   logger: Logger;
+  /** An agent's files as the gateway's own links (attachment-links.ts); absent: passed on as the platform sent them. */
+  linkAttachments?: (attachments: readonly unknown[], stop?: AbortSignal) => Promise<unknown[]>;
 }
 
 /** The JSON body of one event. */
@@ -57,6 +61,7 @@ export class WebhookReplySink implements ReplySink {
   readonly #timeoutMs: number;
   readonly #connectorName: string;
   readonly #logger: Logger;
+  readonly #linkAttachments: WebhookSinkOptions['linkAttachments'];
   readonly #agent: Dispatcher = new Agent({ keepAliveTimeout: 10_000 });
   #lastStatus: number | null = null;
   #lastError: string | null = null;
@@ -69,11 +74,17 @@ export class WebhookReplySink implements ReplySink {
     this.#timeoutMs = options.timeoutMs;
     this.#connectorName = options.connectorName;
     this.#logger = options.logger;
+    this.#linkAttachments = options.linkAttachments;
   }
 
   async deliver(event: WebhookEvent, thread: Thread | undefined, stop?: AbortSignal): Promise<DeliverResult> {
     const id = webhookIdOf(event);
-    const body = JSON.stringify(outboundPayload(event, thread, this.#connectorName));
+    const files = event.event_type === 'message_created' ? event.message.attachments : [];
+    const linked =
+      event.event_type === 'message_created' && files.length > 0 && this.#linkAttachments
+        ? { ...event, message: { ...event.message, attachments: await this.#linkAttachments(files, stop) } }
+        : event;
+    const body = JSON.stringify(outboundPayload(linked, thread, this.#connectorName));
     const started = performance.now();
     try {
       const status = await this.#attempt(id, body, stop);

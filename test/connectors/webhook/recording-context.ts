@@ -15,6 +15,7 @@ import type {
   Thread,
   ThreadDirectory,
 } from '../../../src/connector/api.ts';
+import { AttachmentUnavailableError } from '../../../src/connector/api.ts';
 
 export interface LogLine {
   level: number;
@@ -112,6 +113,11 @@ export function recordingContext(name = 'partner-hooks'): RecordingContext {
   return {
     name,
     sealer: undefined,
+    attachments: {
+      async fetch(attachment) {
+        throw new AttachmentUnavailableError(`no file is served for ${attachment.url} in this recording context`, 404);
+      },
+    },
     submits,
     closes,
     skips,
