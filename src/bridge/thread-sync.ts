@@ -18,13 +18,14 @@ import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { PermanentJobError } from '../jobs/errors.ts';
 import type { JobContext } from '../jobs/runner.ts';
+import { whileStoreUnavailable } from '../jobs/store-retry.ts';
 import {
   isRetryable,
   PlatformHttpError,
   PlatformRequestInvalidError,
   PlatformResponseError,
 } from '../platform/errors.ts';
-import { LIMITS, type CreateMessagesRequest } from '../platform/schemas/unified-messaging.ts';
+import { LIMITS, type CreateMessagesRequest, type CreateMessagesResponse } from '../platform/schemas/unified-messaging.ts';
 import type { UnifiedMessagingClient } from '../platform/unified-messaging-client.ts';
 import type { Store } from '../store/database.ts';
 import type { InboundRow } from '../store/inbound-repo.ts';
@@ -152,33 +153,38 @@ export class ThreadSync {
 
     const registration = await this.#d.registrar.current(thread.connector);
     const started = this.#now();
+    let res: CreateMessagesResponse;
     try {
-      const res = await this.#d.client.createMessages(registration.configId, body, { ...ONE_ATTEMPT, signal: run.signal });
-      await this.#d.store.write(async (tx) => {
-        const now = this.#now();
-        for (const [i, m] of batch.entries()) await tx.inbound.markPosted(m.id, res.chat_id, res.message_ids[i] ?? null, res.is_new_session, now);
-        await tx.threads.recordSession(thread.id, res.chat_id, res.mapping_id, now);
-        await this.#record(tx, batch, run, started, 'posted', 201, null, res.chat_id);
-      });
-      this.#d.logger.info(
-        { connector: thread.connector, thread_id: thread.threadId, chat_id: res.chat_id, messages: batch.length, is_new_session: res.is_new_session },
-        'messages posted to the platform',
-      );
+      res = await this.#d.client.createMessages(registration.configId, body, { ...ONE_ATTEMPT, signal: run.signal });
     } catch (err) {
-      await this.#failed(err, thread, batch, registration.configId, run, started);
+      return this.#failed(err, thread, batch, registration.configId, run, started);
     }
+    // The platform has them: recorded even across a database outage, or the next run would post them again.
+    await this.#durably(run, 'messages posted', (tx) => this.#posted(tx, thread, batch, res, run, started));
+    this.#d.logger.info(
+      { connector: thread.connector, thread_id: thread.threadId, chat_id: res.chat_id, messages: batch.length, is_new_session: res.is_new_session },
+      'messages posted to the platform',
+    );
+  }
+
+  async #posted(tx: Repos, thread: ThreadRow, batch: InboundRow[], res: CreateMessagesResponse, run: Run, started: number): Promise<void> {
+    const now = this.#now();
+    for (const [i, m] of batch.entries()) await tx.inbound.markPosted(m.id, res.chat_id, res.message_ids[i] ?? null, res.is_new_session, now);
+    await tx.threads.recordSession(thread.id, res.chat_id, res.mapping_id, now);
+    await this.#record(tx, batch, run, started, 'posted', 201, null, res.chat_id);
+  }
+
+  /** A write that records what the platform already did: tried again while the store is away (whileStoreUnavailable). */
+  #durably(run: Run, what: string, work: (tx: Repos) => Promise<void>): Promise<void> {
+    return whileStoreUnavailable(() => this.#d.store.write(work), { signal: run.signal, logger: this.#d.logger, what });
   }
 
   async #close(thread: ThreadRow, item: InboundRow, run: Run): Promise<void> {
     const registration = await this.#d.registrar.current(thread.connector);
     const started = this.#now();
+    let detail: string;
     try {
-      const res = await this.#d.client.closeSession(registration.configId, thread.threadId, { ...ONE_ATTEMPT, signal: run.signal });
-      await this.#d.store.write(async (tx) => {
-        await tx.inbound.markPosted(item.id, null, null, null, this.#now());
-        await this.#record(tx, [item], run, started, 'posted', 200, null, null);
-      });
-      this.#d.logger.info({ connector: thread.connector, thread_id: thread.threadId, detail: res.message }, 'session closed');
+      detail = (await this.#d.client.closeSession(registration.configId, thread.threadId, { ...ONE_ATTEMPT, signal: run.signal })).message;
     } catch (err) {
       if (err instanceof PlatformHttpError && err.status === 404 && (await this.#configurationExists(registration.configId, run.signal))) {
         // The platform has no session for the thread (never posted, or purged): nothing is left to close.
@@ -189,8 +195,13 @@ export class ThreadSync {
         this.#d.logger.info({ connector: thread.connector, thread_id: thread.threadId, detail: err.detail }, 'no session to close');
         return;
       }
-      await this.#failed(err, thread, [item], registration.configId, run, started);
+      return this.#failed(err, thread, [item], registration.configId, run, started);
     }
+    await this.#durably(run, 'session closed', async (tx) => {
+      await tx.inbound.markPosted(item.id, null, null, null, this.#now());
+      await this.#record(tx, [item], run, started, 'posted', 200, null, null);
+    });
+    this.#d.logger.info({ connector: thread.connector, thread_id: thread.threadId, detail }, 'session closed');
   }
 
   async #record(tx: Repos, items: InboundRow[], run: Run, started: number, outcome: InboundOutcome, status: number | null, error: string | null, chatId: string | null): Promise<void> {
