@@ -10,11 +10,10 @@
  * `html-reply.ts`, Cc `reply-all.ts`), their Sent copies `sent-copies.ts`.
  */
 import { defineConnector, type ConnectorInstance } from '../../src/connector/api.ts';
-import { EmailConnectorConfig } from './config.ts';
+import { EmailConnectorConfig, type OAuth2Settings } from './config.ts';
+import { oauth2AccessToken } from './imap-auth.ts';
 import { MailIntake } from './mail-intake.ts';
 import { MailboxWatcher } from './mailbox-watcher.ts';
-import type { OAuth2Settings } from './config.ts';
-import { oauth2AccessToken } from './imap-auth.ts';
 import { OAuth2Tokens } from './oauth2-tokens.ts';
 import { SentCopies } from './sent-copies.ts';
 import { SmtpSender } from './smtp-sender.ts';

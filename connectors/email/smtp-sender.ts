@@ -26,12 +26,12 @@ import {
 } from '../../src/connector/api.ts';
 import type { EmailConnectorConfig } from './config.ts';
 import { replyHtml } from './html-reply.ts';
+import { TokenCommandError } from './imap-auth.ts';
 import { OWN_HEADER } from './mail-intake.ts';
 import { ownMessageId } from './message-ids.ts';
-import { replyAddress, replyToken, tokenReference } from './reply-token.ts';
-import { TokenCommandError } from './imap-auth.ts';
 import { OAuth2RefreshError } from './oauth2-tokens.ts';
 import { replyFiles } from './reply-files.ts';
+import { replyAddress, replyToken, tokenReference } from './reply-token.ts';
 import { queueSentCopy } from './sent-copies.ts';
 import { readThreadInfo, withReferences, writeThreadInfo } from './thread-info.ts';
 
