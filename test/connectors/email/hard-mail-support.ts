@@ -8,7 +8,7 @@ import pino from 'pino';
 import { onTestFinished } from 'vitest';
 import { EmailConnectorConfig } from '../../../connectors/email/config.ts';
 import { MailboxWatcher, type Cursor } from '../../../connectors/email/mailbox-watcher.ts';
-import type { ConnectorState } from '../../../src/connector/api.ts';
+import { memoryState } from '../../support/memory-state.ts';
 import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
 import type { MailUser } from '../../support/mail-servers.ts';
 import { emailConnector, emailSettings } from './settings.ts';
@@ -70,13 +70,7 @@ export const cursorOf = async (tg: TestGateway) => (await tg.gateway.store.read.
 /** A watcher of its own (no gateway) over `support`'s INBOX, with its state in memory. */
 export function watcherFor(support: MailUser, handle: (raw: Buffer, uid: number) => Promise<void>, options: ConstructorParameters<typeof MailboxWatcher>[4] = {}) {
   const config = EmailConnectorConfig.parse(emailSettings(support, { reconnect_max_seconds: 1 }));
-  const values = new Map<string, unknown>();
-  const state: ConnectorState = {
-    get: async <T>(k: string) => values.get(k) as T | undefined,
-    set: async (k, v) => void values.set(k, structuredClone(v)),
-    delete: async (k) => void values.delete(k),
-    keys: async (prefix, limit = 100) => [...values.keys()].filter((k) => k.startsWith(prefix)).sort().slice(0, limit),
-  };
+  const state = memoryState();
   const watcher = new MailboxWatcher(config, state, pino({ level: 'silent' }), handle, options);
   const stop = new AbortController();
   const running = watcher.run(stop.signal);
@@ -85,5 +79,5 @@ export function watcherFor(support: MailUser, handle: (raw: Buffer, uid: number)
     await watcher.close();
     await running;
   });
-  return { watcher, cursor: () => values.get('cursor') as Cursor | undefined };
+  return { watcher, cursor: () => state.values.get('cursor') as Cursor | undefined };
 }

@@ -10,19 +10,10 @@ import { describe, expect, it } from 'vitest';
 import type { OAuth2Settings } from '../../../connectors/email/config.ts';
 import { OAuth2RefreshError, OAuth2Tokens, providerEndpoint } from '../../../connectors/email/oauth2-tokens.ts';
 import { createSealer } from '../../../src/bridge/sealer.ts';
-import type { ConnectorState } from '../../../src/connector/api.ts';
+import { memoryState } from '../../support/memory-state.ts';
 import { mailServers } from '../../support/mail-servers.ts';
 import { startOAuth2Provider, type OAuth2Provider } from '../../support/oauth2-provider.ts';
 
-function memoryState(): ConnectorState {
-  const values = new Map<string, unknown>();
-  return {
-    get: async <T>(k: string) => values.get(k) as T | undefined,
-    set: async (k, v) => void values.set(k, structuredClone(v)),
-    delete: async (k) => void values.delete(k),
-    keys: async (prefix) => [...values.keys()].filter((k) => k.startsWith(prefix)).sort(),
-  };
-}
 
 const logger = pino({ level: 'silent' });
 const settings = (p: OAuth2Provider, refreshToken: string): OAuth2Settings => ({

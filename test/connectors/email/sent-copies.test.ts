@@ -8,19 +8,9 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { queueSentCopy, SentCopies, SENT_COPY_PREFIX } from '../../../connectors/email/sent-copies.ts';
-import type { ConnectorState } from '../../../src/connector/api.ts';
 import { appendRaw, fetchAll, mailServers, openImap } from '../../support/mail-servers.ts';
+import { memoryState } from '../../support/memory-state.ts';
 
-function memoryState(): ConnectorState & { values: Map<string, unknown> } {
-  const values = new Map<string, unknown>();
-  return {
-    values,
-    get: async <T>(k: string) => values.get(k) as T | undefined,
-    set: async (k, v) => void values.set(k, structuredClone(v)),
-    delete: async (k) => void values.delete(k),
-    keys: async (prefix, limit = 100) => [...values.keys()].filter((k) => k.startsWith(prefix)).sort().slice(0, limit),
-  };
-}
 
 const mail = (id: string, subject: string) => Buffer.from(`From: support@example.test\r\nTo: ann@customer.test\r\nSubject: ${subject}\r\nMessage-ID: ${id}\r\n\r\nbody of ${subject}\r\n`);
 const logger = pino({ level: 'silent' });
