@@ -3,8 +3,8 @@
  *
  *   [attachment: invoice.pdf, 24 KB]
  *
- * Sizes: bytes under 1 KB (`512 B`), whole KB under 1 MB (`24 KB`), MB and
- * GB with one decimal (`1.4 MB`); 1 KB = 1024 B.
+ * Sizes as `formatSize` of the connector API writes them (`512 B`, `24 KB`,
+ * `1.4 MB`).
  *
  * Not listed: images the HTML shows inline (`<img src="cid:…">` pointing at
  * the part's Content-ID) — they are part of the text, not files. A non-image
@@ -14,19 +14,10 @@
  * `attachment-2.pdf`, numbered in order, the extension from the type).
  */
 import type { Attachment } from 'mailparser';
+import { formatSize } from '../../src/connector/api.ts';
 import type { MailAttachment, MailFile } from './parsed-mail.ts';
 
-const KB = 1024;
-const MB = KB * 1024;
-const GB = MB * 1024;
-
-export function formatSize(bytes: number): string {
-  if (bytes < KB) return `${bytes} B`;
-  const kb = Math.round(bytes / KB);
-  if (kb < 1024) return `${kb} KB`;
-  if (bytes < GB) return `${(bytes / MB).toFixed(1)} MB`;
-  return `${(bytes / GB).toFixed(1)} GB`;
-}
+export { formatSize };
 
 export function attachmentLine(attachment: MailAttachment): string {
   return `[attachment: ${attachment.filename}, ${formatSize(attachment.size)}]`;

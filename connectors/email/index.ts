@@ -14,7 +14,7 @@ import { EmailConnectorConfig, type OAuth2Settings } from './config.ts';
 import { oauth2AccessToken } from './imap-auth.ts';
 import { MailIntake } from './mail-intake.ts';
 import { MailboxWatcher } from './mailbox-watcher.ts';
-import { OAuth2Tokens } from './oauth2-tokens.ts';
+import { OAuth2Tokens, reloadAuth } from './oauth2-tokens.ts';
 import { SentCopies } from './sent-copies.ts';
 import { SmtpSender } from './smtp-sender.ts';
 
@@ -23,15 +23,17 @@ export { EmailConnectorConfig } from './config.ts';
 export default defineConnector({
   type: 'email',
   configSchema: EmailConnectorConfig,
+  // New consent without a restart: `printf %s "$TOKEN" | threadgate secrets set <name> imap.auth.refresh_token`.
+  secretKeys: ['imap.auth.refresh_token', 'imap.auth.client_secret', 'smtp.auth.refresh_token', 'smtp.auth.client_secret'],
 
   create(config, ctx): ConnectorInstance {
     const intake = new MailIntake(ctx, config.address, config.accept_list_ids, config.attachments);
     const sentCopies = new SentCopies(config.sent_folder, ctx.logger);
-    const tokensFor = (auth: OAuth2Settings | undefined) =>
-      auth?.provider === undefined ? undefined : new OAuth2Tokens(auth, { state: ctx.state, sealer: ctx.sealer, logger: ctx.logger });
-    const imapTokens = tokensFor(config.imap.auth);
+    const tokensFor = (auth: OAuth2Settings | undefined, at: string) =>
+      auth?.provider === undefined ? undefined : new OAuth2Tokens(auth, { state: ctx.state, sealer: ctx.sealer, logger: ctx.logger, secrets: { store: ctx.secrets, at } });
+    const imapTokens = tokensFor(config.imap.auth, 'imap.auth');
     const smtpAuth = config.smtp.auth === 'imap' ? config.imap.auth : config.smtp.auth;
-    const smtpTokens = config.smtp.auth === 'imap' ? imapTokens : tokensFor(config.smtp.auth);
+    const smtpTokens = config.smtp.auth === 'imap' ? imapTokens : tokensFor(config.smtp.auth, 'smtp.auth');
     const sender = new SmtpSender(config, ctx, {
       // A copy queued on the replica that holds the mailbox is appended at once; elsewhere at the holder's next turn.
       onCopyQueued: () => watcher.poke(),
@@ -77,6 +79,13 @@ export default defineConnector({
           return {};
         }
         return sender.send(event, thread);
+      },
+      // New OAuth2 credentials in the reloaded settings are used at once; other changes need a restart.
+      reconfigure(next) {
+        const { imap, smtp } = next as EmailConnectorConfig;
+        const applied = reloadAuth(imapTokens, imap.auth, 'imap.auth');
+        if (smtpTokens !== imapTokens && smtp.auth !== 'imap') applied.push(...reloadAuth(smtpTokens, smtp.auth, 'smtp.auth'));
+        return applied;
       },
       health() {
         const s = watcher.status;

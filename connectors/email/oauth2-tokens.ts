@@ -13,15 +13,20 @@
  *   error), so a burst of replies does not hammer the provider. The status
  *   (`ok`, `last_error`) is part of the connector's health.
  * - A refresh token the provider rotates (Microsoft does) is kept: in the
- *   connector's state (one entry per configured refresh token), sealed with the gateway's `store.encryption_key`, so a
+ *   connector's state (one entry per refresh token it grew from), sealed with the gateway's `store.encryption_key`,
+ *   read again at each refresh (so every replica uses the newest), and a
  *   restart does not fall back to one that may be revoked; without a key, in
  *   memory only (said once in the log). The stored one is tied to the
- *   configured one it grew from: a new `refresh_token` in the settings (new
- *   consent) wins over it.
+ *   token it grew from: new consent wins over it.
+ * - New consent reaches a running gateway two ways, both without a restart:
+ *   `threadgate secrets set <connector> imap.auth.refresh_token` (or
+ *   `client_secret`; `ctx.secrets`, read at each refresh), or a new value in
+ *   the settings file and SIGHUP (`update`: used at once). A value set by
+ *   the command is used at the next attempt, within the backoff's minute.
  * - No token, secret or code ever goes to the log or into an error message.
  */
 import { createHash } from 'node:crypto';
-import type { ConnectorState, Logger, Sealer } from '../../src/connector/api.ts';
+import type { ConnectorSecrets, ConnectorState, Logger, Sealer } from '../../src/connector/api.ts';
 import type { OAuth2Settings } from './config.ts';
 
 export class OAuth2RefreshError extends Error {
@@ -46,14 +51,17 @@ const FIRST_BACKOFF_MS = 1_000;
 const MAX_BACKOFF_MS = 60_000;
 const TIMEOUT_MS = 15_000;
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
-/** Per configured refresh token (its hash): IMAP and SMTP with grants of their own do not share one. */
-const stateKey = (configured: string) => `oauth2:refresh-token:${sha256(configured).slice(0, 16)}`;
+/** Per refresh token it grew from (its hash): IMAP and SMTP with grants of their own do not share one. */
+const stateKey = (base: string) => `oauth2:refresh-token:${sha256(base).slice(0, 16)}`;
 
 interface StoredRefresh {
   sealed: string;
-  /** sha256 of the configured refresh token this one was rotated from. */
+  /** sha256 of the refresh token (configured, or set by an operator) this one was rotated from. */
   from: string;
 }
+
+/** Keys of `auth` a running connector takes from a reload (`update`); anything else needs a restart. */
+export const LIVE_AUTH_KEYS = ['client_id', 'client_secret', 'refresh_token', 'token_url', 'scope', 'tenant'] as const;
 
 export interface OAuth2Status {
   ok: boolean;
@@ -62,25 +70,50 @@ export interface OAuth2Status {
 }
 
 
+export interface OAuth2Deps {
+  state: ConnectorState;
+  sealer: Sealer | undefined;
+  logger: Logger;
+  /** Values an operator set with `threadgate secrets set`, and the settings key `auth` sits at (`imap.auth`). */
+  secrets?: { store: ConnectorSecrets; at: string };
+}
+
 export class OAuth2Tokens {
-  readonly #auth: OAuth2Settings;
-  readonly #endpoint: { tokenUrl: string; scope: string };
+  #auth: OAuth2Settings;
+  #endpoint: { tokenUrl: string; scope: string };
   readonly #state: ConnectorState;
   readonly #sealer: Sealer | undefined;
   readonly #logger: Logger;
+  readonly #secrets: OAuth2Deps['secrets'];
   #access: { token: string; expiresAt: number } | undefined;
-  #rotated: string | undefined;
+  /** Without a sealer: the rotated token, with the hash of the one it grew from. */
+  #rotated: { token: string; from: string } | undefined;
   #pending: Promise<string> | undefined;
   #failure: { error: OAuth2RefreshError; until: number; count: number } | undefined;
   #warnedNoKey = false;
   readonly status: OAuth2Status = { ok: true, refreshed_at: null, last_error: null };
 
-  constructor(auth: OAuth2Settings, deps: { state: ConnectorState; sealer: Sealer | undefined; logger: Logger }) {
+  constructor(auth: OAuth2Settings, deps: OAuth2Deps) {
     this.#auth = auth;
     this.#endpoint = providerEndpoint(auth);
     this.#state = deps.state;
     this.#sealer = deps.sealer;
     this.#logger = deps.logger;
+    this.#secrets = deps.secrets;
+  }
+
+  /** The settings in force (for a reload to compare with). */
+  get auth(): OAuth2Settings {
+    return this.#auth;
+  }
+
+  /** New credentials from a reload: used at once, with no backoff left to wait. */
+  update(auth: OAuth2Settings): void {
+    this.#auth = auth;
+    this.#endpoint = providerEndpoint(auth);
+    this.#access = undefined;
+    this.#failure = undefined;
+    this.#logger.info({ provider: auth.provider }, 'OAuth2 credentials replaced by a reload of the settings');
   }
 
   /** When the token in hand expires (ms since the epoch), for a client that asks. */
@@ -97,9 +130,10 @@ export class OAuth2Tokens {
   }
 
   async #refresh(): Promise<string> {
-    const refreshToken = await this.#currentRefreshToken();
+    const { token: refreshToken, base } = await this.#currentRefreshToken();
+    const clientSecret = (await this.#operatorSet('client_secret', this.#auth.client_secret)) ?? this.#auth.client_secret;
     const form = new URLSearchParams({ grant_type: 'refresh_token', client_id: this.#auth.client_id as string, refresh_token: refreshToken });
-    if (this.#auth.client_secret !== undefined) form.set('client_secret', this.#auth.client_secret);
+    if (clientSecret !== undefined) form.set('client_secret', clientSecret);
     if (this.#endpoint.scope !== '') form.set('scope', this.#endpoint.scope);
     let answer: { status: number; body: Record<string, unknown> | undefined };
     try {
@@ -127,7 +161,7 @@ export class OAuth2Tokens {
     }
     const expiresIn = typeof body.expires_in === 'number' ? body.expires_in : Number(body.expires_in ?? 3600) || 3600;
     this.#access = { token: body.access_token, expiresAt: Date.now() + expiresIn * 1000 };
-    if (typeof body.refresh_token === 'string' && body.refresh_token !== refreshToken) await this.#keep(body.refresh_token);
+    if (typeof body.refresh_token === 'string' && body.refresh_token !== refreshToken) await this.#keep(body.refresh_token, base);
     this.#failure = undefined;
     Object.assign(this.status, { ok: true, refreshed_at: new Date().toISOString(), last_error: null });
     this.#logger.debug({ expires_in: expiresIn, provider: this.#auth.provider }, 'OAuth2 access token refreshed');
@@ -143,27 +177,49 @@ export class OAuth2Tokens {
     return error;
   }
 
-  /** The rotated refresh token (memory, then the sealed one in the store) when it grew from the configured one. */
-  async #currentRefreshToken(): Promise<string> {
+  /** A value an operator set for `key` of this grant (`threadgate secrets set`), while the settings still hold `configured`. */
+  async #operatorSet(key: string, configured: string | undefined): Promise<string | undefined> {
+    return this.#secrets === undefined ? undefined : this.#secrets.store.get(`${this.#secrets.at}.${key}`, configured);
+  }
+
+  /**
+   * The refresh token to use: the one rotated from the base (sealed in the store, else in memory), else the base
+   * itself — the operator's (`threadgate secrets set`) while the settings are unchanged since, else the configured.
+   */
+  async #currentRefreshToken(): Promise<{ token: string; base: string }> {
     const configured = this.#auth.refresh_token as string;
-    if (this.#rotated !== undefined) return this.#rotated;
-    const stored = await this.#state.get<StoredRefresh>(stateKey(configured));
-    if (stored === undefined || stored.from !== sha256(configured) || this.#sealer === undefined) return configured;
+    const base = (await this.#operatorSet('refresh_token', configured)) ?? configured;
+    if (this.#sealer === undefined) return { token: this.#rotated?.from === sha256(base) ? this.#rotated.token : base, base };
+    const stored = await this.#state.get<StoredRefresh>(stateKey(base));
+    if (stored === undefined || stored.from !== sha256(base)) return { token: base, base };
     try {
-      return (this.#rotated = this.#sealer.open(stored.sealed));
+      return { token: this.#sealer.open(stored.sealed), base };
     } catch {
       this.#logger.warn('the stored OAuth2 refresh token does not open with store.encryption_key (changed?); using the configured one');
-      return configured;
+      return { token: base, base };
     }
   }
 
-  async #keep(rotated: string): Promise<void> {
-    this.#rotated = rotated;
+  async #keep(rotated: string, base: string): Promise<void> {
     if (this.#sealer === undefined) {
+      this.#rotated = { token: rotated, from: sha256(base) };
       if (!this.#warnedNoKey) this.#logger.warn('the provider rotated the OAuth2 refresh token; without store.encryption_key it is kept in memory only');
       this.#warnedNoKey = true;
       return;
     }
-    await this.#state.set(stateKey(this.#auth.refresh_token as string), { sealed: this.#sealer.seal(rotated), from: sha256(this.#auth.refresh_token as string) } satisfies StoredRefresh);
+    await this.#state.set(stateKey(base), { sealed: this.#sealer.seal(rotated), from: sha256(base) } satisfies StoredRefresh);
   }
+}
+
+/**
+ * A reload's new `auth` for a running grant: the changed keys of LIVE_AUTH_KEYS (dotted under `at`) applied to
+ * `tokens`, or none when the grant's shape changed (another user, provider or way), which needs a restart.
+ */
+export function reloadAuth(tokens: OAuth2Tokens | undefined, next: OAuth2Settings | undefined, at: string): string[] {
+  const before = tokens?.auth;
+  if (tokens === undefined || before === undefined || next?.provider === undefined) return [];
+  if (before.user !== next.user || before.provider !== next.provider || next.access_token !== undefined || next.token_command !== undefined) return [];
+  const changed = LIVE_AUTH_KEYS.filter((key) => before[key] !== next[key]);
+  if (changed.length > 0) tokens.update(next);
+  return changed.map((key) => `${at}.${key}`);
 }

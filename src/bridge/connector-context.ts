@@ -1,7 +1,7 @@
 /**
  * Builds the `ConnectorContext` one connector gets (the bridge's side of the
  * plugin contract in src/connector/api.ts): exactly submit, close, threads,
- * state, routes, files, attachments and a child logger, each bound to the
+ * state, secrets, routes, files, attachments and a child logger, each bound to the
  * connector's name so it can only reach its own threads, state and URL space
  * (its files are recorded as its own).
  */
@@ -11,6 +11,7 @@ import type { Store } from '../store/database.ts';
 import type { ThreadRow } from '../store/threads-repo.ts';
 import type { FileService } from './files.ts';
 import type { InboundBridge } from './inbound.ts';
+import { connectorSecrets } from './operator-secrets.ts';
 import { toThreadView } from './outbound-dispatch.ts';
 import { deriveThreadId } from './thread-id.ts';
 
@@ -73,6 +74,7 @@ export function createConnectorContext(name: string, deps: ContextDeps, routes: 
     routes,
     logger: deps.logger.child({ connector: name }),
     sealer: deps.sealer,
+    secrets: connectorSecrets(async (key) => store.read.state.get(name, key), deps.sealer, deps.logger.child({ connector: name })),
     files: Object.freeze({ put: async (file: { filename: string; contentType: string; content: Buffer }) => deps.files.put(name, file) }),
     // Only `fetch`: a connector cannot close the shared fetcher.
     attachments: Object.freeze({ fetch: deps.attachments.fetch.bind(deps.attachments) }),

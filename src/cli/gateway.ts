@@ -23,7 +23,7 @@ import { retentionOf, startRetention } from '../bridge/retention.ts';
 import type { RegistrationTarget } from '../bridge/registrar.ts';
 import type { LoadedSettings } from '../config/load.ts';
 import type { ConnectorEntry } from '../config/schema.ts';
-import { assertNoEntryProblems, loadConnectors } from '../connector/registry.ts';
+import { assertNoEntryProblems, checkOwnKeys, loadConnectors } from '../connector/registry.ts';
 import { ConnectorRuntime } from '../connector/runtime.ts';
 import { buildApp } from '../http/app.ts';
 import { GatewayHealth } from '../http/gateway-health.ts';
@@ -259,7 +259,11 @@ export async function startGateway(
     if (entries[0] === DEMO_CONNECTOR && sandbox) logDemoSteps(logger, url, sandbox);
 
     const started = { app, sandbox, http };
-    const reloadTarget = { file: loaded.file, settings, embedded: platform.embedded, http, pause: bridge.pause };
+    const connectors = {
+      check: (entry: Readonly<Record<string, unknown>>) => checkOwnKeys(connectorsLoaded.definitions.get(String(entry.type)), entry),
+      apply: (name: string, config: unknown) => runtime.reconfigure(name, config),
+    };
+    const reloadTarget = { file: loaded.file, settings, embedded: platform.embedded, http, pause: bridge.pause, connectors };
     let closing: Promise<void> | undefined;
     return {
       url,

@@ -28,7 +28,7 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
   },
   secrets: {
     run: async (argv) => (await import('./secrets-command.ts')).secretsCommand(argv),
-    summary: 'secrets rotate <connector>: a new webhook secret, the old one valid for --grace',
+    summary: 'secrets rotate <connector>: a new webhook secret, the old one valid for --grace; secrets set|unset <connector> <key>: a credential from stdin',
   },
   deliveries: {
     run: async (argv) => (await import('./deliveries-command.ts')).deliveriesCommand(argv),

@@ -16,6 +16,14 @@ import type { PlatformHttpClient } from '../platform/http-client.ts';
 
 const TOKEN_PATHS = ['platform.token', 'platform.token_type'];
 
+/** The running connectors, as a reload reaches them. */
+export interface ReloadableConnectors {
+  /** The entry's own keys checked by its connector's schema; problems name keys within the entry. */
+  check(entry: Readonly<Record<string, unknown>>): { config: unknown } | { problems: { path: string; message: string }[] };
+  /** Hands the checked config to the running connector: the keys (dotted, within the entry) it applied. */
+  apply(name: string, config: unknown): string[];
+}
+
 export interface ReloadTarget {
   /** The settings file the gateway started from; null when it runs on defaults. */
   file: string | null;
@@ -25,6 +33,7 @@ export interface ReloadTarget {
   embedded: boolean;
   http: PlatformHttpClient;
   pause: AuthPause;
+  connectors?: ReloadableConnectors;
 }
 
 export interface ReloadOutcome {
@@ -57,9 +66,13 @@ export function reloadSettings(target: ReloadTarget, logger: Logger): ReloadOutc
     return undefined;
   }
   const changed = changedPaths(target.settings, next);
+  const entries = checkConnectorEntries(target, next, changed);
+  if ('problems' in entries) {
+    logger.error({ event: 'settings_reload_failed', file: target.file, problems: entries.problems }, 'SIGHUP: the settings file has problems; nothing changed');
+    return undefined;
+  }
   const tokenChanged = !target.embedded && changed.some((p) => TOKEN_PATHS.includes(p));
   const applied = tokenChanged ? changed.filter((p) => TOKEN_PATHS.includes(p)) : [];
-  const restartNeeded = changed.filter((p) => !applied.includes(p));
   if (tokenChanged) {
     const { token, token_type: tokenType } = next.platform;
     try {
@@ -71,6 +84,8 @@ export function reloadSettings(target: ReloadTarget, logger: Logger): ReloadOutc
     target.settings = { ...target.settings, platform: { ...target.settings.platform, token, token_type: tokenType } };
     target.pause.recheckNow();
   }
+  applied.push(...applyConnectorEntries(target, next, entries.checked, changed));
+  const restartNeeded = changed.filter((p) => !applied.includes(p));
   logger.info(
     { event: 'settings_reloaded', file: target.file, applied, restart_needed: restartNeeded },
     applied.length > 0
@@ -80,4 +95,62 @@ export function reloadSettings(target: ReloadTarget, logger: Logger): ReloadOutc
         : 'SIGHUP: the settings file is unchanged',
   );
   return { applied, restartNeeded };
+}
+
+interface CheckedEntry {
+  index: number;
+  name: string;
+  config: unknown;
+}
+
+/** Each connector entry that changed, still of the same name and type, checked by its schema; problems fail the reload. */
+function checkConnectorEntries(target: ReloadTarget, next: Readonly<Settings>, changed: readonly string[]): { checked: CheckedEntry[] } | { problems: { path: string; message: string }[] } {
+  const checked: CheckedEntry[] = [];
+  const problems: { path: string; message: string }[] = [];
+  if (target.connectors === undefined) return { checked };
+  const indices = new Set(changed.flatMap((p) => /^connectors\.(\d+)\./.exec(p)?.[1] ?? []).map(Number));
+  for (const index of indices) {
+    const before = target.settings.connectors[index];
+    const after = next.connectors[index];
+    if (before === undefined || after === undefined || before.name !== after.name || before.type !== after.type) continue;
+    const result = target.connectors.check(after);
+    if ('problems' in result) problems.push(...result.problems.map((p) => ({ path: `connectors[${index}]${p.path === '' ? '' : `.${p.path}`}`, message: p.message })));
+    else checked.push({ index, name: after.name, config: result.config });
+  }
+  return problems.length > 0 ? { problems } : { checked };
+}
+
+/** Hands each checked entry to its connector; the settings paths it applied (only ones that changed), now in force. */
+function applyConnectorEntries(target: ReloadTarget, next: Readonly<Settings>, checked: readonly CheckedEntry[], changed: readonly string[]): string[] {
+  const applied: string[] = [];
+  if (checked.length === 0 || target.connectors === undefined) return applied;
+  const connectors = [...target.settings.connectors];
+  for (const { index, name, config } of checked) {
+    const prefix = `connectors.${index}.`;
+    const keys = target.connectors.apply(name, config).filter((key) => changed.includes(prefix + key));
+    if (keys.length === 0) continue;
+    const entry = structuredClone(connectors[index]!) as Record<string, unknown>;
+    for (const key of keys) setAt(entry, key, valueAt(next.connectors[index] as Record<string, unknown>, key));
+    connectors[index] = entry as Settings['connectors'][number];
+    applied.push(...keys.map((key) => prefix + key));
+  }
+  target.settings = { ...target.settings, connectors };
+  return applied;
+}
+
+function valueAt(root: Record<string, unknown>, key: string): unknown {
+  let at: unknown = root;
+  for (const part of key.split('.')) at = isBranch(at) ? (at as Record<string, unknown>)[part] : undefined;
+  return at;
+}
+
+function setAt(root: Record<string, unknown>, key: string, value: unknown): void {
+  const parts = key.split('.');
+  let at = root;
+  for (const part of parts.slice(0, -1)) {
+    if (!isBranch(at[part])) at[part] = {};
+    at = at[part] as Record<string, unknown>;
+  }
+  if (value === undefined) delete at[parts.at(-1)!];
+  else at[parts.at(-1)!] = value;
 }

@@ -4,6 +4,8 @@
  * stored first with the old one kept valid for the grace period, then PATCHed
  * to the platform; a running `serve` reads both from the store on every
  * webhook, so nothing is refused while the platform switches over.
+ * `secrets set` / `secrets unset` (secret-set-command.ts) replace a
+ * connector's credential at run time.
  */
 import { Registrar, DEFAULT_ROTATION_GRACE_MS } from '../bridge/registrar.ts';
 import { loadSettings } from '../config/load.ts';
@@ -13,11 +15,13 @@ import { createUnifiedMessagingClient } from '../platform/unified-messaging-clie
 import { configOption, parse } from './args.ts';
 import { UsageError } from './errors.ts';
 import { parseDuration } from './duration.ts';
+import { SET_USAGE, secretSetCommand } from './secret-set-command.ts';
 import { openSettingsStore } from './store-access.ts';
 
-const USAGE = 'usage: threadgate secrets rotate <connector> [--grace 24h] [--config PATH]';
+const USAGE = `usage: threadgate secrets rotate <connector> [--grace 24h] [--config PATH]\n       ${SET_USAGE.replace(/^usage: /, '').replace('; ', '\n       ')}`;
 
 export async function secretsCommand(argv: string[]): Promise<number> {
+  if (argv[0] === 'set' || argv[0] === 'unset') return secretSetCommand(argv[0], argv.slice(1));
   const { values, positionals } = parse(argv, { ...configOption, grace: { type: 'string' } });
   const [verb, connector, ...rest] = positionals;
   if (verb !== 'rotate' || connector === undefined || rest.length > 0) throw new UsageError(USAGE);

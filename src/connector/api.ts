@@ -31,6 +31,8 @@ export { knownAttachments } from '../platform/schemas/unified-messaging.ts';
 export { sleep } from '../sleep.ts';
 /** A `Retry-After` header in ms (delta-seconds or an HTTP-date); undefined when absent or unreadable. */
 export { parseRetryAfter } from '../platform/retry.ts';
+/** A file size for people: `512 B`, `24 KB`, `1.4 MB` (1 KB = 1024 B). */
+export { formatSize } from './file-size.ts';
 
 // ─── Inbound ──────────────────────────────────────────────────────────────────
 
@@ -194,6 +196,8 @@ export interface ConnectorContext {
    * undefined when none is configured — then keep such a secret in memory only.
    */
   readonly sealer: Sealer | undefined;
+  /** Credentials an operator replaced at run time with `threadgate secrets set` (keys named in `secretKeys`); see `ConnectorSecrets`. */
+  readonly secrets: ConnectorSecrets;
   /** Keeps files (a mail's attachments) for the platform's agents and answers a link to each; see `FileStore`. */
   readonly files: FileStore;
   /** Downloads an attachment of an agent's message from the platform (only from the platform's own host, or files.fetch_hosts), at most maxBytes. */
@@ -236,6 +240,20 @@ export interface FileStore {
    * with the message) and its size in bytes. Resolves after the commit: the link works on every replica.
    */
   put(file: { filename: string; contentType: string; content: Buffer }): Promise<{ id: string; url: string; size: number }>;
+}
+
+/**
+ * Credentials an operator set at run time, for the keys the definition names in `secretKeys`:
+ * `printf %s "$TOKEN" | threadgate secrets set <connector> <key>` seals the value (store.encryption_key) into the
+ * store, where every replica reads it. Ask at each use (a login, a token refresh), not once at start.
+ */
+export interface ConnectorSecrets {
+  /**
+   * The value set for `key` (dotted, within the connector's entry: `imap.auth.refresh_token`) while the settings
+   * still hold `configured` there — a value written into the settings file since wins again. Undefined when none
+   * was set, or without store.encryption_key.
+   */
+  get(key: string, configured: string | undefined): Promise<string | undefined>;
 }
 
 /** Encryption at rest for small secrets (AES-256-GCM); `open` throws for a value sealed under another key or altered. */
@@ -293,6 +311,12 @@ export interface ConnectorInstance {
    */
   deliver(event: WebhookEvent, thread: Thread | undefined, context: DeliverContext): Promise<DeliverResult | void>;
   health?(): Promise<ConnectorHealth> | ConnectorHealth;
+  /**
+   * A reload of the settings (SIGHUP) changed this connector's entry: `config` is the new one, checked by its
+   * schema. Apply what can change while running (a credential) and answer those keys, dotted within the entry
+   * (`imap.auth.refresh_token`); every other changed key is logged as needing a restart. Without it, all do.
+   */
+  reconfigure?(config: unknown): string[];
 }
 
 export interface ConnectorDefinition<S extends z.ZodType = z.ZodType> {
@@ -301,6 +325,8 @@ export interface ConnectorDefinition<S extends z.ZodType = z.ZodType> {
   /** Validates the entry's own keys (everything but name, type, room_id and module). */
   configSchema: S;
   create(config: z.output<S>, ctx: ConnectorContext): Promise<ConnectorInstance> | ConnectorInstance;
+  /** Keys (dotted, within the entry) an operator may replace at run time with `threadgate secrets set`; see `ConnectorSecrets`. */
+  secretKeys?: readonly string[];
 }
 
 /** Declares a connector; the module's default export must be its result. */

@@ -101,10 +101,22 @@ export async function loadConnectors(entries: readonly ConnectorEntryLike[], bas
       continue;
     }
     definitions.set(entry.type, def);
-    const own = Object.fromEntries(Object.entries(entry).filter(([k]) => !ENTRY_KEYS.includes(k)));
-    const parsed = def.configSchema.safeParse(own);
+    const parsed = def.configSchema.safeParse(ownKeys(entry));
     if (parsed.success) configs.set(entry.name, parsed.data);
     else for (const issue of parsed.error.issues) problems.push({ path: at(...issue.path), message: issue.message });
   }
   return { definitions, configs, problems };
+}
+
+/** An entry's own keys: everything but the gateway's (name, type, room_id, module…). */
+function ownKeys(entry: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(entry).filter(([k]) => !ENTRY_KEYS.includes(k)));
+}
+
+/** An entry's own keys checked by its (loaded) connector's schema, as a reload does; problems name keys within the entry. */
+export function checkOwnKeys(def: ConnectorDefinition | undefined, entry: Readonly<Record<string, unknown>>): { config: unknown } | { problems: { path: string; message: string }[] } {
+  if (def === undefined) return { problems: [{ path: 'type', message: `no connector of type "${String(entry.type)}" was loaded at start (a new type needs a restart)` }] };
+  const parsed = def.configSchema.safeParse(ownKeys(entry));
+  if (parsed.success) return { config: parsed.data };
+  return { problems: parsed.error.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message })) };
 }

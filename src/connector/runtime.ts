@@ -105,6 +105,18 @@ export class ConnectorRuntime {
     );
   }
 
+  /** Hands a reloaded, checked config to the connector (`reconfigure`): the keys it applied; none when it cannot or fails. */
+  reconfigure(name: string, config: unknown): string[] {
+    const instance = this.#running.get(name)?.instance;
+    if (instance?.reconfigure === undefined) return [];
+    try {
+      return instance.reconfigure(config);
+    } catch (err) {
+      this.#logger.error({ err, connector: name }, 'the connector could not take the reloaded settings; they need a restart');
+      return [];
+    }
+  }
+
   /** Aborts the `start` signal: loops wind down, nothing is torn down yet. */
   signalStop(): void {
     if (!this.#stop.signal.aborted) this.#stop.abort(new Error('the gateway is stopping'));

@@ -87,13 +87,14 @@ export function startCli(args: string[], options: { cwd?: string; env?: NodeJS.P
   return { child, lines, waitForLine, exited };
 }
 
-/** Like runCli, without blocking this process (servers of the test keep answering meanwhile). */
-export function runCliAsync(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+/** Like runCli, without blocking this process (servers of the test keep answering meanwhile); `input` goes to its standard input. */
+export function runCliAsync(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string } = {}): Promise<CliResult> {
   const child = spawn(process.execPath, [MAIN, ...args], {
     cwd: options.cwd,
     env: { ...process.env, THREADGATE_CONFIG: '', ...options.env },
     timeout: 20_000,
   });
+  child.stdin.end(options.input ?? '');
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));

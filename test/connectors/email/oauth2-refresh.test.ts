@@ -8,47 +8,11 @@
  * consent is given again; and no token or secret in any log line.
  */
 import { describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../../support/gateway.ts';
-import { appendRaw, mailServers, revokeAccessToken, sendMail, waitForMail, type MailUser } from '../../support/mail-servers.ts';
-import { startOAuth2Provider, type OAuth2Provider } from '../../support/oauth2-provider.ts';
-import { startTcpCounter, type TcpCounter } from '../../support/tcp-counter.ts';
+import { startTestGateway } from '../../support/gateway.ts';
+import { appendRaw, mailServers, revokeAccessToken, sendMail, waitForMail } from '../../support/mail-servers.ts';
 import { sleep, until } from '../../support/wait.ts';
-import { ARRIVES_MS, inbound, rawMail } from './hard-mail-support.ts';
-import { emailConnector } from './settings.ts';
-
-const KEY = 'a-store-encryption-key-of-forty-characters!';
-
-interface Setup {
-  support: MailUser;
-  provider: OAuth2Provider;
-  imap: TcpCounter;
-  refreshToken: string;
-}
-
-async function setup(): Promise<Setup> {
-  const support = await mailServers().addUser('oauth-support');
-  const provider = await startOAuth2Provider();
-  const imap = await startTcpCounter(mailServers().imap);
-  return { support, provider, imap, refreshToken: provider.grant(support) };
-}
-
-/** IMAP through the counting pass-through; `smtp`: replies through Dovecot's submission with the same grant. */
-function connector(s: Setup, options: { smtp?: boolean } = {}) {
-  const auth = { type: 'oauth2', provider: 'custom', user: s.support.user, client_id: s.provider.clientId, client_secret: s.provider.clientSecret, refresh_token: s.refreshToken, token_url: s.provider.tokenUrl, scope: 'mail' };
-  const { submission } = mailServers();
-  const smtp = options.smtp ? { smtp: { host: submission.host, port: submission.port, secure: false, auth: 'imap' } } : {};
-  return emailConnector(s.support, { reconnect_max_seconds: 1, ...smtp }, { port: s.imap.port, auth });
-}
-
-const health = async (tg: TestGateway) => (await tg.call('GET', '/readyz')).body?.connectors?.mail as { ok: boolean; details: Record<string, unknown> };
-const posted = async (tg: TestGateway) => (await inbound(tg)).filter((m) => m.status === 'posted').length;
-const mail = (n: number) => rawMail({ id: `<oauth-refresh-${n}@customer.test>`, subject: `oauth ${n}`, text: `mail ${n}` });
-
-/** No log line holds any of `secrets`. */
-function expectNoSecrets(lines: readonly string[], secrets: readonly string[]) {
-  const leaks = lines.filter((line) => secrets.some((secret) => line.includes(secret)));
-  expect(leaks).toEqual([]);
-}
+import { ARRIVES_MS } from './hard-mail-support.ts';
+import { KEY, connector, expectNoSecrets, health, mail, posted, setup } from './oauth2-support.ts';
 
 describe('built-in OAuth2 for the mailbox', () => {
   it('refreshes an expired access token at each login, so mail keeps coming across several expiries', { timeout: 60_000 }, async () => {

@@ -113,6 +113,7 @@ export function recordingContext(name = 'partner-hooks'): RecordingContext {
   return {
     name,
     sealer: undefined,
+    secrets: { get: async () => undefined },
     attachments: {
       async fetch(attachment) {
         throw new AttachmentUnavailableError(`no file is served for ${attachment.url} in this recording context`, 404);
