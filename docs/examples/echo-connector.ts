@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { defineConnector } from '../../src/connector/api.ts';
+import { defineConnector } from 'threadgate/connector';
 
 const SayBody = z.strictObject({ thread: z.string().min(1).max(400), text: z.string().trim().min(1) });
 

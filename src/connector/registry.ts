@@ -13,6 +13,7 @@ import { ConfigInvalidError, formatPath } from '../config/errors.ts';
 import { ConnectorEntry } from '../config/schema.ts';
 import type { ConnectorDefinition } from './api.ts';
 import { ConnectorLoadError } from './errors.ts';
+import { resolveConnectorImportsFromGateway } from './module-resolution.ts';
 
 export const BUNDLED_DIR = fileURLToPath(new URL('../../connectors/', import.meta.url));
 const TYPE = /^[a-z0-9-]+$/;
@@ -55,6 +56,8 @@ export interface LoadedConnectors {
 
 async function importDefinition(file: string): Promise<ConnectorDefinition> {
   let mod: { default?: unknown };
+  // A module outside the gateway's install imports `threadgate/connector` and `zod` from the gateway's own.
+  resolveConnectorImportsFromGateway();
   try {
     mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
   } catch (err) {
