@@ -62,7 +62,10 @@ export class Replayer {
       const payload: DeliverJobPayload = { connector: delivery.connector, delivery: id, ...(delivery.threadId ? { thread: delivery.threadId } : {}), replay: true };
       const job = await this.#d.queue.enqueue(tx, { kind: DELIVER_JOB, payload, ...(delivery.threadId ? { orderKey: deliveryOrder(delivery.connector, delivery.threadId) } : {}), ...this.#d.deliveryBudget });
       await tx.deliveries.setJob(id, job);
-      await tx.deliveries.recordOutcome(id, 'accepted', null, null, (this.#d.now ?? Date.now)());
+      const now = (this.#d.now ?? Date.now)();
+      await tx.deliveries.recordOutcome(id, 'accepted', null, null, now);
+      // The dead job this one replaces is resolved: retrying it too would deliver twice.
+      if (current?.status === 'dead') await tx.jobs.supersede(current.id, job, now);
       return job;
     });
     this.#d.notify?.(DELIVER_JOB);
@@ -95,11 +98,14 @@ export class Replayer {
       const message = await tx.inbound.byId(id);
       if (!message) throw new RecordNotFoundError(`no inbound message ${id}`);
       if (message.status !== 'dead') throw new NotReplayableError(`inbound message ${id} is ${message.status}; only dead ones are retried`);
+      const previous = await tx.inbound.jobOf(id);
       await tx.inbound.revive(id);
       const payload: ThreadJobPayload = { connector: message.connector, thread: message.thread, messages: [id] };
       const kind = message.kind === 'close' ? CLOSE_SESSION_JOB : POST_MESSAGES_JOB;
       const job = await this.#d.queue.enqueue(tx, { kind, payload, orderKey: threadOrder(message.thread), ...this.#d.platformBudget });
       await tx.inbound.setJob(id, job);
+      // Its dead job is resolved once no dead message of its own is left to it.
+      if (previous !== null && (await tx.inbound.deadOfJob(previous)) === 0) await tx.jobs.supersede(previous, job, (this.#d.now ?? Date.now)());
       return { job, kind };
     });
     this.#d.notify?.(queued.kind);

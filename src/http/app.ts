@@ -58,7 +58,9 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   if (deps.files) registerFileRoutes(app, deps.files);
   if (deps.metrics) registerMetricsRoute(app, deps.metrics);
   if (deps.proxy) registerProxyRoutes(app, deps.proxy);
-  registerApiDocs(app);
+  registerApiDocs(app, deps.proxy !== undefined);
+  // Browsers ask every origin for one; an empty answer keeps 404s out of the log and the console.
+  app.get('/favicon.ico', async (_request, reply) => reply.code(204).header('cache-control', 'public, max-age=86400').send());
   registerAdmin(app, {
     token: deps.settings.server.admin_token,
     store: deps.store,

@@ -99,6 +99,18 @@ export class InboundRepo {
     return (row as { id: number }).id;
   }
 
+  /** The job a message was last handed to; null when none. */
+  async jobOf(id: number): Promise<number | null> {
+    const row = await this.#db.get<{ job_id: number | null }>(`select job_id from inbound_messages where id = ?`, [id]);
+    return row?.job_id == null ? null : Number(row.job_id);
+  }
+
+  /** How many dead messages still name `jobId` as theirs. */
+  async deadOfJob(jobId: number): Promise<number> {
+    const row = await this.#db.get<{ n: number }>(`select count(*) as n from inbound_messages where job_id = ? and status = 'dead'`, [jobId]);
+    return Number(row?.n ?? 0);
+  }
+
   async setJob(id: number, jobId: number): Promise<void> {
     await this.#db.run(`update inbound_messages set job_id = ? where id = ?`, [jobId, id]);
   }

@@ -148,6 +148,14 @@ export class JobsRepo {
     );
   }
 
+  /**
+   * A dead job an operator's replay or retry replaced with `byJob`: done, its last error naming the successor, so
+   * it is no longer offered for retry (which would send the same thing twice) nor counted as dead.
+   */
+  async supersede(id: number, byJob: number, now: number): Promise<boolean> {
+    return this.#held(`update jobs set status = 'done', last_error = ?, updated_at = ? where id = ? and status = 'dead'`, [`replaced by job ${byJob}`, now, id]);
+  }
+
   /** The earliest run_at among queued jobs of `kind`. */
   async nextDueAt(kind: string): Promise<number | null> {
     const row = await this.#db.get<{ at: number | null }>(`select min(run_at) as at from jobs where kind = ? and status = 'queued'`, [kind]);

@@ -3,8 +3,10 @@
  * platform API; `GET /api-docs`: one self-contained page (page.html beside
  * this file, inline CSS and JS, nothing fetched from elsewhere) listing the
  * operations by spec section, each with its request and answer schemas.
- * Always on and without a token: both describe shapes, never data. Built
- * once, on first registration; the page's Content-Security-Policy allows
+ * Always on and without a token: both describe shapes, never data. With
+ * the proxy off (no `proxy.clients`, no forwarding of the caller's token)
+ * both say so — the paths answer 404 — and how to turn it on. Built once per
+ * state, on first registration; the page's Content-Security-Policy allows
  * exactly its own inline script and style (by their SHA-256).
  */
 import { readFileSync } from 'node:fs';
@@ -21,7 +23,11 @@ interface Built {
   headers: Record<string, string>;
 }
 
-let built: Built | undefined;
+/** One build per proxy state: on, off. */
+const built = new Map<boolean, Built>();
+
+export const PROXY_OFF_NOTE =
+  'The proxy is off on this gateway: these paths answer 404 until the settings give it a key (proxy.clients) or let callers bring their own token (proxy.forward_caller_authorization: true).';
 
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
@@ -57,19 +63,24 @@ function renderOperations(operations: readonly ApiDocsOperation[]): string {
     .join('\n');
 }
 
-function build(): Built {
+function build(proxyOn: boolean): Built {
   const { document, operations } = buildApiDocs(ALL_ENDPOINTS, PACKAGE_VERSION);
   const template = readFileSync(PAGE_FILE, 'utf8');
   // The hashes are of the template's own script and style; the rendered list adds neither.
   const headers = inlinePageHeaders(template);
   const html = template
     .replace('<!--VERSION-->', () => escapeHtml(PACKAGE_VERSION))
+    .replace('<!--PROXY-STATE-->', () => (proxyOn ? '' : `<p class="notice" role="status">${escapeHtml(PROXY_OFF_NOTE)}</p>`))
     .replace('<!--OPERATIONS-->', () => renderOperations(operations));
-  return { json: JSON.stringify(document), html, headers };
+  const info = document.info as Record<string, unknown>;
+  const described = proxyOn ? document : { ...document, info: { ...info, description: `${String(info.description ?? '')}\n\n${PROXY_OFF_NOTE}`.trim(), 'x-proxy-enabled': false } };
+  return { json: JSON.stringify(described), html, headers };
 }
 
-export function registerApiDocs(app: FastifyInstance): void {
-  const docs = (built ??= build());
+/** `proxyOn`: whether this gateway serves the paths (the docs say so when it does not). */
+export function registerApiDocs(app: FastifyInstance, proxyOn: boolean): void {
+  let docs = built.get(proxyOn);
+  if (docs === undefined) built.set(proxyOn, (docs = build(proxyOn)));
   app.get(API_DOCS_JSON_PATH, async (_request, reply: FastifyReply) =>
     reply.header('content-type', 'application/json; charset=utf-8').send(docs.json),
   );
