@@ -15,21 +15,53 @@ export const DEMO_CONNECTOR: ConnectorEntry = Object.freeze({
 
 export const DEMO_THREAD = 'order-42';
 
-export function demoSteps(gatewayUrl: string, sandbox: RunningSandbox): string[] {
-  const message = { thread_id: DEMO_THREAD, messages: [{ message_id: 'm1', sender_id: 'ann@example.com', sender_name: 'Ann', body: 'Where is my order?' }] };
-  const findChat =
-    `CHAT=$(curl -s '${sandbox.url}/_sandbox/chats?thread_id=demo:${DEMO_THREAD}' | ` +
-    `node -pe 'JSON.parse(require("fs").readFileSync(0)).results[0].chat.id')`;
-  return [
-    `1. A customer writes: curl -s -XPOST ${gatewayUrl}/connectors/demo/messages -H 'content-type: application/json' -d '${JSON.stringify(message)}'`,
-    `2. An agent answers in that chat: ${findChat}; curl -s -XPOST ${sandbox.url}/_sandbox/chats/$CHAT/agent_messages ` +
-      `-H 'content-type: application/json' -d '{"text":"It ships today."}' — the reply comes back through the signed webhook ` +
-      `and the gateway logs "agent reply" and "delivered".`,
-  ];
+interface DemoCommands {
+  customer: string;
+  findChat: string;
+  agent: string;
 }
 
-export function logDemoSteps(logger: Logger, gatewayUrl: string, sandbox: RunningSandbox): void {
-  const steps = demoSteps(gatewayUrl, sandbox);
-  logger.info({ event: 'demo', sandbox_url: sandbox.url, steps }, 'demo: try the round trip');
-  if (process.stdout.isTTY) process.stdout.write(`\n${steps.join('\n\n')}\n\n`);
+function demoCommands(gatewayUrl: string, sandbox: RunningSandbox): DemoCommands {
+  const message = { thread_id: DEMO_THREAD, messages: [{ message_id: 'm1', sender_id: 'ann@example.com', sender_name: 'Ann', body: 'Where is my order?' }] };
+  return {
+    customer: `curl -s -XPOST ${gatewayUrl}/connectors/demo/messages -H 'content-type: application/json' -d '${JSON.stringify(message)}'`,
+    findChat:
+      `CHAT=$(curl -s '${sandbox.url}/_sandbox/chats?thread_id=demo:${DEMO_THREAD}' | ` +
+      `node -pe 'JSON.parse(require("fs").readFileSync(0)).results[0].chat.id')`,
+    agent: `curl -s -XPOST ${sandbox.url}/_sandbox/chats/$CHAT/agent_messages -H 'content-type: application/json' -d '{"text":"It ships today."}'`,
+  };
+}
+
+const AFTER = 'the reply comes back through the signed webhook and the gateway logs "agent reply" and "delivered".';
+
+/** The two steps as one line each, for the JSON log line (machines). */
+export function demoSteps(gatewayUrl: string, sandbox: RunningSandbox): string[] {
+  const c = demoCommands(gatewayUrl, sandbox);
+  return [`1. A customer writes: ${c.customer}`, `2. An agent answers in that chat: ${c.findChat}; ${c.agent} — ${AFTER}`];
+}
+
+/** The two steps for people at a terminal: each command alone on its lines, to copy and paste as is. */
+export function demoText(gatewayUrl: string, sandbox: RunningSandbox): string {
+  const c = demoCommands(gatewayUrl, sandbox);
+  return [
+    'Try the round trip (the embedded sandbox plays the platform):',
+    '',
+    '1. A customer writes:',
+    '',
+    `   ${c.customer}`,
+    '',
+    '2. An agent answers in that chat:',
+    '',
+    `   ${c.findChat}`,
+    `   ${c.agent}`,
+    '',
+    `   Then ${AFTER}`,
+    '',
+  ].join('\n');
+}
+
+/** The JSON log line always; on a terminal also the plain text, which copies without JSON escapes. */
+export function logDemoSteps(logger: Logger, gatewayUrl: string, sandbox: RunningSandbox, terminal = process.stdout.isTTY === true): void {
+  logger.info({ event: 'demo', sandbox_url: sandbox.url, steps: demoSteps(gatewayUrl, sandbox) }, 'demo: try the round trip');
+  if (terminal) process.stdout.write(`\n${demoText(gatewayUrl, sandbox)}\n`);
 }

@@ -252,6 +252,8 @@ export async function startGateway(
         url,
         public_url: publicUrl,
         platform: platform.embedded ? 'embedded sandbox' : platform.url,
+        // The embedded sandbox's own address and throwaway token, to call it as the platform (never a real platform's token).
+        ...(sandbox ? { sandbox: { url: sandbox.url, organization_id: sandbox.organizationId, room_id: sandbox.roomId, sandbox_token: sandbox.token } } : {}),
         connectors: runtime.names(),
       },
       'threadgate is ready',

@@ -1,0 +1,55 @@
+/**
+ * `threadgate serve` with no settings, on a terminal (a pseudo-terminal made
+ * by util-linux `script`): the demo's commands are printed as plain lines a
+ * person copies as they are — no JSON escapes — and pasting them into a
+ * shell makes the round trip. The `gateway_ready` line names the embedded
+ * sandbox's address, organisation, room and throwaway token.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { dirname } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { MAIN } from '../support/cli.ts';
+import { tempDir } from '../support/temp-dir.ts';
+import { until } from '../support/wait.ts';
+
+function serveOnTerminal(): { output: () => string } {
+  let out = '';
+  const child = spawn('script', ['-qec', `'${process.execPath}' '${MAIN}' serve --port 0`, '/dev/null'], {
+    cwd: tempDir(),
+    env: { ...process.env, THREADGATE_CONFIG: '' },
+    detached: true,
+  });
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c.replace(/\r/g, '')));
+  onTestFinished(() => {
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  });
+  return { output: () => out };
+}
+
+const jsonLines = (text: string) => text.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, any>);
+
+describe('the demo on a terminal', () => {
+  it('prints each command alone on its lines, and pasted into a shell they make the round trip', { timeout: 30_000 }, async () => {
+    const gw = serveOnTerminal();
+    await until(async () => gw.output().includes('   Then the reply comes back'), 15_000, 'the demo text');
+    const text = gw.output();
+    const commands = text.split('\n').filter((l) => /^ {3}(curl|CHAT=)/.test(l)).map((l) => l.trim());
+    expect(commands).toHaveLength(3);
+    expect(commands.join('\n')).not.toContain('\\"');
+
+    const ready = jsonLines(text).find((l) => l.event === 'gateway_ready')!;
+    expect(ready.platform).toBe('embedded sandbox');
+    expect(ready.sandbox).toEqual({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), organization_id: expect.any(String), room_id: expect.any(String), sandbox_token: expect.stringMatching(/^[0-9a-f]{40}$/) });
+    expect(commands[1]).toContain(ready.sandbox.url);
+
+    const env = { ...process.env, PATH: `${dirname(process.execPath)}:${process.env.PATH}` };
+    expect(JSON.parse(execFileSync('bash', ['-c', commands[0]!], { env, encoding: 'utf8' }))).toMatchObject({ accepted: 1, thread_id: 'demo:order-42' });
+    await until(async () => jsonLines(gw.output()).some((l) => l.msg === 'messages posted to the platform'), 10_000, 'the message posted');
+    expect(JSON.parse(execFileSync('bash', ['-c', `${commands[1]}\n${commands[2]}`], { env, encoding: 'utf8' }))).toMatchObject({ type: 'msg', message: 'It ships today.' });
+    await until(async () => jsonLines(gw.output()).some((l) => l.msg === 'delivered'), 10_000, 'the reply delivered');
+  });
+});
