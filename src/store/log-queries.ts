@@ -110,7 +110,10 @@ export async function listInbound(db: Sql, f: InboundFilter): Promise<InboundSum
   const { sql, params } = inboundWhere(f);
   const rows = await db.all<InboundSummary>(
     `select m.id, m.connector, m.kind, m.external_id as "externalId", t.thread_id as "threadId", m.sender_id as "senderId",
-       m.status, m.chat_id as "chatId", m.last_error as "lastError", m.received_at as "receivedAt", m.posted_at as "postedAt",
+       m.status, m.chat_id as "chatId", m.received_at as "receivedAt", m.posted_at as "postedAt",
+       -- A pending message that failed before shows why: its last attempt's error until it has one of its own.
+       case when m.status = 'pending' then coalesce(m.last_error, (select a.error from inbound_attempts a where a.inbound = m.id and a.error is not null order by a.id desc limit 1))
+         else m.last_error end as "lastError",
        (select count(*) from inbound_attempts a where a.inbound = m.id) as attempts
      from inbound_messages m join threads t on t.id = m.thread ${sql} order by m.id desc limit ?`,
     [...params, Math.min(f.limit ?? 50, MAX_PAGE)],

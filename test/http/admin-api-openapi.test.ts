@@ -26,6 +26,7 @@ describe('admin API: OpenAPI', () => {
       'GET /admin/api/jobs',
       'GET /admin/api/openapi.json',
       'GET /admin/api/replays/{id}',
+      'GET /admin/api/skipped',
       'POST /admin/api/deliveries/{id}/replay',
       'POST /admin/api/inbound/retry',
       'POST /admin/api/inbound/{id}/retry',

@@ -18,12 +18,13 @@ import { API_PREFIX, buildOpenApiDocument, OPENAPI_PATH } from './openapi.ts';
 import { overviewRoutes } from './overview-routes.ts';
 import { registerAdminPage } from './page.ts';
 import { replayRoutes } from './replay-routes.ts';
+import { skippedRoutes } from './skipped-routes.ts';
 import { ReplayRuns } from './replay-runs.ts';
 import { parseInput, type AdminBridge, type AdminRoute, type AdminServices } from './route-table.ts';
 
 export type { AdminBridge } from './route-table.ts';
 
-export const ADMIN_ROUTES: readonly AdminRoute[] = [...overviewRoutes, ...deliveryRoutes, ...replayRoutes, ...inboundRoutes, ...jobRoutes];
+export const ADMIN_ROUTES: readonly AdminRoute[] = [...overviewRoutes, ...deliveryRoutes, ...replayRoutes, ...inboundRoutes, ...skippedRoutes, ...jobRoutes];
 
 export interface AdminDeps {
   token: string | undefined;
