@@ -11,9 +11,17 @@
  *     poll_seconds: 30
  *     notes: public                               # agent replies as public or private notes
  *     suggestions_as_private_notes: false         # reply suggestions as private notes
+ *     attachments:                                # files both ways (kept-files.ts in, note-files.ts out)
+ *       keep: true                                # files of tickets and notes kept and linked from the chat
+ *       max_file_bytes: 10485760                  # per file, both ways (10 MiB; at most 100 MiB)
+ *       max_note_bytes: 26214400                  # all files of one ticket, note or agent reply (25 MiB; at most 500 MiB)
+ *
+ * `attachments.keep: false` lists incoming files by name and size only (no
+ * link, nothing stored); an agent's files are uploaded to Redmine either way.
  */
 import { z } from 'zod';
 
+const MIB = 1024 * 1024;
 export const DEFAULT_POLL_SECONDS = 30;
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
@@ -40,7 +48,15 @@ export const RedmineConnectorConfig = z.strictObject({
   notes: z.enum(['public', 'private']).default('public'),
   /** Write the platform's reply suggestions as private notes (otherwise they are only counted). */
   suggestions_as_private_notes: z.boolean().default(false),
-  /** Per request to Redmine. */
+  /** Per request to Redmine (a file's download or upload: at least a minute). */
   timeout_ms: z.number().int().min(100).max(120_000).default(DEFAULT_TIMEOUT_MS),
+  /** Files both ways: incoming ones kept in the gateway's file store and linked from the chat, an agent's uploaded with its note. */
+  attachments: z
+    .strictObject({
+      keep: z.boolean().default(true),
+      max_file_bytes: z.number().int().min(1).max(100 * MIB).default(10 * MIB),
+      max_note_bytes: z.number().int().min(1).max(500 * MIB).default(25 * MIB),
+    })
+    .prefault({}),
 });
 export type RedmineConnectorConfig = z.output<typeof RedmineConnectorConfig>;

@@ -2,8 +2,10 @@
  * The Redmine connector: a ticket queue on the platform.
  *
  *   new issue / public note ──poll REST API──▶ ticket-poller ──▶ ctx.submit
+ *     their files           ──download───────▶ kept-files ─────▶ ctx.files (a link under the text)
  *   issue closed            ──────────────────▶ ticket-poller ──▶ ctx.close
  *   ticket note             ◀── note-writer ◀── deliver(message_created)
+ *     its files             ◀── note-files (upload) ◀── ctx.attachments (the agent's files)
  *
  * Settings: `config.ts`. The ticket-system seam: `ticket-adapter.ts`;
  * Redmine's side of it: `redmine-adapter.ts` (HTTP in `redmine-http.ts`).
@@ -24,8 +26,14 @@ export default defineConnector({
 
   create(config, ctx): ConnectorInstance {
     const adapter = new RedmineAdapter(config, { logger: ctx.logger });
-    const poller = new TicketPoller(adapter, ctx, config.poll_seconds);
-    const writer = new NoteWriter(adapter, { notes: config.notes, suggestionsAsPrivateNotes: config.suggestions_as_private_notes, logger: ctx.logger });
+    const poller = new TicketPoller(adapter, ctx, config.poll_seconds, config.attachments);
+    const writer = new NoteWriter(adapter, {
+      notes: config.notes,
+      suggestionsAsPrivateNotes: config.suggestions_as_private_notes,
+      logger: ctx.logger,
+      fetcher: ctx.attachments,
+      files: config.attachments,
+    });
     return {
       start() {},
       // The ticket queue is read by one replica at a time; its progress goes to the state the poll is given.

@@ -1,8 +1,10 @@
 /**
  * Agent replies out as ticket notes, through any `TicketAdapter`: an agent's
  * `message_created` becomes a note (public or private per `notes`) written by
- * the gateway's own user, headed with the agent's name; a reply suggestion
- * becomes a private note only with `suggestions_as_private_notes`.
+ * the gateway's own user, headed with the agent's name, with the agent's
+ * files uploaded and attached in the same change (`note-files.ts`; a file
+ * not attached is named under the text); a reply suggestion becomes a
+ * private note only with `suggestions_as_private_notes`.
  *
  * At-least-once: every note carries a short reference derived from the
  * platform's id of the message (or suggestion) in its first line ("ref
@@ -21,11 +23,14 @@ import {
   RetryLaterError,
   TransientDeliveryError,
   type DeliverContext,
+  type AttachmentFetcher,
   type DeliverResult,
   type Logger,
   type Thread,
   type WebhookEvent,
 } from '../../src/connector/api.ts';
+import type { FileLimits } from './kept-files.ts';
+import { noteFiles } from './note-files.ts';
 import { messageOf } from './poller-progress.ts';
 import { TicketSystemError, type TicketAdapter, type TicketEntry } from './ticket-adapter.ts';
 
@@ -52,6 +57,10 @@ export interface NoteWriterOptions {
   notes: 'public' | 'private';
   suggestionsAsPrivateNotes: boolean;
   logger?: Logger;
+  /** Downloads the agent's files from the platform (`ctx.attachments`). */
+  fetcher: AttachmentFetcher;
+  /** Per file and per note (`attachments` of the settings). */
+  files: FileLimits;
 }
 
 /** The short, stable reference of a platform message or suggestion that its note carries. */
@@ -84,14 +93,14 @@ export class NoteWriter {
   }
 
   async deliver(event: WebhookEvent, thread: Thread | undefined, context: DeliverContext): Promise<DeliverResult> {
-    let note: { text: string; private: boolean; ref: string };
+    let note: { text: string; private: boolean; ref: string; files: readonly unknown[] };
     if (event.event_type === 'message_created') {
       const agent = event.message.sender_public_name ?? event.message.sender_name;
       const ref = noteRef('message', event.message.id);
-      note = { text: agentNote(agent, event.message.message, ref), private: this.#options.notes === 'private', ref };
+      note = { text: agentNote(agent, event.message.message, ref), private: this.#options.notes === 'private', ref, files: event.message.attachments };
     } else if (this.#options.suggestionsAsPrivateNotes) {
       const ref = noteRef('suggestion', event.reply_suggestion.id);
-      note = { text: suggestionNote(event.reply_suggestion.suggestion, ref), private: true, ref };
+      note = { text: suggestionNote(event.reply_suggestion.suggestion, ref), private: true, ref, files: [] };
     } else {
       this.suggestionsIgnored += 1;
       return {};
@@ -102,7 +111,10 @@ export class NoteWriter {
     try {
       if (context.attempt > 1) written = await this.#findOwnNote(ticketId, note.ref, context.signal);
       if (written === undefined) {
-        const { entryId } = await this.#adapter.addNote(ticketId, { text: note.text, private: note.private }, context.signal);
+        // Only now (a retry that found its note uploads nothing): the files, then text and files in one change.
+        const files = await noteFiles(note.files, { private: note.private, limits: this.#options.files, fetcher: this.#options.fetcher, adapter: this.#adapter, signal: context.signal });
+        const text = files.notSent.length > 0 ? `${note.text}\n\n${files.notSent.join('\n')}` : note.text;
+        const { entryId } = await this.#adapter.addNote(ticketId, { text, private: note.private, uploads: files.uploads }, context.signal);
         // Read back: the id (Redmine does not tell it) and whether it was stored as asked.
         written = await this.#findOwnNote(ticketId, note.ref, context.signal);
         if (written === undefined && entryId !== undefined) return { externalId: entryId };

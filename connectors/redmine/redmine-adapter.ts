@@ -9,15 +9,28 @@
  * `updated_on` (after a settled read) and journal ids.
  *
  * The gateway's own notes are those of the API key's user (`/users/current`).
- * A journal that sets `status_id` to a status with `is_closed` closed the
- * ticket; one that leaves such a status reopened it.
+ * An issue read becomes a `Ticket` in `redmine-issue.ts` (entries, closing,
+ * which files go with which message). Files: downloaded with the API key
+ * only from under the configured url, uploaded with `/uploads.json` and
+ * attached in the same `PUT` as the note's text.
  */
 import { z } from 'zod';
 import type { Logger } from '../../src/connector/api.ts';
 import type { RedmineConnectorConfig } from './config.ts';
 import { RedmineHttp } from './redmine-http.ts';
-import { CurrentUser, CurrentUserMemberships, Detail, Issue, IssueList, Project, Role, Statuses, Trackers } from './redmine-schemas.ts';
-import { TicketSystemError, type ChangeList, type Ticket, type TicketAdapter, type TicketEntry, type TicketPerson } from './ticket-adapter.ts';
+import { downloadFile, uploadFile } from './redmine-files.ts';
+import { statusIdsOf, ticketOfIssue } from './redmine-issue.ts';
+import { CurrentUser, CurrentUserMemberships, Issue, IssueList, Project, Role, Statuses, Trackers, Upload } from './redmine-schemas.ts';
+import {
+  TicketSystemError,
+  type ChangeList,
+  type Ticket,
+  type TicketAdapter,
+  type TicketAttachment,
+  type TicketEntry,
+  type TicketPerson,
+  type TicketUpload,
+} from './ticket-adapter.ts';
 
 /** Issues whose change committed this long after its `updated_on` are still listed. */
 export const OVERLAP_MS = 60_000;
@@ -154,42 +167,27 @@ export class RedmineAdapter implements TicketAdapter {
 
   async readTicket(id: string, signal: AbortSignal): Promise<Ticket> {
     await this.#whoAmI(signal);
-    const response = await this.#http.get(`/issues/${encodeURIComponent(id)}.json`, { include: 'journals' }, signal);
+    const response = await this.#http.get(`/issues/${encodeURIComponent(id)}.json`, { include: 'journals,attachments' }, signal);
     const issue = this.#parse(Issue, (response.json as { issue?: unknown } | undefined)?.issue, `issues/${id}`);
-    const journals = [...(issue.journals ?? [])].sort((a, b) => a.id - b.id);
-    const statusIds = journals.flatMap((j) => j.details.filter(isStatus).flatMap((d) => [d.old_value, d.new_value]));
-    if (statusIds.some((s) => s != null && !this.#knownStatuses.has(Number(s)))) await this.#loadStatuses(signal);
-    const entries = journals.map((j): TicketEntry => {
-      const status = j.details.find(isStatus);
-      const wasClosed = status?.old_value != null && this.#closedStatuses.has(Number(status.old_value));
-      const isClosed = status?.new_value != null && this.#closedStatuses.has(Number(status.new_value));
-      return {
-        id: `journal-${j.id}`,
-        seq: j.id,
-        author: { id: String(j.user.id), name: j.user.name },
-        createdAt: j.created_on,
-        text: lf(j.notes ?? ''),
-        private: j.private_notes,
-        statusChange: status === undefined || wasClosed === isClosed ? null : isClosed ? 'closed' : 'reopened',
-      };
-    });
-    return {
-      id: String(issue.id),
-      webUrl: `${this.#http.baseUrl}/issues/${issue.id}`,
-      subject: issue.subject,
-      description: lf(issue.description ?? ''),
-      author: { id: String(issue.author.id), name: issue.author.name },
-      createdAt: issue.created_on,
-      updatedAt: issue.updated_on,
+    if (statusIdsOf(issue).some((s) => !this.#knownStatuses.has(s))) await this.#loadStatuses(signal);
+    return ticketOfIssue(issue, {
+      baseUrl: this.#http.baseUrl,
+      closedStatuses: this.#closedStatuses,
       // updated_on has whole seconds: a change in the second of this read could carry the same one.
       settled: response.date !== undefined && response.date.getTime() - Date.parse(issue.updated_on) >= SETTLE_MS,
-      closed: issue.status.is_closed ?? this.#closedStatuses.has(issue.status.id),
-      private: issue.is_private,
-      entries,
-    };
+    });
   }
 
-  async addNote(ticketId: string, note: { text: string; private: boolean }, signal: AbortSignal): Promise<{ entryId: string | undefined }> {
+  async downloadAttachment(attachment: TicketAttachment, maxBytes: number, signal: AbortSignal): Promise<Buffer> {
+    return downloadFile(this.#http, attachment, maxBytes, signal);
+  }
+
+  async uploadAttachment(file: { filename: string; contentType: string; content: Buffer }, signal: AbortSignal): Promise<TicketUpload> {
+    const { json } = await uploadFile(this.#http, file, signal);
+    return { token: this.#parse(Upload, json, 'uploads').upload.token, filename: file.filename, contentType: file.contentType };
+  }
+
+  async addNote(ticketId: string, note: { text: string; private: boolean; uploads?: readonly TicketUpload[] }, signal: AbortSignal): Promise<{ entryId: string | undefined }> {
     if (note.private && (await this.#mayMarkNotesPrivate(signal)) === false) {
       // Redmine would silently store it as public: refuse before writing.
       throw new TicketSystemError(
@@ -197,8 +195,11 @@ export class RedmineAdapter implements TicketAdapter {
         { status: 403 },
       );
     }
+    // The files go in the same change as the text: one journal, never a note without its files.
+    const uploads = (note.uploads ?? []).map((u) => ({ token: u.token, filename: u.filename, content_type: u.contentType }));
+    const issue = { notes: note.text, private_notes: note.private, ...(uploads.length > 0 ? { uploads } : {}) };
     // Redmine answers 204 without the journal: the caller finds it by reading the issue.
-    await this.#http.put(`/issues/${encodeURIComponent(ticketId)}.json`, { issue: { notes: note.text, private_notes: note.private } }, signal);
+    await this.#http.put(`/issues/${encodeURIComponent(ticketId)}.json`, { issue }, signal);
     return { entryId: undefined };
   }
 
@@ -274,11 +275,4 @@ export class RedmineAdapter implements TicketAdapter {
     }
     return parsed.data;
   }
-}
-
-/** Redmine keeps text as typed in a browser form, with CRLF line ends. */
-const lf = (text: string) => text.replace(/\r\n?/g, '\n');
-
-function isStatus(d: z.infer<typeof Detail>): boolean {
-  return d.property === 'attr' && d.name === 'status_id';
 }

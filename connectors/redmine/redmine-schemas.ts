@@ -16,6 +16,14 @@ export const Journal = z.looseObject({
   private_notes: z.boolean().default(true),
   details: z.array(Detail).default([]),
 });
+export const Attachment = z.looseObject({
+  id: z.number(),
+  filename: z.string(),
+  filesize: z.number().default(0),
+  content_type: z.string().nullish(),
+  content_url: z.string().optional(),
+  created_on: z.string().optional(),
+});
 export const Issue = z.looseObject({
   id: z.number(),
   subject: z.string().default(''),
@@ -26,6 +34,7 @@ export const Issue = z.looseObject({
   updated_on: z.string(),
   is_private: z.boolean().default(false),
   journals: z.array(Journal).optional(),
+  attachments: z.array(Attachment).optional(),
 });
 export const IssueList = z.looseObject({
   issues: z.array(z.looseObject({ id: z.number(), updated_on: z.string() })),
@@ -43,3 +52,4 @@ export const CurrentUserMemberships = z.looseObject({
 });
 export const Project = z.looseObject({ project: z.looseObject({ id: z.number() }) });
 export const Role = z.looseObject({ role: z.looseObject({ permissions: z.array(z.string()).default([]) }) });
+export const Upload = z.looseObject({ upload: z.looseObject({ token: z.string().min(1) }) });

@@ -6,7 +6,8 @@
  * implementing it (plus its tests). See docs/connectors.md, "Ticket systems".
  *
  *   listChanges(since) ──▶ for each changed ticket: readTicket(id) ──▶ entries after the last one handled
- *   addNote(id, text)  ◀── an agent reply
+ *                                                   downloadAttachment(file) ──▶ the bytes of their files
+ *   addNote(id, text, uploads) ◀── uploadAttachment(file) ◀── an agent reply and its files
  *
  * Every call takes the gateway's stop signal and throws a `TicketSystemError`
  * (below) when the ticket system refuses or cannot be reached.
@@ -16,6 +17,27 @@
 export interface TicketPerson {
   id: string;
   name: string;
+}
+
+/** A file of a ticket (attached when it was opened) or of one of its entries. */
+export interface TicketAttachment {
+  /** The ticket system's id of the file. */
+  id: string;
+  filename: string;
+  /** In bytes, as the system lists it (the download is capped all the same). */
+  size: number;
+  /** As the system lists it; application/octet-stream when it names none. */
+  contentType: string;
+  /** Where the system serves the bytes, as it says (the adapter's download decides whether to use it). */
+  url: string;
+}
+
+/** A file uploaded to the ticket system, not yet part of a note: `addNote` attaches it. */
+export interface TicketUpload {
+  /** The system's handle of the upload (Redmine: its upload token). */
+  token: string;
+  filename: string;
+  contentType: string;
 }
 
 /** One entry of a ticket's history, oldest first (a Redmine journal, a Zendesk comment or audit). */
@@ -33,6 +55,8 @@ export interface TicketEntry {
   private: boolean;
   /** Whether the entry closed the ticket (`closed`), reopened it (`reopened`) or neither. */
   statusChange: 'closed' | 'reopened' | null;
+  /** The files this entry added, in the order they were added. */
+  attachments: TicketAttachment[];
 }
 
 /** A ticket with its history. */
@@ -58,6 +82,8 @@ export interface Ticket {
   closed: boolean;
   /** Seen only by some of the ticket system's users (a Redmine private issue): nothing of it is posted. */
   private: boolean;
+  /** The files attached when the ticket was opened (they go with the opening message). */
+  attachments: TicketAttachment[];
   entries: TicketEntry[];
 }
 
@@ -95,8 +121,18 @@ export interface TicketAdapter {
   /** The tickets changed since `since` (all pages); `since` undefined means "from now on". */
   listChanges(since: string | undefined, signal: AbortSignal): Promise<ChangeList>;
   readTicket(id: string, signal: AbortSignal): Promise<Ticket>;
-  /** Adds a note as the gateway's own user; resolves with the new entry's id when the system tells it. */
-  addNote(ticketId: string, note: { text: string; private: boolean }, signal: AbortSignal): Promise<{ entryId: string | undefined }>;
+  /**
+   * The bytes of a ticket's file, refused past `maxBytes` (by its announced
+   * length or as it arrives: never more is held). Throws
+   * `TicketAttachmentUnavailableError` when the system does not hand it out
+   * (gone, forbidden), `TicketAttachmentTooLargeError` past `maxBytes`, and a
+   * plain `TicketSystemError` for anything that may pass.
+   */
+  downloadAttachment(attachment: TicketAttachment, maxBytes: number, signal: AbortSignal): Promise<Buffer>;
+  /** Uploads a file for the next note; throws `TicketAttachmentRefusedError` when the system refuses that file (too large, a type it does not take). */
+  uploadAttachment(file: { filename: string; contentType: string; content: Buffer }, signal: AbortSignal): Promise<TicketUpload>;
+  /** Adds a note as the gateway's own user, with the files uploaded for it, in one change; resolves with the new entry's id when the system tells it. */
+  addNote(ticketId: string, note: { text: string; private: boolean; uploads?: readonly TicketUpload[] }, signal: AbortSignal): Promise<{ entryId: string | undefined }>;
   /** Whether an entry is the gateway's own (an agent reply it wrote): never posted back. */
   isOwnEntry(entry: TicketEntry): boolean;
   /** The connector's thread key of a ticket (stable, unique across systems): `<host>/issues/<id>`. */
@@ -130,4 +166,19 @@ export class TicketSystemError extends Error {
   get refused(): boolean {
     return this.status === 401 || this.status === 403 || this.status === 404;
   }
+}
+
+/** The ticket system does not hand a file out (it was deleted, or the gateway's user may not see it): asking again gives the same answer. */
+export class TicketAttachmentUnavailableError extends TicketSystemError {
+  override readonly code: string = 'TG_TICKET_ATTACHMENT_UNAVAILABLE';
+}
+
+/** A file is larger than the download may hold (its announced length, or the bytes as they came). */
+export class TicketAttachmentTooLargeError extends TicketSystemError {
+  override readonly code: string = 'TG_TICKET_ATTACHMENT_TOO_LARGE';
+}
+
+/** The ticket system refused an uploaded file (over its own size limit, a type it does not take): the same file stays refused. */
+export class TicketAttachmentRefusedError extends TicketSystemError {
+  override readonly code: string = 'TG_TICKET_ATTACHMENT_REFUSED';
 }

@@ -4,12 +4,14 @@
  * the cursor and bring each one's new entries to the bridge, in order:
  *
  *   new ticket           → a message "subject\n\ndescription" from its author (a new thread)
- *   public note          → a message from its author, unless the gateway wrote it
+ *   public note or files → a message from its author, unless the gateway wrote it
  *   private note         → recorded as skipped (TG_TICKET_PRIVATE_NOTE), never posted
  *   private ticket       → every message recorded as skipped (TG_TICKET_PRIVATE_ISSUE)
  *   status became closed → close the thread's session (unless already asked)
  *   reopened             → nothing: the next note opens a new session on the platform
  *   created closed       → the opening message, then close (the closed state, once)
+ *
+ * (What each message holds, its files' lines included: `entry-messages.ts`.)
  *
  * A ticket first seen with a `createdAt` before the `since` it was listed
  * with existed before the gateway watched it (or before it moved into the
@@ -35,13 +37,13 @@
  * connector's (a restart gives the step its tries again).
  */
 import { sleep, type ConnectorContext, type ConnectorState } from '../../src/connector/api.ts';
+import { EntryMessages } from './entry-messages.ts';
+import { DEFAULT_FILE_LIMITS, type FileLimits } from './kept-files.ts';
 import {
   CURSOR_KEY,
   MAX_BACKOFF_MS,
   MAX_TICKET_FAILURES,
   OPENED_SEQ,
-  PRIVATE_ISSUE,
-  PRIVATE_NOTE,
   UNHANDLED,
   messageOf,
   ticketKey,
@@ -54,6 +56,8 @@ import { TicketSystemError, type Ticket, type TicketAdapter, type TicketChange, 
 export class TicketPoller {
   readonly #adapter: TicketAdapter;
   readonly #ctx: ConnectorContext;
+  /** What the opening and each entry become (submit, skip, close), files included. */
+  readonly #messages: EntryMessages;
   /** Where the cursor and per-ticket progress live: the state given to `run` (the connector's poll: fenced by its lease). */
   #state: ConnectorState;
   readonly #pollMs: number;
@@ -63,9 +67,10 @@ export class TicketPoller {
   /** Tickets whose read was given up, with the `updatedAt` it was given up at. */
   readonly #passedOver = new Map<string, string>();
 
-  constructor(adapter: TicketAdapter, ctx: ConnectorContext, pollSeconds: number) {
+  constructor(adapter: TicketAdapter, ctx: ConnectorContext, pollSeconds: number, files: FileLimits = DEFAULT_FILE_LIMITS) {
     this.#adapter = adapter;
     this.#ctx = ctx;
+    this.#messages = new EntryMessages(adapter, ctx, files);
     this.#state = ctx.state;
     this.#pollMs = pollSeconds * 1000;
   }
@@ -140,7 +145,7 @@ export class TicketPoller {
       await this.#ctx.skip({ messageId: readStep, code: UNHANDLED, reason: `reading the ticket failed ${MAX_TICKET_FAILURES} times: ${messageOf(err)}`, summary: `ticket ${change.id}` });
       this.#passedOver.set(change.id, change.updatedAt);
     });
-    if (read.done && read.value) await this.#handleTicket(read.value, progress, since);
+    if (read.done && read.value) await this.#handleTicket(read.value, progress, since, signal);
   }
 
   async #read(id: string, signal: AbortSignal): Promise<Ticket | undefined> {
@@ -182,7 +187,7 @@ export class TicketPoller {
     }
   }
 
-  async #handleTicket(ticket: Ticket, progress: TicketProgress | undefined, since: string | undefined): Promise<void> {
+  async #handleTicket(ticket: Ticket, progress: TicketProgress | undefined, since: string | undefined, signal: AbortSignal): Promise<void> {
     const key = this.#adapter.threadKey(ticket.id);
     const state = this.#state;
     const save = async (next: TicketProgress) => {
@@ -197,18 +202,18 @@ export class TicketPoller {
         this.#ctx.logger.info({ ticket: ticket.id, earlier_entries: earlier.length }, 'taking up a ticket older than the cursor: its earlier entries are not posted');
         await save({ seq: earlier.at(-1)?.seq ?? OPENED_SEQ, updatedAt: null, opened: false });
       } else {
-        await this.#open(key, ticket);
+        await this.#open(key, ticket, signal);
         await save({ seq: OPENED_SEQ, updatedAt: null, closeCheck: true });
       }
     }
     let statusByEntry = false;
     for (const entry of ticket.entries) {
       if (entry.seq <= progress!.seq) continue;
-      if (progress!.opened === false && this.#postable(ticket, entry)) {
-        await this.#open(key, ticket);
+      if (progress!.opened === false && this.#messages.postable(ticket, entry)) {
+        await this.#open(key, ticket, signal);
         await save({ seq: progress!.seq, updatedAt: null, closeCheck: true });
       }
-      await this.#handleEntry(key, ticket, entry);
+      await this.#handleEntry(key, ticket, entry, signal);
       if (entry.statusChange !== null) statusByEntry = true;
       await save({ ...progress!, seq: entry.seq, updatedAt: null });
     }
@@ -221,65 +226,18 @@ export class TicketPoller {
     await save({ ...rest, updatedAt: ticket.settled ? ticket.updatedAt : null });
   }
 
-  /** Whether the entry would be posted (it opens a ticket taken up after it existed). */
-  #postable(ticket: Ticket, entry: TicketEntry): boolean {
-    return !ticket.private && !entry.private && entry.text.trim() !== '' && !this.#adapter.isOwnEntry(entry);
-  }
-
-  /** The opening message: subject and description from the ticket's author. */
-  async #open(key: string, ticket: Ticket): Promise<void> {
+  /** The opening message (subject, description, the files attached with them) from the ticket's author. */
+  async #open(key: string, ticket: Ticket, signal: AbortSignal): Promise<void> {
     const messageId = `${key}#opened`;
-    const head = ticket.subject.trim() || '(no subject)';
-    const description = ticket.description.trim();
-    await this.#step(messageId, async () => {
-      if (ticket.private) {
-        await this.#ctx.skip({ messageId, code: PRIVATE_ISSUE, reason: 'a private ticket is for some of the ticket system’s users only', senderId: this.#adapter.senderId(ticket.author), summary: `ticket ${ticket.id}: private` });
-        return;
-      }
-      await this.#ctx.submit({
-        threadKey: key,
-        messageId,
-        senderId: this.#adapter.senderId(ticket.author),
-        senderName: ticket.author.name || undefined,
-        body: description === '' ? head : `${head}\n\n${description}`,
-        variables: { ticket_url: ticket.webUrl },
-      });
-    }, (err) => this.#unhandled(messageId, ticket, err));
+    await this.#step(messageId, () => this.#messages.opening(key, messageId, ticket, signal), (err) => this.#unhandled(messageId, ticket, err));
   }
 
   async #unhandled(messageId: string, ticket: Ticket, err: unknown): Promise<void> {
     await this.#ctx.skip({ messageId, code: UNHANDLED, reason: `handling failed ${MAX_TICKET_FAILURES} times: ${messageOf(err)}`, summary: `ticket ${ticket.id}` });
   }
 
-  async #handleEntry(key: string, ticket: Ticket, entry: TicketEntry): Promise<void> {
+  async #handleEntry(key: string, ticket: Ticket, entry: TicketEntry, signal: AbortSignal): Promise<void> {
     const messageId = `${key}#${entry.id}`;
-    await this.#step(messageId, () => this.#entry(key, messageId, ticket, entry), (err) => this.#unhandled(messageId, ticket, err));
-  }
-
-  async #entry(key: string, messageId: string, ticket: Ticket, entry: TicketEntry): Promise<void> {
-    const text = entry.text.trim();
-    if (text !== '' && this.#adapter.isOwnEntry(entry)) {
-      this.#ctx.logger.debug({ ticket: ticket.id, entry: entry.id }, "the gateway's own note: not posted back");
-    } else if (text !== '' && (entry.private || ticket.private)) {
-      await this.#ctx.skip({
-        messageId,
-        code: entry.private ? PRIVATE_NOTE : PRIVATE_ISSUE,
-        reason: entry.private ? 'a private note is for the ticket system’s staff only' : 'a private ticket is for some of the ticket system’s users only',
-        senderId: this.#adapter.senderId(entry.author),
-        summary: `ticket ${ticket.id}: private ${entry.private ? 'note' : 'ticket'}`,
-      });
-    } else if (text !== '') {
-      await this.#ctx.submit({
-        threadKey: key,
-        messageId,
-        senderId: this.#adapter.senderId(entry.author),
-        senderName: entry.author.name || undefined,
-        body: text,
-      });
-    }
-    if (entry.statusChange === 'closed') {
-      const thread = await this.#ctx.threads.get(key);
-      if (thread && !thread.closed) await this.#ctx.close(key);
-    }
+    await this.#step(messageId, () => this.#messages.entry(key, messageId, ticket, entry, signal), (err) => this.#unhandled(messageId, ticket, err));
   }
 }

@@ -8,6 +8,8 @@
  *   const id = await rm.createIssue(project, { subject: 'Printer', description: 'On fire' });
  *   await rm.addNote(id, 'Any news?');
  *   await rm.setStatus(id, rm.seed.closed_status_id);
+ *   const file = await rm.upload('scan.pdf', bytes);  // as the customer; then { uploads: [file] } on an issue or note
+ *   const bytes = await rm.download(url);             // a file as the admin sees it
  */
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
@@ -21,6 +23,22 @@ export interface RedmineJournal {
   notes: string | null;
   private_notes: boolean;
   details: { property: string; name: string; old_value?: string | null; new_value?: string | null }[];
+}
+
+/** A file uploaded to Redmine, not yet attached: pass it in `uploads` of `createIssue` or `addNote`. */
+export interface RedmineUpload {
+  token: string;
+  filename: string;
+  content_type: string;
+}
+
+export interface RedmineAttachment {
+  id: number;
+  filename: string;
+  filesize: number;
+  content_type: string | null;
+  content_url: string;
+  author: { id: number; name: string };
 }
 
 export interface ApiAnswer {
@@ -69,16 +87,45 @@ export class TestRedmine {
     return identifier;
   }
 
-  /** Opens an issue as the customer; returns its id. */
-  async createIssue(project: string, issue: { subject: string; description?: string; tracker_id?: number; status_id?: number; is_private?: boolean }, key = this.seed.customer_key): Promise<number> {
+  /** Opens an issue as the customer (with files uploaded before: `uploads`); returns its id. */
+  async createIssue(
+    project: string,
+    issue: { subject: string; description?: string; tracker_id?: number; status_id?: number; is_private?: boolean; uploads?: RedmineUpload[] },
+    key = this.seed.customer_key,
+  ): Promise<number> {
     const answer = await this.#ok('POST', '/issues.json', { issue: { project_id: project, ...issue } }, key);
     return answer.json.issue.id as number;
   }
 
-  /** Adds a note (public unless `private`) as the customer, or as the admin for a private one. */
-  async addNote(id: number, notes: string, options: { private?: boolean; key?: string } = {}): Promise<void> {
+  /** Adds a note (public unless `private`; with `uploads`: its files) as the customer, or as the admin for a private one. */
+  async addNote(id: number, notes: string, options: { private?: boolean; key?: string; uploads?: RedmineUpload[] } = {}): Promise<void> {
     const key = options.key ?? (options.private ? this.seed.admin_key : this.seed.customer_key);
-    await this.#ok('PUT', `/issues/${id}.json`, { issue: { notes, private_notes: options.private === true } }, key);
+    const uploads = options.uploads ? { uploads: options.uploads } : {};
+    await this.#ok('PUT', `/issues/${id}.json`, { issue: { notes, private_notes: options.private === true, ...uploads } }, key);
+  }
+
+  /** Uploads a file (as the customer by default) for a later issue or note, as Redmine's `/uploads.json` takes it. */
+  async upload(filename: string, content: Buffer, contentType = 'application/octet-stream', key = this.seed.customer_key): Promise<RedmineUpload> {
+    const res = await fetch(`${this.url}/uploads.json?filename=${encodeURIComponent(filename)}`, {
+      method: 'POST',
+      headers: { 'x-redmine-api-key': key, 'content-type': 'application/octet-stream' },
+      body: new Uint8Array(content),
+    });
+    const text = await res.text();
+    if (res.status !== 201) throw new Error(`Redmine POST /uploads.json: ${res.status} ${text}`);
+    return { token: (JSON.parse(text) as { upload: { token: string } }).upload.token, filename, content_type: contentType };
+  }
+
+  /** The issue's files, as the admin sees them. */
+  async attachments(id: number): Promise<RedmineAttachment[]> {
+    return (await this.#ok('GET', `/issues/${id}.json?include=attachments`)).json.issue.attachments as RedmineAttachment[];
+  }
+
+  /** A file's bytes from its `content_url`, as the admin. */
+  async download(url: string): Promise<Buffer> {
+    const res = await fetch(url, { headers: { 'x-redmine-api-key': this.seed.admin_key }, redirect: 'manual' });
+    if (res.status !== 200) throw new Error(`Redmine GET ${url}: ${res.status}`);
+    return Buffer.from(await res.arrayBuffer());
   }
 
   /** Sets the issue's status as the admin (closing or reopening it). */

@@ -180,10 +180,14 @@ describe('Redmine connector settings', () => {
       notes: 'public',
       suggestions_as_private_notes: false,
       timeout_ms: 10_000,
+      attachments: { keep: true, max_file_bytes: 10 * 1024 * 1024, max_note_bytes: 25 * 1024 * 1024 },
     });
-    const bad = RedmineConnectorConfig.safeParse({ url: 'https://rm.example.com', api_key: '', project: 'Support Desk', notes: 'loud', extra: 1 });
+    const bad = RedmineConnectorConfig.safeParse({ url: 'https://rm.example.com', api_key: '', project: 'Support Desk', notes: 'loud', extra: 1, attachments: { keep: 'yes', max_file_bytes: 0, max_mail_bytes: 1 } });
     expect(bad.success).toBe(false);
-    expect(bad.error!.issues.map((i) => i.path.join('.')).sort()).toEqual(['', 'api_key', 'notes', 'project']);
+    expect(bad.error!.issues.map((i) => i.path.join('.')).sort()).toEqual(['', 'api_key', 'attachments', 'attachments.keep', 'attachments.max_file_bytes', 'notes', 'project']);
+    const limits = RedmineConnectorConfig.parse({ url: 'https://rm.example.com', api_key: 'k', project: 's', attachments: { max_file_bytes: 1_000 } }).attachments;
+    expect(limits).toEqual({ keep: true, max_file_bytes: 1_000, max_note_bytes: 25 * 1024 * 1024 });
+    expect(RedmineConnectorConfig.safeParse({ url: 'https://rm.example.com', api_key: 'k', project: 's', attachments: { max_note_bytes: 501 * 1024 * 1024 } }).success).toBe(false);
   });
 
   it('a project identifier may start with a digit (only all digits is refused); a tracker of digits is an id', () => {

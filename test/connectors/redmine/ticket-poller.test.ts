@@ -8,95 +8,10 @@
 import { describe, expect, it } from 'vitest';
 import { CURSOR_KEY } from '../../../connectors/redmine/poller-progress.ts';
 import { TicketPoller } from '../../../connectors/redmine/ticket-poller.ts';
-import {
-  TicketSystemError,
-  type ChangeList,
-  type Ticket,
-  type TicketAdapter,
-  type TicketEntry,
-  type TicketPerson,
-} from '../../../connectors/redmine/ticket-adapter.ts';
+import { GATEWAY, MemoryDesk } from './memory-desk.ts';
 import { recordingContext } from '../webhook/recording-context.ts';
 
-const CUSTOMER: TicketPerson = { id: 'c1', name: 'Cora Customer' };
-const GATEWAY: TicketPerson = { id: 'gw', name: 'Gateway' };
 const signal = new AbortController().signal;
-
-const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
-
-/** A tiny help desk in memory: tickets with entries, a clock (seconds, ISO times), and failures to order. */
-class MemoryDesk implements TicketAdapter {
-  readonly system = 'MemoryDesk';
-  readonly host = 'desk.test';
-  readonly tickets = new Map<string, Ticket>();
-  reads = 0;
-  failReadOf = new Set<string>();
-  /** Reads of these tickets answer 500 (the system fails on that one ticket). */
-  brokenReadOf = new Set<string>();
-  goneOnRead = new Set<string>();
-  /** Reads of these tickets are not settled (made in the second of their last change). */
-  unsettled = new Set<string>();
-  #clock = 1_000;
-  #seq = 0;
-
-  open(id: string, subject: string, description: string, extra: Partial<Ticket> = {}): void {
-    const at = iso(++this.#clock);
-    this.tickets.set(id, { id, webUrl: `https://desk.test/t/${id}`, subject, description, author: CUSTOMER, createdAt: at, updatedAt: at, settled: true, closed: false, private: false, entries: [], ...extra });
-  }
-
-  add(id: string, entry: Partial<TicketEntry>, options: { sameSecond?: boolean } = {}): void {
-    const ticket = this.tickets.get(id)!;
-    const seq = ++this.#seq;
-    if (!options.sameSecond) this.#clock += 1;
-    ticket.entries.push({ id: `e${seq}`, seq, author: CUSTOMER, createdAt: iso(this.#clock), text: '', private: false, statusChange: null, ...entry });
-    if (entry.statusChange) ticket.closed = entry.statusChange === 'closed';
-    ticket.updatedAt = iso(this.#clock);
-  }
-
-  /** Lets time pass without changes. */
-  tick(seconds = 1): void {
-    this.#clock += seconds;
-  }
-
-  async connect(): Promise<TicketPerson> {
-    return GATEWAY;
-  }
-
-  async listChanges(since: string | undefined): Promise<ChangeList> {
-    if (since === undefined) return { changes: [], nextSince: iso(this.#clock) };
-    const from = Date.parse(since);
-    const changes = [...this.tickets.values()].filter((t) => Date.parse(t.updatedAt) >= from).sort((a, b) => Date.parse(a.updatedAt) - Date.parse(b.updatedAt));
-    return { changes: changes.map((t) => ({ id: t.id, updatedAt: t.updatedAt })), nextSince: iso(this.#clock - 1) };
-  }
-
-  async readTicket(id: string): Promise<Ticket> {
-    this.reads += 1;
-    if (this.goneOnRead.has(id)) throw new TicketSystemError('gone', { status: 404 });
-    if (this.brokenReadOf.has(id)) throw new TicketSystemError('internal error', { status: 500 });
-    if (this.failReadOf.delete(id)) throw new TicketSystemError('connection reset');
-    return { ...structuredClone(this.tickets.get(id)!), settled: !this.unsettled.has(id) };
-  }
-
-  async addNote(): Promise<{ entryId: string | undefined }> {
-    return { entryId: undefined };
-  }
-
-  isOwnEntry(entry: TicketEntry): boolean {
-    return entry.author.id === GATEWAY.id;
-  }
-
-  threadKey(ticketId: string): string {
-    return `desk.test/t/${ticketId}`;
-  }
-
-  ticketIdOf(threadKey: string): string | undefined {
-    return threadKey.startsWith('desk.test/t/') ? threadKey.slice('desk.test/t/'.length) : undefined;
-  }
-
-  senderId(person: TicketPerson): string {
-    return `desk.test/u/${person.id}`;
-  }
-}
 
 async function started() {
   const desk = new MemoryDesk();
