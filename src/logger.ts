@@ -3,8 +3,13 @@
  * logger (per room, per connector, per job) can print one by accident: fields
  * by path, and credentials in query strings (`?token=…`) anywhere in a line —
  * a request's `url`, a message, an error's stack.
+ *
+ * Lines are JSON by default; `pretty` (log-pretty.ts) rewrites each line pino
+ * has written, after both redactions, into one line for people.
  */
+import { types } from 'node:util';
 import { pino, type DestinationStream, type Logger } from 'pino';
+import { prettyDestination } from './log-pretty.ts';
 
 const REDACTED = '[redacted]';
 
@@ -78,17 +83,28 @@ export function redactQueryCredentials(text: string): string {
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+export type LogFormat = 'json' | 'pretty';
 
-export function createLogger(level: LogLevel = 'info', destination?: DestinationStream): Logger {
+/**
+ * pino's error serializer for Errors; an `err` that is a plain object
+ * (`{ message, code }`, picked from an error on purpose) is written as it is,
+ * without the serializer's `"type":"Object"` and empty stack.
+ */
+function serializeErr(err: unknown): unknown {
+  return err instanceof Error || types.isNativeError(err) ? pino.stdSerializers.err(err as Error) : err;
+}
+
+export function createLogger(level: LogLevel = 'info', destination?: DestinationStream, format: LogFormat = 'json'): Logger {
   return pino(
     {
       level,
       base: { service: 'threadgate' },
       timestamp: pino.stdTimeFunctions.isoTime,
+      serializers: { err: serializeErr },
       redact: { paths: REDACTED_PATHS, censor: REDACTED },
       hooks: { streamWrite: redactQueryCredentials },
     },
-    destination,
+    format === 'pretty' ? prettyDestination(destination) : destination,
   );
 }
 

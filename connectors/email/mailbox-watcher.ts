@@ -40,7 +40,7 @@ import { sleep, type ConnectorState, type Logger } from '../../src/connector/api
 import { imapAuth } from './imap-auth.ts';
 import type { EmailConnectorConfig } from './config.ts';
 import { MailHandling, type WatcherOptions } from './mail-handling.ts';
-import { describeImapError, groupsBySize, MailHandlingError, UidValidityChangedError } from './watcher-parts.ts';
+import { describeImapError, groupsBySize, imapErrorForLog, MailHandlingError, UidValidityChangedError } from './watcher-parts.ts';
 
 export type { WatcherOptions } from './mail-handling.ts';
 
@@ -120,7 +120,7 @@ export class MailboxWatcher {
         this.status.lastError = describeImapError(err);
         this.status.lastErrorAt = new Date().toISOString();
         const what = err instanceof MailHandlingError ? 'mail handling failed, reconnecting' : 'mailbox connection failed';
-        this.#logger.warn({ err: { message: (err as Error).message, code: (err as { code?: string }).code }, failures }, what);
+        this.#logger.warn({ err: imapErrorForLog(err), failures }, what);
       } finally {
         this.status.connected = false;
         this.status.idle = false;

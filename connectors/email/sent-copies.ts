@@ -17,6 +17,7 @@
  */
 import type { ImapFlow } from 'imapflow';
 import type { ConnectorState, Logger } from '../../src/connector/api.ts';
+import { describeImapError, imapErrorForLog } from './watcher-parts.ts';
 
 export const SENT_COPY_PREFIX = 'sent-copy:';
 /** Copies appended per turn of the session. */
@@ -73,11 +74,11 @@ export class SentCopies {
       }
       this.status.lastError = null;
     } catch (err) {
-      this.status.lastError = (err as Error).message;
+      this.status.lastError = describeImapError(err);
       // The connection gone: the session reconnects, and the copies go with the next one.
       if (!client.usable) return true;
       this.#notBefore = Date.now() + RETRY_AFTER_FAILURE_MS;
-      this.#logger.warn({ err: { message: (err as Error).message, code: (err as { code?: string }).code } }, 'copying replies to the Sent folder failed; trying again in 5 minutes');
+      this.#logger.warn({ err: imapErrorForLog(err) }, 'copying replies to the Sent folder failed; trying again in 5 minutes');
     }
     return true;
   }

@@ -29,11 +29,49 @@ export function groupsBySize<T extends { size: number }>(sized: readonly T[], ma
   return groups;
 }
 
+/** What imapflow puts on the error of a command the server refused (NO or BAD), besides its message "Command failed". */
+interface ImapCommandError {
+  message?: string;
+  code?: string;
+  authenticationFailed?: boolean;
+  /** NO or BAD. */
+  responseStatus?: string;
+  /** The response code in brackets, e.g. AUTHENTICATIONFAILED. */
+  serverResponseCode?: string;
+  /** The server's human-readable text, e.g. "Authentication failed.". */
+  responseText?: string;
+  /** After a refused login: the whole response line as text. */
+  response?: unknown;
+}
+
+/** The server's answer: `AUTHENTICATIONFAILED: Authentication failed.`, or whichever of code and text there is. */
+function serverAnswer(e: ImapCommandError): string | undefined {
+  const text = e.responseText ?? (typeof e.response === 'string' && e.response !== '' ? e.response : undefined);
+  if (e.serverResponseCode && text) return `${e.serverResponseCode}: ${text}`;
+  return e.serverResponseCode ?? text;
+}
+
 /** imapflow says only "Command failed" for a refused login; the server's own words are on the error. */
 export function describeImapError(err: unknown): string {
-  const e = err as { message?: string; authenticationFailed?: boolean; response?: string; responseText?: string };
-  const server = e.responseText ?? e.response;
+  const e = (err ?? {}) as ImapCommandError;
+  const server = serverAnswer(e);
   if (e.authenticationFailed) return `IMAP authentication failed${server ? `: ${server}` : ''}`;
   if (e.message === 'Command failed' && server) return `IMAP command failed: ${server}`;
   return e.message ?? String(err);
+}
+
+/**
+ * The `err` of a log line about a failed session: the description health
+ * shows, the error's code, and the server's answer as imapflow gives it
+ * (never the command sent, which names the login).
+ */
+export function imapErrorForLog(err: unknown): Record<string, string | undefined> {
+  const e = (err ?? {}) as ImapCommandError;
+  return {
+    message: describeImapError(err),
+    code: e.code,
+    response_status: e.responseStatus,
+    server_response_code: e.serverResponseCode,
+    response_text: e.responseText,
+  };
 }

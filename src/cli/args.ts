@@ -1,6 +1,7 @@
 /** Small helpers over node:util parseArgs shared by the commands. */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from './errors.ts';
+import type { OptionHelp } from './help.ts';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -22,3 +23,18 @@ export function portOption(value: string | undefined, name: string): number | un
 }
 
 export const configOption = { config: { type: 'string', short: 'c' } } as const;
+
+export const configHelp = {
+  config: { value: 'PATH', text: 'the settings file', default: '$THREADGATE_CONFIG, else none: every default, the store at ./data/threadgate.db' },
+} satisfies Record<string, OptionHelp>;
+
+/** `list, show or export`. */
+export function oneOf(words: readonly string[]): string {
+  return words.length < 2 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
+}
+
+/** The usage error of a command line that names none of the command's subcommands. */
+export function subcommandError(command: string, verbs: readonly string[], given: string | undefined, usage: string): UsageError {
+  const reason = given === undefined ? `${command} takes a subcommand: ${oneOf(verbs)}` : `${command} has no subcommand "${given}": it takes ${oneOf(verbs)}`;
+  return new UsageError(reason, { usage });
+}

@@ -1,28 +1,29 @@
 /**
- * `threadgate config check [--config PATH]`: parse the settings and every
- * connector's own keys, print each problem with its path and exit 1, or print
- * a summary and exit 0.
+ * `threadgate config check [--config PATH]`: check the settings and every
+ * connector's own keys in one pass (src/config/checked-settings.ts), print
+ * each problem with its path (a YAML syntax error with its line and column)
+ * and exit 1, or print a summary and exit 0.
  */
+import { loadCheckedSettings } from '../config/checked-settings.ts';
 import { ConfigInvalidError, formatProblem } from '../config/errors.ts';
-import { loadSettings } from '../config/load.ts';
-import { assertNoEntryProblems, loadConnectors } from '../connector/registry.ts';
-import { configOption, parse } from './args.ts';
+import { configOption, parse, subcommandError } from './args.ts';
 import { storeLocation } from './store-access.ts';
 import { UsageError } from './errors.ts';
 
 export async function configCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, configOption);
   if (positionals[0] !== 'check' || positionals.length > 1) {
-    throw new UsageError('usage: threadgate config check [--config PATH]');
+    const usage = 'usage: threadgate config check [--config PATH]';
+    if (positionals[0] !== 'check') throw subcommandError('config', ['check'], positionals[0], usage);
+    throw new UsageError(`config check takes no arguments, got "${positionals.slice(1).join(' ')}"`, { usage });
   }
   try {
-    const { settings, file, baseDir } = loadSettings({ path: values.config });
-    const { problems } = await loadConnectors(settings.connectors, baseDir);
-    assertNoEntryProblems(file ?? '(defaults)', problems);
+    const loaded = await loadCheckedSettings({ path: values.config });
+    const { settings, file } = loaded;
     const platform = settings.platform.url ?? 'embedded sandbox';
     process.stdout.write(
       `${file ?? '(no file: defaults)'}: ok — platform ${platform}, ` +
-        `${settings.connectors.length} connector(s), store ${storeLocation({ settings, file, baseDir })}\n`,
+        `${settings.connectors.length} connector(s), store ${storeLocation(loaded)}\n`,
     );
     return 0;
   } catch (err) {

@@ -2,48 +2,85 @@
  * `threadgate deliveries list [filters] [--json]`,
  * `threadgate deliveries show <id> [--json]` and
  * `threadgate deliveries export [filters]`: the webhook delivery log, read
- * from the store (also while `serve` runs).
+ * from the store (also while `serve` runs); never creating one.
  */
+import { DELIVERY_STATUSES } from '../store/statuses.ts';
 import { listDeliveries } from '../store/log-queries.ts';
-import { configOption, parse } from './args.ts';
+import { configHelp, configOption, parse, subcommandError } from './args.ts';
 import { exportDeliveries } from './export-command.ts';
 import { UsageError } from './errors.ts';
-import { deliveryFilter, filterOptions, parseId } from './log-filters.ts';
+import { commandHelp, helpFor, pick, usageLines } from './help.ts';
+import { assertKnownConnector } from './known-connectors.ts';
+import { deliveryFilter, eventHelp, eventOption, filterHelp, filterOptions, parseId, threadHelp, threadOption } from './log-filters.ts';
+import { deliveriesTable, deliveryJson } from './log-tables.ts';
 import { openConfiguredStore } from './store-access.ts';
 import { formatTable, isoTime, printJson } from './table.ts';
 
-const USAGE = 'usage: threadgate deliveries list [--status S] [--connector N] [--event E] [--thread T] [--since 2h|ISO] [--until …] [--limit N] [--json]\n' +
-  '       threadgate deliveries show <id> [--json]\n' +
-  '       threadgate deliveries export [filters] > file.ndjson';
+export const OPTIONS = { ...configOption, ...filterOptions, ...eventOption, ...threadOption } as const;
+
+const DESCRIBE = { ...configHelp, ...filterHelp(DELIVERY_STATUSES), ...eventHelp, ...threadHelp };
+const { limit: _limit, json: _json, ...EXPORT_OPTIONS } = OPTIONS;
+
+export const HELP = [
+  commandHelp({
+    name: 'deliveries list',
+    summary: 'the webhook delivery log, newest first',
+    usage: ['deliveries list [--status S] [--connector NAME] [--event TYPE] [--thread ID] [--since 2h|ISO] [--until 2h|ISO] [--limit N] [--json]'],
+    options: OPTIONS,
+    describe: DESCRIBE,
+    examples: ['deliveries list --status dead,failed --since 24h', 'deliveries list --connector helpdesk --limit 10 --json'],
+  }),
+  commandHelp({
+    name: 'deliveries show',
+    summary: 'one delivery in full: headers, body and every attempt',
+    usage: ['deliveries show <id> [--json]'],
+    options: pick(OPTIONS, 'config', 'json'),
+    describe: pick(DESCRIBE, 'config', 'json'),
+    examples: ['deliveries show 42'],
+  }),
+  commandHelp({
+    name: 'deliveries export',
+    summary: 'every matching delivery as NDJSON, oldest first, with raw body and headers (for replay --from)',
+    usage: ['deliveries export [--status S] [--connector NAME] [--event TYPE] [--thread ID] [--since 2h|ISO] [--until 2h|ISO] > file.ndjson'],
+    options: EXPORT_OPTIONS,
+    describe: DESCRIBE,
+    examples: ['deliveries export --connector helpdesk --since 2h > helpdesk.ndjson'],
+  }),
+];
+
+const USAGE = usageLines(HELP);
+/** The forms of one subcommand, for its usage errors. */
+const usageOf = (verb: string) => usageLines(helpFor(HELP, [verb]));
 
 export async function deliveriesCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, { ...configOption, ...filterOptions });
+  const { values, positionals } = parse(argv, OPTIONS);
   const [verb, ...rest] = positionals;
-  if (verb === 'list' && rest.length === 0) return list(values);
-  if (verb === 'show' && rest.length === 1) return show(parseId(rest[0], 'the delivery id'), values);
-  if (verb === 'export' && rest.length === 0) {
+  if (verb === 'list') {
+    if (rest.length > 0) throw new UsageError(`deliveries list takes no arguments, got "${rest.join(' ')}" (filters are options: --status, --connector, …)`, { usage: usageOf('list') });
+    return list(values);
+  }
+  if (verb === 'show') {
+    if (rest.length !== 1) throw new UsageError(`deliveries show takes one delivery id, got ${rest.length}`, { usage: usageOf('show') });
+    return show(parseId(rest[0], 'the delivery id'), values);
+  }
+  if (verb === 'export') {
+    if (rest.length > 0) throw new UsageError(`deliveries export takes no arguments, got "${rest.join(' ')}"`, { usage: usageOf('export') });
     if (values.limit !== undefined) throw new UsageError('--limit does not apply to export: every match is written');
     const count = await exportDeliveries(values.config, deliveryFilter(values), (line) => process.stdout.write(line));
     process.stderr.write(`${count} deliveries exported\n`);
     return 0;
   }
-  throw new UsageError(USAGE);
+  throw subcommandError('deliveries', ['list', 'show', 'export'], verb, USAGE);
 }
 
 async function list(values: Parameters<typeof deliveryFilter>[0] & { config?: string | undefined; json?: boolean | undefined }): Promise<number> {
   const filter = deliveryFilter(values);
-  const { store } = await openConfiguredStore(values.config);
+  const { loaded, store } = await openConfiguredStore(values.config);
   try {
+    await assertKnownConnector(store, loaded, filter.connector);
     const rows = await listDeliveries(store.read.sql, filter);
-    if (values.json) printJson(rows.map((r) => ({ ...r, receivedAt: isoTime(r.receivedAt), updatedAt: isoTime(r.updatedAt) })));
-    else {
-      process.stdout.write(
-        formatTable(
-          ['id', 'received', 'connector', 'event', 'status', 'tries', 'thread', 'error / external id'],
-          rows.map((r) => [r.id, isoTime(r.receivedAt), r.connector, r.eventType, r.status, r.attempts, r.threadId, r.error ?? r.externalId]),
-        ),
-      );
-    }
+    if (values.json) printJson(rows.map(deliveryJson));
+    else process.stdout.write(deliveriesTable(rows));
     return 0;
   } finally {
     await store.close();

@@ -1,9 +1,25 @@
 /** Errors of the command line. */
 import { ThreadgateError } from '../errors.ts';
 
-/** Wrong words on the command line; printed with the usage, exit 2. */
+/** Wrong words on the command line: printed as the reason, then the command's forms when given; exit 2. */
 export class UsageError extends ThreadgateError {
   readonly code = 'TG_USAGE';
+  /** The forms of the command (`usage: threadgate …` lines), for a command line that matches none of them. */
+  readonly usage: string | undefined;
+
+  constructor(reason: string, options: ErrorOptions & { usage?: string } = {}) {
+    super(reason, options);
+    this.usage = options.usage;
+  }
+}
+
+/**
+ * A command that only reads found no store where the settings put it: no
+ * SQLite file, or a PostgreSQL database without threadgate's tables. Nothing
+ * was created or migrated.
+ */
+export class StoreNotFoundError extends ThreadgateError {
+  readonly code = 'TG_STORE_NOT_FOUND';
 }
 
 /** What the usual listen failures mean for someone starting the gateway. */

@@ -5,11 +5,13 @@
  */
 import { matchingDeliveryIds, type DeliveryFilter } from '../store/log-queries.ts';
 import type { ExportedDelivery } from './forward.ts';
+import { assertKnownConnector } from './known-connectors.ts';
 import { openConfiguredStore } from './store-access.ts';
 
 export async function exportDeliveries(configPath: string | undefined, filter: DeliveryFilter, write: (line: string) => void): Promise<number> {
-  const { store } = await openConfiguredStore(configPath);
+  const { loaded, store } = await openConfiguredStore(configPath);
   try {
+    await assertKnownConnector(store, loaded, filter.connector);
     const ids = await matchingDeliveryIds(store.read.sql, filter);
     for (const id of ids) {
       const d = await store.read.deliveries.byId(id);

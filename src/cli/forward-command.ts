@@ -37,8 +37,11 @@ export async function forwardCommand(values: ForwardValues, positionals: string[
   const to = values.to;
   if (to === undefined) throw new UsageError('--from goes with --to URL');
   if (!/^https?:\/\/[^\s]+$/.test(to)) throw new UsageError(`--to must be an http(s) URL, got "${to}"`);
-  if (values.status !== undefined || values['dry-run']) throw new UsageError('--to sends the deliveries named by id or --from, not a --status filter');
-  if ((values.from === undefined) === (positionals.length === 0)) throw new UsageError('give delivery ids or --from file.ndjson, not both');
+  if (values.status !== undefined) throw new UsageError('--to sends the deliveries named by id or --from, not a --status filter');
+  if (values['dry-run']) throw new UsageError('--dry-run does not go with --to: it lists what a replay to the connectors would queue (deliveries show <id> prints what --to would send)');
+  if ((values.from === undefined) === (positionals.length === 0)) {
+    throw new UsageError(`--to sends the deliveries named by id or by --from file.ndjson: give ${values.from === undefined ? 'one of them' : 'one, not both'}`);
+  }
   const live = values['sign-with-live-secret'] === true;
   if (values.secret === undefined && !live) {
     throw new UsageError(

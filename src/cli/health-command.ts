@@ -6,14 +6,32 @@
  * `server.port` from the same settings the gateway reads.
  */
 import { loadSettings } from '../config/load.ts';
-import { configOption, parse, portOption } from './args.ts';
+import { configHelp, configOption, parse, portOption } from './args.ts';
 import { HealthCheckError } from './errors.ts';
+import { commandHelp } from './help.ts';
 
 /** Below the container's HEALTHCHECK timeout, so an answer that never comes is reported, not killed. */
 const TIMEOUT_MS = 2_500;
 
+export const OPTIONS = { ...configOption, host: { type: 'string' }, port: { type: 'string', short: 'p' } } as const;
+
+export const HELP = [
+  commandHelp({
+    name: 'health',
+    summary: "ask the configured gateway's /healthz: exit 0 healthy, 1 not (the container health check)",
+    usage: ['health [--config PATH] [--host H] [--port P]'],
+    options: OPTIONS,
+    describe: {
+      ...configHelp,
+      host: { value: 'H', text: 'the address of the gateway (0.0.0.0 and :: are asked on 127.0.0.1)', default: 'server.host of the settings' },
+      port: { value: 'P', text: 'its port', default: 'server.port of the settings' },
+    },
+    examples: ['health --config /etc/threadgate/threadgate.yaml', 'health --port 8080'],
+  }),
+];
+
 export async function healthCommand(argv: string[]): Promise<number> {
-  const { values } = parse(argv, { ...configOption, host: { type: 'string' }, port: { type: 'string', short: 'p' } });
+  const { values } = parse(argv, OPTIONS);
   const { settings } = loadSettings({ path: values.config });
   const port = portOption(values.port, '--port') ?? settings.server.port;
   if (port === 0) throw new HealthCheckError('server.port is 0 (the gateway picks a free port at start): give --port');

@@ -2,56 +2,93 @@
  * `threadgate inbound list [filters] [--json]`, `inbound show <id>` and
  * `inbound retry <id>… | --status dead [filters] [--dry-run]`: the external →
  * platform direction of the log, with each message's platform POST attempts;
- * retry puts dead messages back (a running `serve` posts them within a second).
+ * retry puts dead messages back (a running `serve` posts them within a
+ * second), `--dry-run` lists them instead.
  */
 import { NotReplayableError, RecordNotFoundError } from '../bridge/errors.ts';
-import { listInbound } from '../store/log-queries.ts';
-import { configOption, parse } from './args.ts';
+import { listInbound, type InboundSummary } from '../store/log-queries.ts';
+import { INBOUND_STATUSES } from '../store/statuses.ts';
+import type { Store } from '../store/store.ts';
+import { configHelp, configOption, parse, subcommandError } from './args.ts';
 import { UsageError } from './errors.ts';
-import { deadOnly, filterOptions, inboundFilter, parseId } from './log-filters.ts';
+import { commandHelp, helpFor, pick, usageLines } from './help.ts';
+import { assertKnownConnector } from './known-connectors.ts';
+import { deadOnly, filterHelp, filterOptions, inboundFilter, parseId, threadHelp, threadOption } from './log-filters.ts';
+import { everyRow, inboundJson, inboundTable, rowsOf } from './log-tables.ts';
 import { replayerFor } from './replayer-for.ts';
 import { openConfiguredStore } from './store-access.ts';
 import { formatTable, isoTime, printJson } from './table.ts';
 
-const USAGE = 'usage: threadgate inbound list [--status pending|posted|dead] [--connector N] [--thread T] [--since …] [--until …] [--limit N] [--json]\n' +
-  '       threadgate inbound show <id> [--json]\n       threadgate inbound retry <id>…\n' +
-  '       threadgate inbound retry --status dead [--connector N] [--thread T] [--since …] [--until …] [--dry-run] [--json]';
+export const OPTIONS = { ...configOption, ...filterOptions, ...threadOption, 'dry-run': { type: 'boolean' } } as const;
+
+const DESCRIBE = {
+  ...configHelp,
+  ...filterHelp(INBOUND_STATUSES),
+  ...threadHelp,
+  'dry-run': { text: 'list the messages that would be queued again, as a table, and change nothing' },
+};
+
+export const HELP = [
+  commandHelp({
+    name: 'inbound list',
+    summary: 'messages on their way to the platform, newest first',
+    usage: ['inbound list [--status S] [--connector NAME] [--thread ID] [--since 2h|ISO] [--until 2h|ISO] [--limit N] [--json]'],
+    options: pick(OPTIONS, 'config', 'status', 'connector', 'thread', 'since', 'until', 'limit', 'json'),
+    describe: DESCRIBE,
+    examples: ['inbound list --status dead --since 24h', 'inbound list --connector support-mail --json'],
+  }),
+  commandHelp({
+    name: 'inbound show',
+    summary: 'one inbound message in full, with its platform POST attempts',
+    usage: ['inbound show <id> [--json]'],
+    options: pick(OPTIONS, 'config', 'json'),
+    describe: DESCRIBE,
+    examples: ['inbound show 7'],
+  }),
+  commandHelp({
+    name: 'inbound retry',
+    summary: 'dead messages back to pending, their platform POST queued again (a running serve posts them)',
+    usage: ['inbound retry <id>… [--dry-run] [--json]', 'inbound retry --status dead [--connector NAME] [--thread ID] [--since 2h|ISO] [--until 2h|ISO] [--dry-run] [--json]'],
+    options: pick(OPTIONS, 'config', 'status', 'connector', 'thread', 'since', 'until', 'dry-run', 'json'),
+    describe: { ...DESCRIBE, status: { value: 'dead', text: 'retry every dead message the other filters match; only dead ones are retried' } },
+    examples: ['inbound retry 7 8', 'inbound retry --status dead --connector support-mail --since 2h --dry-run'],
+  }),
+];
+
+const USAGE = usageLines(HELP);
+/** The forms of one subcommand, for its usage errors. */
+const usageOf = (verb: string) => usageLines(helpFor(HELP, [verb]));
+
+type Values = ReturnType<typeof parse<typeof OPTIONS>>['values'];
 
 export async function inboundCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, { ...configOption, ...filterOptions, 'dry-run': { type: 'boolean' } });
+  const { values, positionals } = parse(argv, OPTIONS);
   const [verb, ...rest] = positionals;
-  if (verb === 'retry' && rest.length === 0 && values.status !== undefined) return retryWhere(values);
-  if (values['dry-run']) throw new UsageError('--dry-run goes with inbound retry --status dead');
-  const filter = verb === 'list' && rest.length === 0 ? inboundFilter(values) : undefined;
-  if (!filter && !(verb === 'show' && rest.length === 1) && !(verb === 'retry' && rest.length > 0)) throw new UsageError(USAGE);
-  const ids = verb === 'list' ? [] : rest.map((r) => parseId(r, 'an inbound message id'));
+  if (verb !== 'list' && verb !== 'show' && verb !== 'retry') throw subcommandError('inbound', ['list', 'show', 'retry'], verb, USAGE);
+  if (verb !== 'retry' && values['dry-run']) throw new UsageError(`--dry-run goes with inbound retry, not inbound ${verb}`, { usage: usageOf('retry') });
+  if (verb === 'list' && rest.length > 0) throw new UsageError(`inbound list takes no arguments, got "${rest.join(' ')}" (filters are options: --status, --connector, …)`, { usage: usageOf('list') });
+  if (verb === 'show' && rest.length !== 1) throw new UsageError(`inbound show takes one message id, got ${rest.length}`, { usage: usageOf('show') });
+  if (verb === 'retry') {
+    if (values.status !== undefined && rest.length > 0) throw new UsageError('inbound retry takes message ids or --status dead, not both', { usage: usageOf('retry') });
+    if (values.status === undefined && rest.length === 0) throw new UsageError('inbound retry takes message ids, or --status dead to retry every dead message', { usage: usageOf('retry') });
+    const stray = (['connector', 'thread', 'since', 'until'] as const).find((k) => values[k] !== undefined);
+    if (values.limit !== undefined) throw new UsageError('--limit does not apply to a retry: every match is retried', { usage: usageOf('retry') });
+    if (rest.length > 0 && stray) throw new UsageError(`--${stray} filters what --status dead matches; with message ids, give no filter`, { usage: usageOf('retry') });
+    if (values.status !== undefined) return retryWhere(values);
+  }
+  const filter = verb === 'list' ? inboundFilter(values) : undefined;
+  const ids = rest.map((r) => parseId(r, 'an inbound message id'));
   const { loaded, store } = await openConfiguredStore(values.config);
   try {
     if (filter) {
+      await assertKnownConnector(store, loaded, filter.connector);
       const rows = await listInbound(store.read.sql, filter);
-      if (values.json) printJson(rows.map((r) => ({ ...r, receivedAt: isoTime(r.receivedAt), postedAt: isoTime(r.postedAt) })));
-      else process.stdout.write(formatTable(
-        ['id', 'received', 'connector', 'kind', 'status', 'tries', 'thread', 'external id', 'error'],
-        rows.map((r) => [r.id, isoTime(r.receivedAt), r.connector, r.kind, r.status, r.attempts, r.threadId, r.externalId, r.lastError]),
-      ));
+      if (values.json) printJson(rows.map(inboundJson));
+      else process.stdout.write(inboundTable(rows));
       return 0;
     }
-    if (verb === 'show') {
-      const message = await store.read.inbound.byId(ids[0] as number);
-      if (!message) {
-        process.stderr.write(`threadgate inbound: no inbound message ${ids[0]}\n`);
-        return 1;
-      }
-      const attempts = (await store.read.attempts.ofInbound(message.id)).map((a) => ({ ...a, startedAt: isoTime(a.startedAt), endedAt: isoTime(a.endedAt) }));
-      const record = { ...message, receivedAt: isoTime(message.receivedAt), attempts };
-      if (values.json) printJson(record);
-      else {
-        const { attempts: tries, body, fullText: _full, ...fields } = record;
-        for (const [k, v] of Object.entries(fields)) process.stdout.write(`${k.padEnd(17)} ${v === null ? '-' : typeof v === 'object' ? JSON.stringify(v) : String(v)}\n`);
-        process.stdout.write(`\nbody\n${body}\n\nattempts\n${formatTable(['#', 'job', 'started', 'ended', 'outcome', 'status', 'error'], tries.map((a) => [a.attempt, a.jobId, a.startedAt, a.endedAt, a.outcome, a.status, a.error]))}`);
-      }
-      return 0;
-    }
+    if (verb === 'show') return await show(store, ids[0] as number, values.json === true);
+    if (values['dry-run']) return await dryRunIds(store, ids, values.json === true);
     const replayer = replayerFor(store, loaded);
     let failed = 0;
     for (const id of ids) {
@@ -69,20 +106,56 @@ export async function inboundCommand(argv: string[]): Promise<number> {
   }
 }
 
-/** Every dead message the filter matches, back to pending with its thread's flush queued; `--dry-run` only lists them. */
-async function retryWhere(values: Parameters<typeof inboundFilter>[0] & { config?: string | undefined; json?: boolean | undefined; 'dry-run'?: boolean | undefined }): Promise<number> {
+async function show(store: Store, id: number, json: boolean): Promise<number> {
+  const message = await store.read.inbound.byId(id);
+  if (!message) {
+    process.stderr.write(`threadgate inbound: no inbound message ${id}\n`);
+    return 1;
+  }
+  const attempts = (await store.read.attempts.ofInbound(message.id)).map((a) => ({ ...a, startedAt: isoTime(a.startedAt), endedAt: isoTime(a.endedAt) }));
+  const record = { ...message, receivedAt: isoTime(message.receivedAt), attempts };
+  if (json) printJson(record);
+  else {
+    const { attempts: tries, body, fullText: _full, ...fields } = record;
+    for (const [k, v] of Object.entries(fields)) process.stdout.write(`${k.padEnd(17)} ${v === null ? '-' : typeof v === 'object' ? JSON.stringify(v) : String(v)}\n`);
+    process.stdout.write(`\nbody\n${body}\n\nattempts\n${formatTable(['#', 'job', 'started', 'ended', 'outcome', 'status', 'error'], tries.map((a) => [a.attempt, a.jobId, a.startedAt, a.endedAt, a.outcome, a.status, a.error]))}`);
+  }
+  return 0;
+}
+
+/** The named messages a retry would queue again (the dead ones); nothing is changed. */
+async function dryRunIds(store: Store, ids: number[], json: boolean): Promise<number> {
+  const { rows, missing } = await rowsOf((page) => listInbound(store.read.sql, page), ids);
+  const notDead = rows.filter((r) => r.status !== 'dead');
+  if (json) printJson({ dry_run: true, matched: rows.filter((r) => r.status === 'dead').map((r) => r.id), retried: [], skipped: [], missing, messages: rows.map(inboundJson) });
+  else {
+    process.stdout.write(inboundTable(rows));
+    for (const id of missing) process.stdout.write(`${id}: no inbound message ${id}\n`);
+    for (const r of notDead) process.stdout.write(`${r.id}: ${r.status}, not dead: it would not be retried\n`);
+    process.stdout.write(`${rows.length - notDead.length} of ${ids.length} named message(s) dead, to be queued again; nothing queued (--dry-run)\n`);
+  }
+  return missing.length + notDead.length > 0 ? 1 : 0;
+}
+
+/** Every dead message the filter matches, back to pending with its thread's flush queued; `--dry-run` lists them instead. */
+async function retryWhere(values: Values): Promise<number> {
   const filter = deadOnly(inboundFilter(values), 'messages');
   const dryRun = values['dry-run'] === true;
   const { loaded, store } = await openConfiguredStore(values.config);
   try {
-    const result = await replayerFor(store, loaded).retryInboundWhere(filter, { dryRun });
-    if (values.json) printJson({ dry_run: dryRun, ...result });
+    await assertKnownConnector(store, loaded, filter.connector);
+    if (dryRun) {
+      const rows: InboundSummary[] = await everyRow((page) => listInbound(store.read.sql, { ...filter, status: ['dead'], ...page }));
+      if (values.json) printJson({ dry_run: true, matched: rows.map((r) => r.id), retried: [], skipped: [], messages: rows.map(inboundJson) });
+      else process.stdout.write(`${inboundTable(rows)}${rows.length} dead message(s) match; nothing queued (--dry-run)\n`);
+      return 0;
+    }
+    const result = await replayerFor(store, loaded).retryInboundWhere(filter);
+    if (values.json) printJson({ dry_run: false, ...result });
     else {
-      const lines = dryRun ? result.matched.map((id) => `${id}: dead`) : result.retried.map((r) => `${r.id}: queued again as job ${r.job}`);
-      for (const line of [...lines, ...result.skipped.map((s) => `${s.id}: ${s.reason}`)]) process.stdout.write(`${line}\n`);
-      process.stdout.write(dryRun
-        ? `${result.matched.length} dead message(s) match; nothing queued (--dry-run)\n`
-        : `${result.matched.length} dead message(s) matched, ${result.retried.length} queued again, ${result.skipped.length} skipped\n`);
+      for (const r of result.retried) process.stdout.write(`${r.id}: queued again as job ${r.job}\n`);
+      for (const s of result.skipped) process.stdout.write(`${s.id}: ${s.reason}\n`);
+      process.stdout.write(`${result.matched.length} dead message(s) matched, ${result.retried.length} queued again, ${result.skipped.length} skipped\n`);
     }
     return result.skipped.length > 0 ? 1 : 0;
   } finally {

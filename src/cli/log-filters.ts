@@ -1,23 +1,41 @@
 /**
- * The filter options the log commands share: --status, --connector, --event,
- * --thread, --since and --until (`2h`, `30m`, `7d` ago, or an ISO time),
- * --limit, and --kind for jobs. Every bad value is a usage error naming the
- * option.
+ * The filter options the log commands share: --status, --connector, --since
+ * and --until (`2h`, `30m`, `7d` ago, or an ISO time), --limit and --json;
+ * --event and --thread for the commands whose records have them (--kind for
+ * jobs is the jobs command's own). Every bad value is a usage error naming
+ * the option. Each comes with its help line.
  */
 import { DELIVERY_STATUSES, INBOUND_STATUSES, JOB_STATUSES } from '../store/statuses.ts';
 import { timeFrom } from '../time-spans.ts';
 import { UsageError } from './errors.ts';
+import type { OptionHelp } from './help.ts';
 
 export const filterOptions = {
   status: { type: 'string', multiple: true },
   connector: { type: 'string' },
-  event: { type: 'string' },
-  thread: { type: 'string' },
   since: { type: 'string' },
   until: { type: 'string' },
   limit: { type: 'string' },
   json: { type: 'boolean' },
 } as const;
+
+export const eventOption = { event: { type: 'string' } } as const;
+export const threadOption = { thread: { type: 'string' } } as const;
+
+/** The help lines of `filterOptions`, `statuses` being those --status takes. */
+export function filterHelp(statuses: readonly string[]) {
+  return {
+    status: { value: 'S', text: `only records of these statuses, comma-separated: ${statuses.join(', ')}` },
+    connector: { value: 'NAME', text: 'only records of this connector (one of the settings or the store)' },
+    since: { value: '2h|ISO', text: 'only records from this time on: a duration ago (30m, 2h, 7d) or an ISO time' },
+    until: { value: '2h|ISO', text: 'only records before this time: a duration ago or an ISO time' },
+    limit: { value: 'N', text: 'at most N records, newest first (1 to 1000)', default: '50' },
+    json: { text: 'print JSON instead of a table' },
+  } satisfies Record<keyof typeof filterOptions, OptionHelp>;
+}
+
+export const eventHelp = { event: { value: 'TYPE', text: 'only webhooks of this event type (message_created, …)' } } satisfies Record<string, OptionHelp>;
+export const threadHelp = { thread: { value: 'ID', text: "only records of this thread (the platform's thread_id)" } } satisfies Record<string, OptionHelp>;
 
 export interface FilterValues {
   status?: string[] | undefined;
@@ -70,7 +88,6 @@ export function deliveryFilter(v: FilterValues) {
 }
 
 export function inboundFilter(v: FilterValues) {
-  if (v.event) throw new UsageError('--event applies to deliveries only');
   return {
     ...(v.status ? { status: statuses(v.status, INBOUND_STATUSES) } : {}),
     ...(v.thread ? { thread: v.thread } : {}),
@@ -79,8 +96,6 @@ export function inboundFilter(v: FilterValues) {
 }
 
 export function jobFilter(v: FilterValues & { kind?: string | undefined }) {
-  if (v.event) throw new UsageError('--event applies to deliveries only');
-  if (v.thread) throw new UsageError('--thread does not apply to jobs');
   return {
     ...(v.status ? { status: statuses(v.status, JOB_STATUSES) } : {}),
     ...(v.kind ? { kind: v.kind } : {}),

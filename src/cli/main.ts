@@ -1,83 +1,93 @@
 #!/usr/bin/env node
 /**
  * The `threadgate` command. One map from command name to module; each command
- * returns its exit code. Usage problems are printed plainly with exit 2;
- * settings problems and every other ThreadgateError (a store that cannot be
- * opened, a port that is taken) as one line with its code, exit 1; anything
- * else, a bug, with its stack (exit 70).
+ * returns its exit code, and its module's HELP table is what `--help` / `-h`
+ * prints (on stdout, exit 0) before anything is parsed. Usage problems are
+ * printed plainly with their reason, exit 2; settings problems and every
+ * other ThreadgateError (a store that cannot be opened, a port that is taken)
+ * as one line with its code, exit 1; anything else, a bug, with its stack
+ * (exit 70).
  */
 import { ConfigInvalidError, formatProblem } from '../config/errors.ts';
 import { ThreadgateError } from '../errors.ts';
 import { UsageError } from './errors.ts';
+import { helpFor, renderHelp, renderOverview, wantsHelp, type CommandHelp } from './help.ts';
 
-type Command = (argv: string[]) => Promise<number>;
+interface Command {
+  run: (argv: string[]) => Promise<number>;
+  help: () => Promise<CommandHelp[]>;
+}
 
-/** Each command's module is imported only when that command runs, so start-up stays fast. */
-const COMMANDS: Record<string, { run: Command; summary: string }> = {
+/** Each command's module is imported only when that command runs (or its help is asked for), so start-up stays fast. */
+const COMMANDS: Record<string, Command> = {
   serve: {
     run: async (argv) => (await import('./serve-command.ts')).serveCommand(argv),
-    summary: 'run the gateway (no platform.url: against the embedded sandbox)',
+    help: async () => (await import('./serve-command.ts')).HELP,
   },
   sandbox: {
     run: async (argv) => (await import('./sandbox-command.ts')).sandboxCommand(argv),
-    summary: 'run the platform emulator on its own',
+    help: async () => (await import('./sandbox-command.ts')).HELP,
   },
   migrate: {
     run: async (argv) => (await import('./migrate-command.ts')).migrateCommand(argv),
-    summary: 'apply pending store migrations; --from sqlite:PATH: copy that SQLite store into the configured, empty PostgreSQL one',
+    help: async () => (await import('./migrate-command.ts')).HELP,
   },
   secrets: {
     run: async (argv) => (await import('./secrets-command.ts')).secretsCommand(argv),
-    summary: 'secrets rotate <connector>: a new webhook secret, the old one valid for --grace; secrets set|unset <connector> <key>: a credential from stdin',
+    help: async () => (await import('./secrets-command.ts')).HELP,
   },
   deliveries: {
     run: async (argv) => (await import('./deliveries-command.ts')).deliveriesCommand(argv),
-    summary: 'deliveries list|show: the webhook delivery log',
+    help: async () => (await import('./deliveries-command.ts')).HELP,
   },
   replay: {
     run: async (argv) => (await import('./replay-command.ts')).replayCommand(argv),
-    summary: 'replay <id>… | --status S [filters] [--dry-run]: deliver stored webhooks again',
+    help: async () => (await import('./replay-command.ts')).HELP,
   },
   inbound: {
     run: async (argv) => (await import('./inbound-command.ts')).inboundCommand(argv),
-    summary: 'inbound list|show|retry: messages on their way to the platform (retry --status dead: all dead ones)',
+    help: async () => (await import('./inbound-command.ts')).HELP,
   },
   jobs: {
     run: async (argv) => (await import('./jobs-command.ts')).jobsCommand(argv),
-    summary: 'jobs list|retry: the job queue; dead jobs queued again (--status dead [filters] [--dry-run])',
+    help: async () => (await import('./jobs-command.ts')).HELP,
   },
   health: {
     run: async (argv) => (await import('./health-command.ts')).healthCommand(argv),
-    summary: 'ask the configured gateway for /healthz: exit 0 healthy, 1 not (the container health check)',
+    help: async () => (await import('./health-command.ts')).HELP,
   },
   config: {
     run: async (argv) => (await import('./config-command.ts')).configCommand(argv),
-    summary: 'config check: print every problem of the settings',
+    help: async () => (await import('./config-help.ts')).HELP,
   },
 };
 
-function usage(): string {
-  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
-  return `usage: threadgate <command> [options]\n\ncommands:\n${lines.join('\n')}\n\n` +
-    `options: --config PATH (or THREADGATE_CONFIG)\n`;
+async function overview(): Promise<string> {
+  return renderOverview((await Promise.all(Object.values(COMMANDS).map((c) => c.help()))).flat());
 }
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
-    process.stdout.write(usage());
+    // `threadgate help replay`: the help of that command.
+    const asked = name === 'help' && rest[0] !== undefined ? COMMANDS[rest[0]] : undefined;
+    process.stdout.write(asked ? helpFor(await asked.help(), rest.slice(1)).map(renderHelp).join('\n') : await overview());
     return name === undefined ? 2 : 0;
   }
   const command = COMMANDS[name];
   if (command === undefined) {
-    process.stderr.write(`threadgate: unknown command "${name}"\n\n${usage()}`);
+    process.stderr.write(`threadgate: unknown command "${name}"\n\n${await overview()}`);
     return 2;
+  }
+  if (wantsHelp(rest)) {
+    process.stdout.write(helpFor(await command.help(), rest).map(renderHelp).join('\n'));
+    return 0;
   }
   try {
     return await command.run(rest);
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`threadgate ${name}: ${err.message}\n`);
+      process.stderr.write(`threadgate ${name}: ${err.message}\n${err.usage === undefined ? '' : `${err.usage}\n(threadgate ${name} --help: every option, with examples)\n`}`);
       return 2;
     }
     if (err instanceof ConfigInvalidError) {

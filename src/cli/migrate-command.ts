@@ -6,14 +6,32 @@
  */
 import { resolve } from 'node:path';
 import { loadSettings, type LoadedSettings } from '../config/load.ts';
-import { configOption, parse } from './args.ts';
+import { configHelp, configOption, parse } from './args.ts';
 import { UsageError } from './errors.ts';
+import { commandHelp, usageLines } from './help.ts';
 import { openSettingsStore, storeLocation } from './store-access.ts';
 
 const SOURCE_SCHEME = 'sqlite:';
 
+export const OPTIONS = { ...configOption, from: { type: 'string' } } as const;
+
+export const HELP = [
+  commandHelp({
+    name: 'migrate',
+    summary: 'apply pending store migrations; --from: copy a SQLite store into the configured, empty PostgreSQL one',
+    usage: ['migrate [--config PATH]', 'migrate --from sqlite:PATH [--config PATH]'],
+    options: OPTIONS,
+    describe: {
+      ...configHelp,
+      from: { value: 'sqlite:PATH', text: 'copy this SQLite store file into the PostgreSQL store of store.url (which must be empty), in one transaction' },
+    },
+    examples: ['migrate --config /etc/threadgate/threadgate.yaml', 'migrate --from sqlite:/data/threadgate.db --config threadgate.yaml'],
+  }),
+];
+
 export async function migrateCommand(argv: string[]): Promise<number> {
-  const { values } = parse(argv, { ...configOption, from: { type: 'string' } });
+  const { values, positionals } = parse(argv, OPTIONS);
+  if (positionals.length > 0) throw new UsageError(`migrate takes no arguments, got "${positionals.join(' ')}"`, { usage: usageLines(HELP) });
   const loaded = loadSettings({ path: values.config });
   if (values.from !== undefined) return copyFrom(values.from, loaded);
   const store = await openSettingsStore(loaded, { migrate: false });

@@ -30,7 +30,10 @@ const MAX_VALUE_BYTES = 16 * 1024;
 export async function secretSetCommand(verb: 'set' | 'unset', argv: string[], input: AsyncIterable<Buffer | string> = process.stdin): Promise<number> {
   const { values, positionals } = parse(argv, configOption);
   const [connector, key, ...rest] = positionals;
-  if (connector === undefined || key === undefined || rest.length > 0) throw new UsageError(SET_USAGE);
+  if (connector === undefined || key === undefined || rest.length > 0) {
+    const reason = rest.length > 0 ? `secrets ${verb} takes a connector and a key, got also "${rest.join(' ')}" (the value comes from standard input)` : `secrets ${verb} takes the connector's name and the key, got ${connector === undefined ? 'neither' : 'no key'}`;
+    throw new UsageError(reason, { usage: SET_USAGE.replace('; ', '\n       ') });
+  }
 
   const loaded = loadSettings({ path: values.config });
   const entry = loaded.settings.connectors.find((c) => c.name === connector);

@@ -1,25 +1,40 @@
 /**
- * `threadgate serve [--config PATH] [--host H] [--port P]`: run the gateway
+ * `threadgate serve [--config PATH] [--host H] [--port P] [--pretty]`: run the gateway
  * until a signal; SIGHUP reloads the settings. A start that fails (the store
  * cannot be opened, the port is taken) is logged and printed as one line with
- * its code, without a stack.
+ * its code, without a stack. `--pretty` writes the log as `log.format: pretty`.
  */
-import { loadSettings } from '../config/load.ts';
+import { loadCheckedSettings } from '../config/checked-settings.ts';
 import { ThreadgateError } from '../errors.ts';
 import { createLogger } from '../logger.ts';
-import { configOption, parse, portOption } from './args.ts';
+import { configHelp, configOption, parse, portOption } from './args.ts';
 import { ListenError } from './errors.ts';
+import { commandHelp } from './help.ts';
 import { startGateway } from './gateway.ts';
 import { reloadOnHangup, stopOnSignals } from './signals.ts';
 
+export const OPTIONS = { ...configOption, host: { type: 'string' }, port: { type: 'string', short: 'p' }, pretty: { type: 'boolean' } } as const;
+
+export const HELP = [
+  commandHelp({
+    name: 'serve',
+    summary: 'run the gateway until a signal (no platform.url: against the embedded sandbox); SIGHUP reloads the settings',
+    usage: ['serve [--config PATH] [--host H] [--port P] [--pretty]'],
+    options: OPTIONS,
+    describe: {
+      ...configHelp,
+      host: { value: 'H', text: 'the address to listen on', default: 'server.host of the settings (127.0.0.1)' },
+      port: { value: 'P', text: 'the port to listen on (0: any free one)', default: 'server.port of the settings (8080)' },
+      pretty: { text: 'log one readable line per event instead of JSON', default: 'log.format of the settings (json)' },
+    },
+    examples: ['serve --config /etc/threadgate/threadgate.yaml', 'serve --host 0.0.0.0 --port 8080'],
+  }),
+];
+
 export async function serveCommand(argv: string[]): Promise<number> {
-  const { values } = parse(argv, {
-    ...configOption,
-    host: { type: 'string' },
-    port: { type: 'string', short: 'p' },
-  });
-  const loaded = loadSettings({ path: values.config });
-  const logger = createLogger(loaded.settings.log.level);
+  const { values } = parse(argv, OPTIONS);
+  const loaded = await loadCheckedSettings({ path: values.config }); // every problem of the file and its connectors at once
+  const logger = createLogger(loaded.settings.log.level, undefined, values.pretty ? 'pretty' : loaded.settings.log.format);
   const gateway = await startGateway(loaded, logger, {
     host: values.host,
     port: portOption(values.port, '--port'),

@@ -1,16 +1,16 @@
 /**
  * Loading settings: the YAML file named by `--config` or THREADGATE_CONFIG
  * (none: every default, which runs against the embedded sandbox), `${VAR}`
- * interpolation, one zod parse reporting every problem with its path, then a
- * deep freeze. THREADGATE_STORE_PATH supplies `store.path` when the file does
- * not set it (the container points it at its /data volume).
+ * interpolation, every problem reported with its path (settings-check.ts),
+ * then a deep freeze. The connector entries' own keys are checked by their
+ * connectors: checked-settings.ts does both, for `config check` and `serve`.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { parseDocument } from 'yaml';
-import { ConfigInvalidError, formatPath, type ConfigProblem } from './errors.ts';
-import { interpolate } from './interpolate.ts';
-import { Settings } from './schema.ts';
+import { ConfigInvalidError, type ConfigProblem } from './errors.ts';
+import type { Settings } from './schema.ts';
+import { checkSettings, type SettingsCheck } from './settings-check.ts';
+import { readYaml } from './yaml-problems.ts';
 
 export interface LoadedSettings {
   settings: Readonly<Settings>;
@@ -26,22 +26,37 @@ export interface LoadOptions {
   cwd?: string;
 }
 
+/** The settings text of a load: the file named, or none (defaults). */
+export interface SettingsSource {
+  text: string | null;
+  file: string | null;
+  /** How problems name it: the file, or `(defaults)`. */
+  source: string;
+  baseDir: string;
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+}
+
 export function loadSettings(options: LoadOptions = {}): LoadedSettings {
+  const from = settingsSource(options);
+  const check = checkSettingsText(from.text ?? '{}', from.env, from.cwd);
+  if (check.settings === undefined) throw new ConfigInvalidError(from.source, check.problems);
+  return { settings: deepFreeze(check.settings), file: from.file, baseDir: from.baseDir };
+}
+
+/** Which file a load reads, and its text; a file that cannot be read is a ConfigInvalidError. */
+export function settingsSource(options: LoadOptions = {}): SettingsSource {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const given = options.path ?? env.THREADGATE_CONFIG;
-  if (given === undefined || given === '') {
-    return { settings: parseSettings({}, env, '(defaults)', cwd), file: null, baseDir: cwd };
-  }
+  if (given === undefined || given === '') return { text: null, file: null, source: '(defaults)', baseDir: cwd, env, cwd };
   const file = resolve(cwd, given);
-  let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    return { text: readFileSync(file, 'utf8'), file, source: file, baseDir: dirname(file), env, cwd };
   } catch (err) {
     const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : String(err);
     throw new ConfigInvalidError(file, [{ path: '', message: reason }]);
   }
-  return { settings: parseSettingsText(text, env, file, cwd), file, baseDir: dirname(file) };
 }
 
 export function parseSettingsText(
@@ -50,56 +65,22 @@ export function parseSettingsText(
   source: string,
   cwd: string = process.cwd(),
 ): Readonly<Settings> {
-  const doc = parseDocument(text, { prettyErrors: false });
-  if (doc.errors.length > 0) {
-    throw new ConfigInvalidError(
-      source,
-      doc.errors.map((e) => ({ path: '', message: `YAML: ${e.message.split('\n')[0]}` })),
-    );
-  }
-  const raw: unknown = doc.toJS() ?? {};
+  const check = checkSettingsText(text, env, cwd);
+  if (check.settings === undefined) throw new ConfigInvalidError(source, check.problems);
+  return deepFreeze(check.settings);
+}
+
+/** Every problem of the settings in `text` (YAML syntax first: then nothing else can be checked). */
+export function checkSettingsText(text: string, env: Readonly<Record<string, string | undefined>>, cwd: string): SettingsCheck {
+  const none = { entries: [], unsetPaths: [] };
+  const yaml = readYaml(text);
+  if (yaml.problems !== undefined) return { problems: yaml.problems, ...none };
+  const raw: unknown = yaml.doc.toJS() ?? {};
   if (typeof raw !== 'object' || Array.isArray(raw)) {
-    throw new ConfigInvalidError(source, [{ path: '', message: 'expected a mapping at the top level' }]);
+    const problems: ConfigProblem[] = [{ path: '', message: 'expected a mapping at the top level' }];
+    return { problems, ...none };
   }
-  return parseSettings(raw, env, source, cwd);
-}
-
-function parseSettings(
-  raw: unknown,
-  env: Readonly<Record<string, string | undefined>>,
-  source: string,
-  cwd: string,
-): Readonly<Settings> {
-  const problems: ConfigProblem[] = [];
-  const interpolated = interpolate(raw, env, problems);
-  // THREADGATE_STORE_PATH names the store file when the settings do not; a relative one is read from the working folder.
-  // THREADGATE_STORE_URL names a PostgreSQL store the same way.
-  const storePath = env.THREADGATE_STORE_PATH;
-  const storeUrl = env.THREADGATE_STORE_URL;
-  let withEnv = storePath ? withStoreKey(interpolated, 'path', resolve(cwd, storePath)) : interpolated;
-  if (storeUrl) withEnv = withStoreKey(withEnv, 'url', storeUrl);
-  const storeKey = env.THREADGATE_STORE_ENCRYPTION_KEY;
-  if (storeKey) withEnv = withStoreKey(withEnv, 'encryption_key', storeKey);
-  const parsed = Settings.safeParse(withEnv);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      problems.push({ path: formatPath(issue.path), message: issue.message });
-    }
-  }
-  if (problems.length > 0 || !parsed.success) throw new ConfigInvalidError(source, problems);
-  return deepFreeze(parsed.data);
-}
-
-/** `raw` with `store.<key>` set to `value` where it has none (anything malformed is left for the schema to report). */
-function withStoreKey(raw: unknown, key: 'path' | 'url' | 'encryption_key', value: string): unknown {
-  if (!isMapping(raw)) return raw;
-  const store = raw.store ?? {};
-  if (!isMapping(store) || store[key] !== undefined) return raw;
-  return { ...raw, store: { ...store, [key]: value } };
-}
-
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
+  return checkSettings(raw as Record<string, unknown>, env, cwd);
 }
 
 export function deepFreeze<T>(value: T): Readonly<T> {

@@ -1,11 +1,11 @@
 /**
  * The one schema of threadgate's settings. Parsed once at start-up, then
- * frozen. Connector entries keep their type-specific keys; each connector
+ * frozen; the rules across sections are in settings-rules.ts. Connector entries keep their type-specific keys; each connector
  * validates those with its own `configSchema` when it is loaded.
  */
 import { z } from 'zod';
 import { spanMs } from '../time-spans.ts';
-import { localAddressKind, type LocalKind } from './local-address.ts';
+import { settingsRuleProblems } from './settings-rules.ts';
 
 const CONNECTOR_NAME = /^[a-z0-9-]+$/;
 
@@ -189,6 +189,8 @@ export const ProxySettings = z.strictObject({
 
 export const LogSettings = z.strictObject({
   level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** json: one JSON object a line (machines); pretty: one readable line an event (people reading live). */
+  format: z.enum(['json', 'pretty']).default('json'),
 });
 
 export const ConnectorEntry = z.looseObject({
@@ -205,66 +207,22 @@ export const ConnectorEntry = z.looseObject({
 });
 export type ConnectorEntry = z.infer<typeof ConnectorEntry>;
 
-const PUBLIC_URL_MEANING = 'the address the platform reaches this gateway at, e.g. https://threadgate.example.com';
-const LOCAL_PHRASE: Record<LocalKind, string> = {
-  loopback: 'a loopback address',
-  'link-local': 'a link-local address',
-  unspecified: 'the unspecified address',
-};
+/** The sections of the settings, each checked on its own by `config check` (settings-check.ts). */
+export const SettingsSections = z.strictObject({
+  platform: PlatformSettings.prefault({}),
+  server: ServerSettings.prefault({}),
+  store: StoreSettings.prefault({}),
+  files: FileSettings.prefault({}),
+  sandbox: SandboxSettings.prefault({}),
+  log: LogSettings.prefault({}),
+  jobs: JobSettings.prefault({}),
+  proxy: ProxySettings.prefault({}),
+  connectors: z.array(ConnectorEntry).default([]),
+});
 
-/**
- * A platform elsewhere posts agent replies to `public_url`, so it must be an
- * address that platform can reach. A platform on this machine's loopback can
- * reach a loopback gateway: then anything (or the default) goes.
- */
-function checkPublicUrl(platformUrl: string, publicUrl: string | undefined): string | undefined {
-  if (localAddressKind(platformUrl) === 'loopback') return undefined;
-  if (publicUrl === undefined) return `required when platform.url is set — ${PUBLIC_URL_MEANING}`;
-  const kind = localAddressKind(publicUrl);
-  if (kind === undefined) return undefined;
-  return `${publicUrl} is on ${LOCAL_PHRASE[kind]}, which the platform at ${platformUrl} cannot reach — set ${PUBLIC_URL_MEANING}`;
-}
-
-export const Settings = z
-  .strictObject({
-    platform: PlatformSettings.prefault({}),
-    server: ServerSettings.prefault({}),
-    store: StoreSettings.prefault({}),
-    files: FileSettings.prefault({}),
-    sandbox: SandboxSettings.prefault({}),
-    log: LogSettings.prefault({}),
-    jobs: JobSettings.prefault({}),
-    proxy: ProxySettings.prefault({}),
-    connectors: z.array(ConnectorEntry).default([]),
-  })
-  .superRefine((settings, ctx) => {
-    const seen = new Map<string, number>();
-    settings.connectors.forEach((c, i) => {
-      const first = seen.get(c.name);
-      if (first !== undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['connectors', i, 'name'],
-          message: `duplicate connector name "${c.name}" (also connectors[${first}])`,
-        });
-      } else {
-        seen.set(c.name, i);
-      }
-    });
-    if (settings.platform.url === undefined) return;
-    // Against a real platform these are needed; the embedded sandbox supplies its own.
-    for (const key of ['organization_id', 'token'] as const) {
-      if (settings.platform[key] === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['platform', key], message: 'required when platform.url is set' });
-      }
-    }
-    settings.connectors.forEach((c, i) => {
-      if (c.room_id === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['connectors', i, 'room_id'], message: 'required when platform.url is set' });
-      }
-    });
-    const publicUrlProblem = checkPublicUrl(settings.platform.url, settings.server.public_url);
-    if (publicUrlProblem !== undefined) ctx.addIssue({ code: 'custom', path: ['server', 'public_url'], message: publicUrlProblem });
-  });
+/** The settings: every section, then the rules across them (settings-rules.ts). */
+export const Settings = SettingsSections.superRefine((settings, ctx) => {
+  for (const { path, message } of settingsRuleProblems(settings)) ctx.addIssue({ code: 'custom', path, message });
+});
 
 export type Settings = z.infer<typeof Settings>;

@@ -11,6 +11,8 @@ import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ConfigInvalidError, formatPath } from '../config/errors.ts';
 import { ConnectorEntry } from '../config/schema.ts';
+import { didYouMean } from '../config/suggest.ts';
+import { checkValue, issueProblems } from '../config/zod-problems.ts';
 import type { ConnectorDefinition } from './api.ts';
 import { ConnectorLoadError } from './errors.ts';
 import { resolveConnectorImportsFromGateway } from './module-resolution.ts';
@@ -70,8 +72,8 @@ async function importDefinition(file: string): Promise<ConnectorDefinition> {
   return def as ConnectorDefinition;
 }
 
-/** Loads the definition of every entry and checks its keys; problems are collected, not thrown. */
-export async function loadConnectors(entries: readonly ConnectorEntryLike[], baseDir: string): Promise<LoadedConnectors> {
+/** Loads the definition of every entry and checks its keys; problems are collected, not thrown. An undefined entry (unreadable) is skipped. */
+export async function loadConnectors(entries: readonly (ConnectorEntryLike | undefined)[], baseDir: string): Promise<LoadedConnectors> {
   const definitions = new Map<string, ConnectorDefinition>();
   const configs = new Map<string, unknown>();
   const problems: EntryProblem[] = [];
@@ -79,6 +81,7 @@ export async function loadConnectors(entries: readonly ConnectorEntryLike[], bas
   const bundled = bundledTypes();
 
   for (const [i, entry] of entries.entries()) {
+    if (entry === undefined) continue;
     const at = (...path: PropertyKey[]): PropertyKey[] => ['connectors', i, ...path];
     let file: string;
     if (entry.module !== undefined) {
@@ -86,7 +89,7 @@ export async function loadConnectors(entries: readonly ConnectorEntryLike[], bas
     } else if (TYPE.test(entry.type) && bundled.includes(entry.type)) {
       file = resolve(BUNDLED_DIR, entry.type, 'index.ts');
     } else {
-      problems.push({ path: at('type'), message: `unknown connector type "${entry.type}" (bundled: ${bundled.join(', ') || 'none'}; or give module: PATH)` });
+      problems.push({ path: at('type'), message: `unknown connector type "${entry.type}"${didYouMean(entry.type, bundled)} (bundled: ${bundled.join(', ') || 'none'}; or give module: PATH)` });
       continue;
     }
     let def = byFile.get(file);
@@ -104,9 +107,9 @@ export async function loadConnectors(entries: readonly ConnectorEntryLike[], bas
       continue;
     }
     definitions.set(entry.type, def);
-    const parsed = def.configSchema.safeParse(ownKeys(entry));
-    if (parsed.success) configs.set(entry.name, parsed.data);
-    else for (const issue of parsed.error.issues) problems.push({ path: at(...issue.path), message: issue.message });
+    const checked = checkValue(def.configSchema, ownKeys(entry), { rootKeys: ENTRY_KEYS });
+    if (checked.success) configs.set(entry.name, checked.data);
+    else for (const p of checked.problems) problems.push({ path: at(...p.path), message: p.message });
   }
   return { definitions, configs, problems };
 }
@@ -121,5 +124,5 @@ export function checkOwnKeys(def: ConnectorDefinition | undefined, entry: Readon
   if (def === undefined) return { problems: [{ path: 'type', message: `no connector of type "${String(entry.type)}" was loaded at start (a new type needs a restart)` }] };
   const parsed = def.configSchema.safeParse(ownKeys(entry));
   if (parsed.success) return { config: parsed.data };
-  return { problems: parsed.error.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message })) };
+  return { problems: issueProblems(def.configSchema, parsed.error.issues, { rootKeys: ENTRY_KEYS }).map((p) => ({ path: formatPath(p.path), message: p.message })) };
 }

@@ -3,13 +3,20 @@
  * visitors and users at given times, optionally encrypted, optionally ended.
  * Unlike `createChat`, times are taken from the request (default: the
  * sandbox clock), so listings, filters and durations can be tested exactly.
+ *
+ * The chat resource's messaging_channel is "one of email, whatsapp, webchat",
+ * never null; a chat seeded (or created empty) without one gets webchat
+ * (docs/decisions.md).
  */
 import { randomUUID } from 'node:crypto';
+import type { MESSAGING_CHANNELS } from '../platform/schemas/chats.ts';
 import { newChatCipher } from './chat-encryption.ts';
 import { createVisitor } from './chats.ts';
 import { SandboxValidationError } from './errors.ts';
 import type { ChatRecord, ChatType, MessageRecord, Room, User } from './model.ts';
 import type { SandboxState } from './state.ts';
+
+export const DEFAULT_MESSAGING_CHANNEL: (typeof MESSAGING_CHANNELS)[number] = 'webchat';
 
 export interface SeedMessage {
   sender: 'visitor' | 'user';
@@ -58,7 +65,7 @@ export function seedChat(state: SandboxState, input: SeedChat): ChatRecord {
     endedAt: null,
     userMemberIds: [],
     ...(cipher ? { encryptedSymmetricKey: cipher.encryptedSymmetricKey } : {}),
-    ...(input.messagingChannel !== undefined ? { messagingChannel: input.messagingChannel } : {}),
+    messagingChannel: input.messagingChannel ?? DEFAULT_MESSAGING_CHANNEL,
   };
   state.chats.set(chat.id, chat);
 

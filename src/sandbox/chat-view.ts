@@ -3,21 +3,29 @@
  * from the sandbox's records.
  *
  * duration and active_duration count normal messages (type msg) only, and
- * stay null until the chat has ended. Active time: after each message the chat
- * is active for 60 s, idle afterwards, so each gap between consecutive
- * messages adds at most 60 s; the span after the last message is not counted,
- * which keeps active_duration ≤ duration (docs/decisions.md).
+ * stay null until the chat has ended. Active time, as the chat resource's
+ * active_duration and the limits table put it: after each message the chat is
+ * active for 60 s, idle afterwards. So each gap between consecutive messages
+ * adds at most 60 s, the last message adds its own 60 s too, and nothing
+ * counts past the chat's end (messages at 0, 10 and 200 s of a chat ended
+ * long after: 70 + 60 = 130 s; ended at 230 s: 70 + 30 = 100 s).
  */
 import type { Chat } from '../platform/schemas/chats.ts';
+import { DEFAULT_MESSAGING_CHANNEL } from './chat-seeding.ts';
 import type { ChatRecord, MessageRecord } from './model.ts';
 import type { SandboxState } from './state.ts';
 import { iso, isoOrNull } from './time.ts';
 
 export const ACTIVE_WINDOW_MS = 60_000;
 
-function activeDurationSeconds(times: readonly number[]): number {
+/** The union of the messages' 60 s windows: each runs until the next message, 60 s, or the end, whichever comes first. */
+function activeDurationSeconds(messageTimes: readonly number[], endedAt: number): number {
+  const times = [...messageTimes].sort((a, b) => a - b);
   let active = 0;
-  for (let i = 1; i < times.length; i++) active += Math.min(times[i]! - times[i - 1]!, ACTIVE_WINDOW_MS);
+  for (let i = 0; i < times.length; i++) {
+    const until = Math.min(times[i + 1] ?? Infinity, times[i]! + ACTIVE_WINDOW_MS, endedAt);
+    active += Math.max(0, until - times[i]!);
+  }
   return active / 1000;
 }
 
@@ -77,8 +85,8 @@ export function chatView(state: SandboxState, chat: ChatRecord): Chat {
     present_visitor_participant_count: presentVisitors,
     visitor_wait_time: visitorWaitTimeSeconds(messages),
     duration: chat.isEnded ? (times.length > 0 ? (times[times.length - 1]! - times[0]!) / 1000 : 0) : null,
-    active_duration: chat.isEnded ? activeDurationSeconds(times) : null,
-    messaging_channel: chat.link?.messagingChannel ?? chat.messagingChannel ?? null,
+    active_duration: chat.isEnded && chat.endedAt !== null ? activeDurationSeconds(times, chat.endedAt) : null,
+    messaging_channel: chat.link?.messagingChannel ?? chat.messagingChannel ?? DEFAULT_MESSAGING_CHANNEL,
     // Deprecated fields (spec 01) remain present.
     token: null,
     legacy_conversation_state: null,

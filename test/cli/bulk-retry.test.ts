@@ -43,8 +43,8 @@ describe('threadgate jobs', () => {
     expect(table.stdout).toContain('TG_PLATFORM_UNAVAILABLE');
 
     const dry = await cli('jobs', 'retry', '--status', 'dead', '--kind', 'connector.deliver', '--dry-run');
-    expect(dry.stdout).toMatch(/^\d+ connector\.deliver: dead\n1 dead job\(s\) match; nothing queued \(--dry-run\)\n$/);
-    expect((await cli('jobs', 'retry', '--status', 'dead', '--connector', 'elsewhere')).stdout).toBe('0 dead job(s) queued again\n');
+    expect(dry.stdout).toMatch(/^id\s+kind\s+status.*\n[- ]+\n\d+\s+connector\.deliver\s+dead\s+1\/1\s+flaky\s.*\n1 dead job\(s\) match; nothing queued \(--dry-run\)\n$/);
+    expect((await cli('jobs', 'retry', '--status', 'dead', '--kind', 'platform.close_session')).stdout).toBe('0 dead job(s) queued again\n');
     expect(json(await cli('jobs', 'list', '--status', 'dead', '--json'))).toHaveLength(2);
 
     const before = Date.now();
@@ -72,7 +72,7 @@ describe('threadgate jobs', () => {
     expect([notDead.status, notDead.stderr]).toEqual([2, 'threadgate jobs: a bulk retry takes --status dead (only dead jobs are retried), got "queued"\n']);
     expect((await cli('jobs', 'retry', '--status', 'dead', '--limit', '5')).stderr).toContain('--limit does not apply to a retry');
     expect((await cli('jobs', 'retry', '--status', 'dead', '--since', 'last week')).stderr).toContain('--since must be a duration ago');
-    expect((await cli('jobs', 'retry', '--dry-run', '7')).status).toBe(2);
+    expect((await cli('jobs', 'retry', '--dry-run', '7')).stdout).toContain('7: no job 7\n');
     const missing = await cli('jobs', 'retry', '999');
     expect([missing.status, missing.stdout]).toEqual([1, '999: TG_JOB_NOT_FOUND: no job 999\n']);
   });
@@ -91,9 +91,11 @@ describe('threadgate inbound retry --status dead', () => {
     proxy.mode = 'up';
 
     const dry = await cli('inbound', 'retry', '--status', 'dead', '--thread', 'desk:T2', '--dry-run');
-    expect(dry.stdout).toBe('2: dead\n3: dead\n2 dead message(s) match; nothing queued (--dry-run)\n');
+    const dryRows = dry.stdout.trimEnd().split('\n');
+    expect(dryRows.slice(2, -1).map((l) => l.split(/\s+/)).map((c) => [c[0], c[4]])).toEqual([['2', 'dead'], ['3', 'dead']]);
+    expect(dryRows.at(-1)).toBe('2 dead message(s) match; nothing queued (--dry-run)');
     expect((await tg.gateway.store.read.inbound.byId(2))!.status).toBe('dead');
-    expect((await cli('inbound', 'retry', '--status', 'dead', '--connector', 'nobody')).stdout).toBe('0 dead message(s) matched, 0 queued again, 0 skipped\n');
+    expect((await cli('inbound', 'retry', '--status', 'dead', '--thread', 'desk:nobody')).stdout).toBe('0 dead message(s) matched, 0 queued again, 0 skipped\n');
 
     const retried = await cli('inbound', 'retry', '--status', 'dead', '--connector', 'desk', '--since', '1h', '--json');
     expect(retried.status).toBe(0);

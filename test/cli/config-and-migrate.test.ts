@@ -15,9 +15,12 @@ describe('threadgate config check', () => {
     );
     const r = runCli(['config', 'check', '--config', file]);
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain(`${file}: 2 problem(s)`);
+    // Each entry's own keys are checked by its connector although the core settings have problems.
+    expect(r.stderr).toContain(`${file}: 4 problem(s)`);
     expect(r.stderr).toContain('server.port: Invalid input: expected number, received string');
     expect(r.stderr).toContain('connectors[1].name: expected lower-case letters, digits and dashes');
+    expect(r.stderr).toContain('connectors[0].inbound_secret: required (or set allow_unsigned: true for a local demo)');
+    expect(r.stderr).toContain('connectors[1].inbound_secret: required (or set allow_unsigned: true for a local demo)');
   });
 
   it("checks each connector's own keys with its schema, naming the path", () => {

@@ -6,19 +6,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startAdminGateway } from '../support/admin-gateway.ts';
-import { noStack, openBrowser, pageProblems, poll } from '../support/browser.ts';
+import { noStack, poll, signedInAdminPage } from '../support/browser.ts';
 
 describe('admin page: bulk retry', () => {
   // Guards against a page that can retry dead jobs only one row at a time.
   it('retries every dead job after a confirmation that names the count, and applies the inbound filter to its retry', async () => {
     // `flaky` fails its first hand-over: with one try allowed that job dies, and a retry delivers it; `refuser` refuses for good.
     const tg = await startAdminGateway({ extra: [{ name: 'flaky', fail_deliveries: 1 }], settings: { jobs: { max_attempts: 1 } } });
-    const page = await openBrowser();
-    const problems = pageProblems(page);
-    await page.goto(`${tg.gateway.url}/admin`);
-    await page.fill('#token', ADMIN_TOKEN);
-    await page.click('#login-form button[type=submit]');
-    await page.locator('#app').waitFor({ state: 'visible' });
+    const { page, problems } = await signedInAdminPage(tg.gateway.url, ADMIN_TOKEN);
     await poll(() => page.locator('#job-list tbody tr').count()).toBe(2);
 
     // Cancelling the confirmation queues nothing.

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startAdminGateway } from '../support/admin-gateway.ts';
-import { openBrowser, pageProblems, poll } from '../support/browser.ts';
+import { poll, signedInAdminPage } from '../support/browser.ts';
 import { startGatewayBehindProxy } from '../support/gateway.ts';
 import { until } from '../support/wait.ts';
 import { conforms, refused } from './admin-api-support.ts';
@@ -42,12 +42,7 @@ describe('skipped messages in the admin API and page', () => {
     for (const s of [skip('desk', 'p-1', 'TG_EMAIL_AUTO_REPLY', 'Out of office'), skip('desk', 'p-2', 'TG_EMAIL_LOOP', 'Re: Re: Re:')]) {
       await tg.call('POST', `/connectors/${s.connector}/skip`, s.body);
     }
-    const page = await openBrowser();
-    const problems = pageProblems(page);
-    await page.goto(`${tg.gateway.url}/admin`);
-    await page.fill('#token', ADMIN_TOKEN);
-    await page.click('#login-form button[type=submit]');
-    await page.locator('#app').waitFor({ state: 'visible' });
+    const { page, problems } = await signedInAdminPage(tg.gateway.url, ADMIN_TOKEN);
     await poll(() => page.locator('#skipped-list tbody tr').allInnerTexts()).toEqual([
       expect.stringMatching(/^#\d+\s+\S.*\s+desk\s+TG_EMAIL_LOOP\s+because of TG_EMAIL_LOOP\s+Re: Re: Re:\s+ann@example\.com$/),
       expect.stringMatching(/^#\d+\s+\S.*\s+desk\s+TG_EMAIL_AUTO_REPLY\s+because of TG_EMAIL_AUTO_REPLY\s+Out of office\s+ann@example\.com$/),

@@ -1,19 +1,8 @@
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { installErrorHandlers, RequestInvalidError } from '../../src/http/errors.ts';
 import { createLogger } from '../../src/logger.ts';
-
-function capture() {
-  const lines: string[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      lines.push(chunk.toString());
-      done();
-    },
-  });
-  return { lines, stream };
-}
+import { capture } from '../support/log-capture.ts';
 
 describe('root logger', () => {
   it('redacts tokens, secrets and signature headers at any depth it knows', () => {

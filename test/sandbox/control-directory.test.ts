@@ -64,7 +64,7 @@ describe('control API: organizations, users, tokens, seeded chats', () => {
       messaging_channel: 'whatsapp',
       visitor_wait_time: 80,
       duration: 80,
-      active_duration: 60,
+      active_duration: 120,
       chat_type: 'visitor',
     });
     const messages = (await sb.call('GET', `/_sandbox/chats/${chat.id}/messages`)).body.results;

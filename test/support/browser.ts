@@ -40,3 +40,14 @@ export function pageProblems(page: Page): string[] {
   });
   return problems;
 }
+
+/** The admin page of `gatewayUrl`, signed in with `token`; with the collector of its page errors. */
+export async function signedInAdminPage(gatewayUrl: string, token: string): Promise<{ page: Page; problems: string[] }> {
+  const page = await openBrowser();
+  const problems = pageProblems(page);
+  await page.goto(`${gatewayUrl}/admin`);
+  await page.fill('#token', token);
+  await page.click('#login-form button[type=submit]');
+  await page.locator('#app').waitFor({ state: 'visible' });
+  return { page, problems };
+}

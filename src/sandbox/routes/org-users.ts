@@ -17,7 +17,7 @@ import { parsePayload } from '../http-errors.ts';
 import { DEFAULT_PAGE_SIZE, paginate, pageUrl, type Ordering } from '../pagination.ts';
 import { assertUsersPermission } from '../permissions.ts';
 import { assertMayManage, createUser, deleteUser, replaceUser, updateUser, userOfOrganization } from '../users/accounts.ts';
-import { AVATAR_MAX_BYTES, avatarOf, avatarUrlFor, avatarView, uploadAvatar } from '../users/avatars.ts';
+import { acceptAnyMediaType, AVATAR_MAX_BYTES, avatarOf, avatarUrlFor, avatarView, uploadAvatar } from '../users/avatars.ts';
 import { preferencesView } from '../users/preferences.ts';
 import { userView } from '../users/user-view.ts';
 import { registerUserClientRoutes } from './user-clients.ts';
@@ -110,10 +110,13 @@ export function registerOrgUserRoutes(app: FastifyInstance, ctx: SandboxContext)
     return avatarView(avatar, avatarUrlFor(request));
   });
 
-  app.post<{ Params: OrgUserParams }>('/:user_id/avatar', async (request, reply) => {
-    assertMayManage(callerOf(state, request), request.params.user_id);
-    const user = userOfOrganization(state, request.params.organization_id, request.params.user_id);
-    const avatar = await uploadAvatar(state, user, request);
-    return reply.status(201).send(avatarView(avatar, avatarUrlFor(request)));
+  void app.register(async (upload) => {
+    acceptAnyMediaType(upload); // a non-multipart body is 400, not 415 (avatars.ts)
+    upload.post<{ Params: OrgUserParams }>('/:user_id/avatar', async (request, reply) => {
+      assertMayManage(callerOf(state, request), request.params.user_id);
+      const user = userOfOrganization(state, request.params.organization_id, request.params.user_id);
+      const avatar = await uploadAvatar(state, user, request);
+      return reply.status(201).send(avatarView(avatar, avatarUrlFor(request)));
+    });
   });
 }

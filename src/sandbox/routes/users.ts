@@ -21,7 +21,7 @@ import { SandboxNotFoundError, SandboxValidationError } from '../errors.ts';
 import { parsePayload } from '../http-errors.ts';
 import type { User } from '../model.ts';
 import { assertNotDeleted, replaceUser, updateUser, userForCaller } from '../users/accounts.ts';
-import { AVATAR_MAX_BYTES, avatarOf, avatarUrlFor, avatarView, uploadAvatar } from '../users/avatars.ts';
+import { acceptAnyMediaType, AVATAR_MAX_BYTES, avatarOf, avatarUrlFor, avatarView, uploadAvatar } from '../users/avatars.ts';
 import { preferencesView, replacePreferences, updatePreferences } from '../users/preferences.ts';
 import { userView } from '../users/user-view.ts';
 
@@ -82,9 +82,12 @@ export function registerUserRoutes(app: FastifyInstance, ctx: SandboxContext): v
     if (avatar === undefined) throw new SandboxNotFoundError('The user has no avatar.');
     return avatarView(avatar, avatarUrlFor(request));
   });
-  app.post<{ Params: UserParams }>('/:user_id/avatar', async (request, reply) => {
-    const avatar = await uploadAvatar(state, activeUserOf(request), request);
-    return reply.status(201).send(avatarView(avatar, avatarUrlFor(request)));
+  void app.register(async (upload) => {
+    acceptAnyMediaType(upload); // a non-multipart body is 400, not 415 (avatars.ts)
+    upload.post<{ Params: UserParams }>('/:user_id/avatar', async (request, reply) => {
+      const avatar = await uploadAvatar(state, activeUserOf(request), request);
+      return reply.status(201).send(avatarView(avatar, avatarUrlFor(request)));
+    });
   });
 
   /**

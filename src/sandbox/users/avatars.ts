@@ -8,9 +8,15 @@
  * file part, the file is not an image or is over 2 MiB (docs/decisions.md;
  * not 413: spec 01 lists 400 only). A new upload
  * replaces the user's previous avatar.
+ *
+ * The upload endpoint lists 201, 400, 401, 403 and 404 only, and the errors
+ * section reads 400 as "missing attribute or wrong payload format": a body
+ * that is not multipart/form-data (any media type, or none) and a multipart
+ * body that cannot be read are 400 with the validation body naming the
+ * field, never Fastify's 415 or a 500.
  */
 import { randomUUID } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Avatar } from '../../platform/schemas/users.ts';
 import { SandboxValidationError } from '../errors.ts';
 import type { AvatarRecord, User } from '../model.ts';
@@ -20,6 +26,22 @@ import { profileOf, type AvatarUrl } from './user-view.ts';
 
 export const AVATAR_PATH = '/media/avatars';
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
+/** The field our docs name; any field name is taken. */
+const AVATAR_FIELD = 'file';
+const NOT_MULTIPART = `Send the avatar as multipart/form-data with the image in the form field "${AVATAR_FIELD}".`;
+
+/**
+ * For the scope of the upload routes: a body of any media type without a
+ * parser of its own is drained and left unparsed, so the handler checks
+ * access first and then answers 400 (`uploadAvatar`) instead of Fastify's 415.
+ */
+export function acceptAnyMediaType(scope: FastifyInstance): void {
+  scope.addContentTypeParser('*', (_request, payload, done) => {
+    payload.on('error', (err) => done(err, undefined));
+    payload.on('end', () => done(null, undefined));
+    payload.resume();
+  });
+}
 
 export function avatarUrlFor(request: FastifyRequest): AvatarUrl {
   return (avatarId) => `${request.protocol}://${request.host}${AVATAR_PATH}/${avatarId}`;
@@ -42,12 +64,18 @@ export function avatarOf(state: SandboxState, user: User): AvatarRecord | undefi
 
 /**
  * @fastify/multipart refuses a file over the limit (or too many parts) with
- * 413; spec 01 lists 400 for a bad upload, so the answer names the file field.
+ * 413, and the multipart parser throws plain errors (no status) for a body
+ * it cannot read (no boundary, truncated parts); spec 01 lists 400 for a bad
+ * upload, so both answer 400 naming the file field.
  */
-function tooLargeAs400(field: string): (err: unknown) => never {
+function uploadErrorAs400(field: string): (err: unknown) => never {
   return (err) => {
-    if ((err as { statusCode?: unknown } | null)?.statusCode === 413) {
+    const status = (err as { statusCode?: unknown } | null)?.statusCode;
+    if (status === 413) {
       throw SandboxValidationError.field(field, `The file is too large or the form has too many parts; an avatar is at most ${AVATAR_MAX_BYTES / (1024 * 1024)} MiB.`);
+    }
+    if (status === undefined && err instanceof Error) {
+      throw SandboxValidationError.field(field, `The multipart/form-data body cannot be read (${err.message}). ${NOT_MULTIPART}`);
     }
     throw err;
   };
@@ -56,10 +84,10 @@ function tooLargeAs400(field: string): (err: unknown) => never {
 /** Reads the multipart upload and stores it as the user's avatar. */
 export async function uploadAvatar(state: SandboxState, user: User, request: FastifyRequest): Promise<AvatarRecord> {
   assertNotDeleted(user);
-  if (!request.isMultipart()) throw SandboxValidationError.field('file', 'Send the avatar as multipart/form-data with a file part.');
-  const file = await request.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } }).catch(tooLargeAs400('file'));
-  if (file === undefined) throw SandboxValidationError.field('file', 'No file was submitted.');
-  const bytes = await file.toBuffer().catch(tooLargeAs400(file.fieldname));
+  if (!request.isMultipart()) throw SandboxValidationError.field(AVATAR_FIELD, NOT_MULTIPART);
+  const file = await request.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } }).catch(uploadErrorAs400(AVATAR_FIELD));
+  if (file === undefined) throw SandboxValidationError.field(AVATAR_FIELD, `No file was submitted. ${NOT_MULTIPART}`);
+  const bytes = await file.toBuffer().catch(uploadErrorAs400(file.fieldname));
   if (!file.mimetype.startsWith('image/')) {
     throw SandboxValidationError.field(file.fieldname, 'Upload a valid image; the file is not an image.');
   }

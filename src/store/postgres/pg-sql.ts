@@ -42,13 +42,22 @@ export function numberPlaceholders(sql: string): Statement {
   if (statement !== undefined) return statement;
   let n = 0;
   let quote: string | null = null;
+  let comment = false;
   let text = '';
-  for (const ch of sql) {
-    if (quote !== null) {
+  for (let i = 0; i < sql.length; i++) {
+    const ch = sql[i]!;
+    if (comment) {
+      // A `--` comment runs to the line's end: its quotes and question marks are prose.
+      if (ch === '\n') comment = false;
+      text += ch;
+    } else if (quote !== null) {
       if (ch === quote) quote = null;
       text += ch;
     } else if (ch === "'" || ch === '"') {
       quote = ch;
+      text += ch;
+    } else if (ch === '-' && sql[i + 1] === '-') {
+      comment = true;
       text += ch;
     } else text += ch === '?' ? `$${++n}` : ch;
   }

@@ -1,0 +1,74 @@
+/**
+ * How the log commands print records — deliveries, inbound messages, jobs —
+ * as a table and as JSON (times as ISO strings): the same for a list and for
+ * what a `--dry-run` would act on. And the rows themselves, fetched through
+ * the lists' own newest-first queries: every match of a filter, or the rows
+ * of some ids.
+ */
+import type { DeliverySummary, InboundSummary } from '../store/log-queries.ts';
+import type { JobSummary } from '../store/job-queries.ts';
+import { MAX_PAGE } from '../store/sql-filters.ts';
+import { formatTable, isoTime } from './table.ts';
+
+export function deliveriesTable(rows: readonly DeliverySummary[]): string {
+  return formatTable(
+    ['id', 'received', 'connector', 'event', 'status', 'tries', 'thread', 'error / external id'],
+    rows.map((r) => [r.id, isoTime(r.receivedAt), r.connector, r.eventType, r.status, r.attempts, r.threadId, r.error ?? r.externalId]),
+  );
+}
+
+export const deliveryJson = (r: DeliverySummary) => ({ ...r, receivedAt: isoTime(r.receivedAt), updatedAt: isoTime(r.updatedAt) });
+
+export function inboundTable(rows: readonly InboundSummary[]): string {
+  return formatTable(
+    ['id', 'received', 'connector', 'kind', 'status', 'tries', 'thread', 'external id', 'error'],
+    rows.map((r) => [r.id, isoTime(r.receivedAt), r.connector, r.kind, r.status, r.attempts, r.threadId, r.externalId, r.lastError]),
+  );
+}
+
+export const inboundJson = (r: InboundSummary) => ({ ...r, receivedAt: isoTime(r.receivedAt), postedAt: isoTime(r.postedAt) });
+
+export function jobsTable(rows: readonly JobSummary[]): string {
+  return formatTable(
+    ['id', 'kind', 'status', 'tries', 'connector', 'queued', 'gives up', 'last error'],
+    rows.map((r) => [r.id, r.kind, r.status, `${r.attempts}/${r.maxAttempts}`, connectorOf(r.payload), isoTime(r.createdAt), isoTime(r.giveUpAt), r.lastError]),
+  );
+}
+
+export const jobJson = (r: JobSummary) => ({
+  ...r,
+  runAt: isoTime(r.runAt),
+  giveUpAt: isoTime(r.giveUpAt),
+  createdAt: isoTime(r.createdAt),
+  updatedAt: isoTime(r.updatedAt),
+  finishedAt: isoTime(r.finishedAt),
+});
+
+function connectorOf(payload: unknown): string | null {
+  const connector = (payload as { connector?: unknown } | null)?.connector;
+  return typeof connector === 'string' ? connector : null;
+}
+
+/** A list query (newest first, below `before`, at most `limit`) with its filter applied. */
+export type ListPage<R> = (page: { before?: number; limit: number }) => Promise<R[]>;
+
+/** Every row the list's filter matches, oldest first (the order a bulk retry acts in). */
+export async function everyRow<R extends { id: number }>(list: ListPage<R>): Promise<R[]> {
+  const rows: R[] = [];
+  for (let page = await list({ limit: MAX_PAGE }); page.length > 0; page = await list({ before: page.at(-1)!.id, limit: MAX_PAGE })) {
+    rows.push(...page);
+  }
+  return rows.reverse();
+}
+
+/** The rows of `ids` (in their order) through an unfiltered list, and the ids that have none. */
+export async function rowsOf<R extends { id: number }>(list: ListPage<R>, ids: readonly number[]): Promise<{ rows: R[]; missing: number[] }> {
+  const rows: R[] = [];
+  const missing: number[] = [];
+  for (const id of ids) {
+    const [row] = await list({ before: id + 1, limit: 1 });
+    if (row?.id === id) rows.push(row);
+    else missing.push(id);
+  }
+  return { rows, missing };
+}
