@@ -13,8 +13,8 @@ import { configHelp, configOption, parse, subcommandError } from './args.ts';
 import { UsageError } from './errors.ts';
 import { commandHelp, helpFor, pick, usageLines } from './help.ts';
 import { assertKnownConnector } from './known-connectors.ts';
-import { deadOnly, filterHelp, filterOptions, inboundFilter, parseId, threadHelp, threadOption } from './log-filters.ts';
-import { everyRow, inboundJson, inboundTable, rowsOf } from './log-tables.ts';
+import { deadOnly, filterHelp, filterOptions, inboundFilter, parseId, skippedFilter, threadHelp, threadOption, wantsSkipped } from './log-filters.ts';
+import { everyRow, inboundJson, inboundTable, reasonFirst, rowsOf, skippedJson, skippedTable } from './log-tables.ts';
 import { replayerFor } from './replayer-for.ts';
 import { openConfiguredStore } from './store-access.ts';
 import { formatTable, isoTime, printJson } from './table.ts';
@@ -34,8 +34,8 @@ export const HELP = [
     summary: 'messages on their way to the platform, newest first',
     usage: ['inbound list [--status S] [--connector NAME] [--thread ID] [--since 2h|ISO] [--until 2h|ISO] [--limit N] [--json]'],
     options: pick(OPTIONS, 'config', 'status', 'connector', 'thread', 'since', 'until', 'limit', 'json'),
-    describe: DESCRIBE,
-    examples: ['inbound list --status dead --since 24h', 'inbound list --connector support-mail --json'],
+    describe: { ...DESCRIBE, status: { value: 'S', text: `only messages of these statuses, comma-separated: ${INBOUND_STATUSES.join(', ')}; or skipped alone: what connectors read and did not post (auto-replies, bulk, loops, private notes), with the reason` } },
+    examples: ['inbound list --status dead --since 24h', 'inbound list --connector support-mail --json', 'inbound list --status skipped --since 24h'],
   }),
   commandHelp({
     name: 'inbound show',
@@ -76,10 +76,18 @@ export async function inboundCommand(argv: string[]): Promise<number> {
     if (rest.length > 0 && stray) throw new UsageError(`--${stray} filters what --status dead matches; with message ids, give no filter`, { usage: usageOf('retry') });
     if (values.status !== undefined) return retryWhere(values);
   }
-  const filter = verb === 'list' ? inboundFilter(values) : undefined;
+  const skipped = verb === 'list' && wantsSkipped(values);
+  const filter = verb === 'list' ? (skipped ? skippedFilter(values) : inboundFilter(values)) : undefined;
   const ids = rest.map((r) => parseId(r, 'an inbound message id'));
   const { loaded, store } = await openConfiguredStore(values.config);
   try {
+    if (filter && skipped) {
+      await assertKnownConnector(store, loaded, filter.connector);
+      const rows = await store.read.skipped.listWhere(filter);
+      if (values.json) printJson(rows.map(skippedJson));
+      else process.stdout.write(skippedTable(rows));
+      return 0;
+    }
     if (filter) {
       await assertKnownConnector(store, loaded, filter.connector);
       const rows = await listInbound(store.read.sql, filter);
@@ -118,7 +126,7 @@ async function show(store: Store, id: number, json: boolean): Promise<number> {
   else {
     const { attempts: tries, body, fullText: _full, ...fields } = record;
     for (const [k, v] of Object.entries(fields)) process.stdout.write(`${k.padEnd(17)} ${v === null ? '-' : typeof v === 'object' ? JSON.stringify(v) : String(v)}\n`);
-    process.stdout.write(`\nbody\n${body}\n\nattempts\n${formatTable(['#', 'job', 'started', 'ended', 'outcome', 'status', 'error'], tries.map((a) => [a.attempt, a.jobId, a.startedAt, a.endedAt, a.outcome, a.status, a.error]))}`);
+    process.stdout.write(`\nbody\n${body}\n\nattempts\n${formatTable(['#', 'job', 'started', 'ended', 'outcome', 'status', 'error'], tries.map((a) => [a.attempt, a.jobId, a.startedAt, a.endedAt, a.outcome, a.status, reasonFirst(a.error)]))}`);
   }
   return 0;
 }

@@ -69,6 +69,20 @@ function limit(value: string | undefined): number | undefined {
 }
 
 /** The options every log filter reads alike. */
+/** `--status skipped`: the messages connectors read and did not post (its own table); only alone, without --thread. */
+export function wantsSkipped(v: FilterValues): boolean {
+  const list = (v.status ?? []).flatMap((s) => s.split(',')).filter((s) => s !== '');
+  if (!list.includes('skipped')) return false;
+  if (list.length > 1) throw new UsageError('--status skipped lists what connectors read and did not post; give it alone, not with other statuses');
+  if (v.thread) throw new UsageError('--status skipped has no --thread: a skipped message never got a thread');
+  return true;
+}
+
+/** The filter of the skipped list: connector, code-free, time and limit. */
+export function skippedFilter(v: FilterValues) {
+  return common(v);
+}
+
 function common(v: FilterValues) {
   return {
     ...(v.connector ? { connector: v.connector } : {}),

@@ -6,14 +6,27 @@
  * of some ids.
  */
 import type { DeliverySummary, InboundSummary } from '../store/log-queries.ts';
+import type { SkippedRow } from '../store/skipped-repo.ts';
 import type { JobSummary } from '../store/job-queries.ts';
 import { MAX_PAGE } from '../store/sql-filters.ts';
 import { formatTable, isoTime } from './table.ts';
 
+/**
+ * An error as people scan it: the reason first. A failed platform call reads
+ * `TG_PLATFORM_REJECTED: POST /api/v5/orgs/…/messages → 400: sender_id …`, and
+ * a table cell cut at 60 characters showed only the path; this puts the code
+ * and the answer first and the call last: `TG_PLATFORM_REJECTED: 400: sender_id … (POST /api/v5/…)`.
+ */
+export function reasonFirst(error: string | null | undefined): string | null {
+  if (error === null || error === undefined) return null;
+  const call = /^((?:TG_[A-Z0-9_]+: )?)([A-Z]+ \/\S*) → ([\s\S]*)$/.exec(error);
+  return call === null ? error : `${call[1]}${call[3]} (${call[2]})`;
+}
+
 export function deliveriesTable(rows: readonly DeliverySummary[]): string {
   return formatTable(
     ['id', 'received', 'connector', 'event', 'status', 'tries', 'thread', 'error / external id'],
-    rows.map((r) => [r.id, isoTime(r.receivedAt), r.connector, r.eventType, r.status, r.attempts, r.threadId, r.error ?? r.externalId]),
+    rows.map((r) => [r.id, isoTime(r.receivedAt), r.connector, r.eventType, r.status, r.attempts, r.threadId, reasonFirst(r.error) ?? r.externalId]),
   );
 }
 
@@ -22,16 +35,26 @@ export const deliveryJson = (r: DeliverySummary) => ({ ...r, receivedAt: isoTime
 export function inboundTable(rows: readonly InboundSummary[]): string {
   return formatTable(
     ['id', 'received', 'connector', 'kind', 'status', 'tries', 'thread', 'external id', 'error'],
-    rows.map((r) => [r.id, isoTime(r.receivedAt), r.connector, r.kind, r.status, r.attempts, r.threadId, r.externalId, r.lastError]),
+    rows.map((r) => [r.id, isoTime(r.receivedAt), r.connector, r.kind, r.status, r.attempts, r.threadId, r.externalId, reasonFirst(r.lastError)]),
   );
 }
 
 export const inboundJson = (r: InboundSummary) => ({ ...r, receivedAt: isoTime(r.receivedAt), postedAt: isoTime(r.postedAt) });
 
+/** What connectors read and did not post (`inbound list --status skipped`): why, first. */
+export function skippedTable(rows: readonly SkippedRow[]): string {
+  return formatTable(
+    ['id', 'received', 'connector', 'code', 'reason', 'summary', 'external id'],
+    rows.map((r) => [r.id, isoTime(r.receivedAt), r.connector, r.code, r.reason, r.summary, r.externalId]),
+  );
+}
+
+export const skippedJson = (r: SkippedRow) => ({ ...r, receivedAt: isoTime(r.receivedAt) });
+
 export function jobsTable(rows: readonly JobSummary[]): string {
   return formatTable(
     ['id', 'kind', 'status', 'tries', 'connector', 'queued', 'gives up', 'last error'],
-    rows.map((r) => [r.id, r.kind, r.status, `${r.attempts}/${r.maxAttempts}`, connectorOf(r.payload), isoTime(r.createdAt), isoTime(r.giveUpAt), r.lastError]),
+    rows.map((r) => [r.id, r.kind, r.status, `${r.attempts}/${r.maxAttempts}`, connectorOf(r.payload), isoTime(r.createdAt), isoTime(r.giveUpAt), reasonFirst(r.lastError)]),
   );
 }
 
