@@ -11,6 +11,12 @@
  * retention deletes the row. `open` is the download's whole check: a bad
  * signature (whether or not the file exists) is 403, an expired link 410,
  * a genuine link whose file is gone 404.
+ *
+ * The same bytes under the same name and type, kept for the same connector
+ * within an hour, are stored once: the second `put` answers the first row
+ * (its link expires with it, at most an hour sooner than a new one would).
+ * A mail read again after a crash, a message retried after its files were
+ * kept, no longer leaves copies behind. Connectors never share a row.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { FileMeta, FileRow } from '../store/files-repo.ts';
@@ -42,6 +48,8 @@ export interface FileServiceDeps {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** A copy kept at most this long before is used again instead of storing the bytes twice. */
+const REUSE_WITHIN_MS = 60 * 60 * 1000;
 const ID_BYTES = 16;
 const MAX_FILENAME = 255;
 const MAX_CONTENT_TYPE = 200;
@@ -95,8 +103,14 @@ export class FileService {
       createdAt: now,
       expiresAt,
     };
-    await this.#deps.store.write((tx) => tx.files.insert(row));
-    return { id: row.id, url: this.urlFor(row.id, expiresAt), size: row.size };
+    // The same file kept again soon after (a mail read again after a crash, a retried message): its row serves.
+    const kept = await this.#deps.store.write(async (tx) => {
+      const same = await tx.files.findSame(connector, row.sha256, row.filename, row.contentType, expiresAt - REUSE_WITHIN_MS);
+      if (same !== undefined) return same;
+      await tx.files.insert(row);
+      return row;
+    });
+    return { id: kept.id, url: this.urlFor(kept.id, kept.expiresAt), size: kept.size };
   }
 
   /** The absolute link of a stored file. */

@@ -65,6 +65,19 @@ export class FilesRepo {
     );
   }
 
+  /**
+   * A file of `connector` with the same bytes, name and type that lives until `notBefore` or later: the one that
+   * lives longest. Found by the (connector, sha256) index; the bytes are not read.
+   */
+  async findSame(connector: string, sha256: string, filename: string, contentType: string, notBefore: number): Promise<FileMeta | undefined> {
+    const row = await this.#db.get<Row>(
+      `select ${META_COLUMNS} from files where connector = ? and sha256 = ? and filename = ? and content_type = ? and expires_at >= ?
+       order by expires_at desc limit 1`,
+      [connector, sha256, filename, contentType, notBefore],
+    );
+    return row === undefined ? undefined : metaOf(row);
+  }
+
   /** The row with its bytes. */
   async get(id: string): Promise<FileRow | undefined> {
     const row = await this.#db.get<Row>(`select ${META_COLUMNS}, content from files where id = ?`, [id]);

@@ -314,5 +314,6 @@ export const files = sqliteTable(
     /** Links stop working at this time, and retention deletes the row after it. */
     expiresAt: integer('expires_at').notNull(),
   },
-  (t) => [index('files_expires').on(t.expiresAt)],
+  // By content: the same file kept again for the same connector (a mail read twice) reuses the row (bridge/files.ts).
+  (t) => [index('files_expires').on(t.expiresAt), index('files_connector_sha256').on(t.connector, t.sha256)],
 );

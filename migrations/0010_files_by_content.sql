@@ -1,0 +1,1 @@
+CREATE INDEX `files_connector_sha256` ON `files` (`connector`,`sha256`);
