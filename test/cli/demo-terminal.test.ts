@@ -30,12 +30,22 @@ function serveOnTerminal(): { output: () => string } {
   return { output: () => out };
 }
 
-const jsonLines = (text: string) => text.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, any>);
+/** The complete JSON log lines so far (the last one may still be on its way). */
+const jsonLines = (text: string) =>
+  text.split('\n').flatMap((l) => {
+    if (!l.startsWith('{')) return [];
+    try {
+      return [JSON.parse(l) as Record<string, any>];
+    } catch {
+      return [];
+    }
+  });
 
 describe('the demo on a terminal', () => {
   it('prints each command alone on its lines, and pasted into a shell they make the round trip', { timeout: 30_000 }, async () => {
     const gw = serveOnTerminal();
-    await until(async () => gw.output().includes('   Then the reply comes back'), 15_000, 'the demo text');
+    // The log goes out through pino's own buffered stream, the text straight to the terminal: wait for both.
+    await until(async () => gw.output().includes('   Then the reply comes back') && jsonLines(gw.output()).some((l) => l.event === 'gateway_ready'), 15_000, 'the demo text and the ready line');
     const text = gw.output();
     const commands = text.split('\n').filter((l) => /^ {3}(curl|CHAT=)/.test(l)).map((l) => l.trim());
     expect(commands).toHaveLength(3);
