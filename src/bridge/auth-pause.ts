@@ -3,7 +3,7 @@
  * connector's call says the gateway's token is expired, revoked or lacks a
  * permission: no message of that connector can pass, so none is tried or
  * dead-lettered. Its jobs are postponed without using a try (their items stay
- * pending) while a re-check with backoff asks the platform whether the token
+ * pending) while a re-check with backoff (and jitter) asks the platform whether the token
  * works again (a cheap authenticated read: the connector's channel
  * configuration, or registering it when it has none). When one passes, the
  * pause ends and the postponed jobs are made due at once. A new token (SIGHUP)
@@ -176,8 +176,15 @@ export class AuthPause {
     p.timer.unref();
   }
 
+  /**
+   * Doubling from the first wait, capped, and stretched by up to a quarter at random: replicas (and connectors)
+   * paused by the same rotated token do not all ask the platform in the same instant. Never shorter than the
+   * doubling, so a re-check is never sooner than documented.
+   */
   #delay(failedChecks: number): number {
     const first = this.#d.firstMs ?? AUTH_RECHECK_FIRST_MS;
-    return Math.min(this.#d.maxMs ?? AUTH_RECHECK_MAX_MS, first * 2 ** Math.min(failedChecks, 20));
+    const max = this.#d.maxMs ?? AUTH_RECHECK_MAX_MS;
+    const base = Math.min(max, first * 2 ** Math.min(failedChecks, 20));
+    return Math.min(max, Math.round(base * (1 + Math.random() * 0.25)));
   }
 }
