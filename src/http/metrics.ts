@@ -9,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { JobOutcome } from '../jobs/runner.ts';
 import type { PlatformAttemptInfo } from '../platform/http-client.ts';
+import { ProxyCallHistogram, type ProxyCall } from './proxy/call-histogram.ts';
 import { countJobsByKindAndStatus } from '../store/status-counts.ts';
 import type { Store } from '../store/database.ts';
 import type { GatewayHealth, HealthReport } from './gateway-health.ts';
@@ -20,7 +21,7 @@ export class GatewayMetrics {
   readonly #jobRuns: Histogram<'kind' | 'outcome'>;
   readonly #platform: Histogram<'method' | 'status'>;
   readonly #platformErrors: Counter<'code'>;
-  readonly #proxied: Histogram<'client' | 'method' | 'template' | 'status'>;
+  readonly #proxied: ProxyCallHistogram;
   /** The health report of the scrape under way. */
   #report: Promise<HealthReport> | undefined;
 
@@ -54,10 +55,9 @@ export class GatewayMetrics {
       buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [this.registry],
     });
-    this.#proxied = new Histogram({
+    this.#proxied = new ProxyCallHistogram({ // label sets bound once: a proxied call only adds to its series
       name: 'threadgate_proxy_request_seconds',
       help: 'Calls through the proxy by client, method, documented path template and status.',
-      labelNames: ['client', 'method', 'template', 'status'],
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers: [this.registry],
     });
@@ -69,8 +69,8 @@ export class GatewayMetrics {
     });
   }
 
-  readonly proxied = (call: { client: string; method: string; template: string; status: number; seconds: number }): void => {
-    this.#proxied.observe({ client: call.client, method: call.method, template: call.template, status: String(call.status) }, call.seconds);
+  readonly proxied = (call: ProxyCall): void => {
+    this.#proxied.observe(call);
   };
 
   readonly webhook = (connector: string, result: 'accepted' | 'duplicate' | 'rejected'): void => {

@@ -5,12 +5,21 @@
  * out as origin + path, never as a URL string: undici would re-parse that and
  * remove dot segments, so the path sent is byte for byte the path the proxy
  * checked. No answer in time is 504, no connection 502 — both as JSON errors.
+ *
+ * The request is dispatched on the upstream's pool with a handler of our own
+ * (no intermediate stream): `forward` resolves when the answer's head has
+ * come, and its body is then written to the caller chunk by chunk as it
+ * arrives — the upstream is paused while the caller's socket is full — or
+ * read whole for an answer that is stored (answer-body.ts). Large bodies
+ * report what they pass on (large-body-gc.ts).
  */
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { errors, type Dispatcher } from 'undici';
 import { ThreadgateError } from '../../errors.ts';
+import type { AnswerBody } from './answer-body.ts';
 import { downstreamHeaders, upstreamHeaders, type SeenBy } from './forward-headers.ts';
+import { LARGE_BODY_BYTES, passedOn } from './large-body-gc.ts';
 
 export class UpstreamTimeoutError extends ThreadgateError {
   readonly code = 'TG_UPSTREAM_TIMEOUT';
@@ -20,6 +29,18 @@ export class UpstreamTimeoutError extends ThreadgateError {
 export class UpstreamUnreachableError extends ThreadgateError {
   readonly code = 'TG_UPSTREAM_UNREACHABLE';
   override readonly statusCode = 502;
+}
+
+/** The platform's answer cannot be passed on as it came (a header Node.js refuses to write). */
+export class UpstreamAnswerInvalidError extends ThreadgateError {
+  readonly code = 'TG_UPSTREAM_INVALID';
+  override readonly statusCode = 502;
+}
+
+/** The caller closed its connection before the answer was through; nothing is left to answer. */
+export class CallerGoneError extends ThreadgateError {
+  readonly code = 'TG_CALLER_GONE';
+  override readonly statusCode = 499;
 }
 
 export interface ForwardInput {
@@ -36,12 +57,17 @@ export interface ForwardInput {
   authorization: string | undefined;
   seen: SeenBy;
   timeoutMs: number;
+  /**
+   * The caller's response, when the answer goes straight to it: should it close before the answer is through (the
+   * caller gone), the platform request is given up rather than left holding a connection.
+   */
+  caller?: ServerResponse;
 }
 
 export interface Forwarded {
   status: number;
   headers: Record<string, string | string[]>;
-  body: Readable;
+  body: AnswerBody;
 }
 
 function contentLength(input: ForwardInput): number | string | undefined {
@@ -49,23 +75,149 @@ function contentLength(input: ForwardInput): number | string | undefined {
   return input.body !== undefined ? input.headers['content-length'] : undefined;
 }
 
-export async function forward(input: ForwardInput): Promise<Forwarded> {
-  let res: Dispatcher.ResponseData;
-  try {
-    res = await input.dispatcher.request({
-      origin: input.origin,
-      path: input.path,
-      method: input.method as Dispatcher.HttpMethod,
-      headers: upstreamHeaders({ headers: input.headers, authorization: input.authorization, contentLength: contentLength(input), seen: input.seen }),
-      body: input.body,
-      headersTimeout: input.timeoutMs,
-      bodyTimeout: input.timeoutMs,
-    });
-  } catch (err) {
-    if (err instanceof errors.HeadersTimeoutError || err instanceof errors.BodyTimeoutError || err instanceof errors.ConnectTimeoutError) {
-      throw new UpstreamTimeoutError(`the platform did not answer ${input.method} within ${input.timeoutMs} ms`, { cause: err });
-    }
-    throw new UpstreamUnreachableError(`the platform could not be reached for ${input.method}: ${(err as { code?: string }).code ?? (err as Error).message}`, { cause: err });
+export function forward(input: ForwardInput): Promise<Forwarded> {
+  return new Promise((resolve, reject) => {
+    const exchange = new Exchange(input, resolve, reject);
+    input.dispatcher.dispatch(
+      {
+        origin: input.origin,
+        path: input.path,
+        method: input.method as Dispatcher.HttpMethod,
+        headers: upstreamHeaders({ headers: input.headers, authorization: input.authorization, contentLength: contentLength(input), seen: input.seen }),
+        body: input.body ?? null,
+        headersTimeout: input.timeoutMs,
+        bodyTimeout: input.timeoutMs,
+      },
+      exchange,
+    );
+  });
+}
+
+function upstreamError(input: ForwardInput, err: Error): ThreadgateError {
+  if (err instanceof errors.HeadersTimeoutError || err instanceof errors.BodyTimeoutError || err instanceof errors.ConnectTimeoutError) {
+    return new UpstreamTimeoutError(`the platform did not answer ${input.method} within ${input.timeoutMs} ms`, { cause: err });
   }
-  return { status: res.statusCode, headers: downstreamHeaders(res.headers), body: res.body };
+  return new UpstreamUnreachableError(`the platform could not be reached for ${input.method}: ${(err as { code?: string }).code ?? err.message}`, { cause: err });
+}
+
+/** Where the answer's body goes once someone takes it: a chunk (false: full, pause), its end, a failure. */
+interface Sink {
+  data(chunk: Buffer): boolean;
+  end(): void;
+  fail(err: Error): void;
+}
+
+/** One proxied exchange: undici's handler for it, and the body of its answer. */
+class Exchange implements Dispatcher.DispatchHandler, AnswerBody {
+  readonly #input: ForwardInput;
+  #settle: { resolve: (answer: Forwarded) => void; reject: (err: Error) => void } | undefined;
+  #controller: Dispatcher.DispatchController | undefined;
+  /** Why the exchange was given up before undici started it. */
+  #abandoned: Error | undefined;
+  #sink: Sink | undefined;
+  /** Chunks that came before the body was taken (undici may hand over what it already read). */
+  #early: Buffer[] | undefined;
+  #ended = false;
+  #error: Error | undefined;
+  /** Body bytes passed so far: to the platform, and back. */
+  #sent = 0;
+  #received = 0;
+
+  constructor(input: ForwardInput, resolve: (answer: Forwarded) => void, reject: (err: Error) => void) {
+    this.#input = input;
+    this.#settle = { resolve, reject };
+    const caller = input.caller;
+    if (caller === undefined) return;
+    if (caller.destroyed) this.#abandon();
+    else caller.once('close', () => caller.writableFinished || this.#abandon());
+  }
+
+  #abandon(): void {
+    if (this.#ended || this.#error !== undefined) return;
+    const reason = new CallerGoneError('the caller closed the connection');
+    if (this.#controller === undefined) this.#abandoned = reason;
+    else this.#controller.abort(reason);
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.#controller = controller;
+    if (this.#abandoned !== undefined) controller.abort(this.#abandoned);
+  }
+
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    controller.pause(); // until the body is taken
+    const settle = this.#settle!;
+    this.#settle = undefined;
+    settle.resolve({ status: statusCode, headers: downstreamHeaders(headers), body: this });
+  }
+
+  onBodySent(chunk: Buffer): void {
+    this.#sent += chunk.length;
+    if (this.#sent > LARGE_BODY_BYTES) passedOn(chunk.length);
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.#received += chunk.length;
+    if (this.#received > LARGE_BODY_BYTES) passedOn(chunk.length);
+    if (this.#sink === undefined) {
+      (this.#early ??= []).push(chunk);
+      controller.pause();
+    } else if (!this.#sink.data(chunk)) controller.pause();
+  }
+
+  onResponseEnd(): void {
+    this.#ended = true;
+    this.#sink?.end();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | null, err: Error): void {
+    if (this.#settle !== undefined) {
+      const settle = this.#settle;
+      this.#settle = undefined;
+      return settle.reject(err instanceof CallerGoneError ? err : upstreamError(this.#input, err));
+    }
+    this.#error = err;
+    this.#sink?.fail(err);
+  }
+
+  sendTo(res: ServerResponse): void {
+    const resume = () => this.#controller?.resume();
+    if (res !== this.#input.caller) res.once('close', () => res.writableFinished || this.#abandon());
+    this.#take({
+      data: (chunk) => {
+        if (res.write(chunk)) return true;
+        res.once('drain', resume);
+        return false;
+      },
+      end: () => res.end(),
+      fail: (err) => res.destroy(err),
+    });
+  }
+
+  read(): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      this.#take({
+        data: (chunk) => chunks.push(chunk) > 0,
+        end: () => resolve(Buffer.concat(chunks)),
+        fail: reject,
+      });
+    });
+  }
+
+  discard(reason: Error): void {
+    if (!this.#ended && this.#error === undefined) this.#controller?.abort(reason);
+  }
+
+  #take(sink: Sink): void {
+    if (this.#sink !== undefined) throw new Error('the answer body was already taken');
+    this.#sink = sink;
+    const early = this.#early;
+    this.#early = undefined;
+    let room = true;
+    if (early !== undefined) for (const chunk of early) room = sink.data(chunk);
+    if (this.#error !== undefined) return sink.fail(this.#error);
+    if (this.#ended) return sink.end();
+    if (room) this.#controller?.resume();
+  }
 }

@@ -24,8 +24,37 @@ const decoded = (segment: string): string => segment.replace(ESCAPE, (_, hex: st
 
 /** Throws PathInvalidError when `path` (without its query) breaks the rule. */
 export function checkProxyPath(path: string): void {
+  if (plainlyFine(path)) return;
   const problem = problemOf(path);
   if (problem !== undefined) throw new PathInvalidError(problem);
+}
+
+const SLASH = 0x2f;
+const DOT = 0x2e;
+
+/**
+ * One pass over the common path: only characters that need no decoding (no
+ * `%`, `;`, `\\`, nothing cutting), no empty segment but one trailing slash,
+ * no `.` or `..` segment. True proves the path fine; false says only that the
+ * full rule (problemOf) must decide.
+ */
+function plainlyFine(path: string): boolean {
+  const n = path.length;
+  if (n === 0 || path.charCodeAt(0) !== SLASH) return false;
+  let start = 1; // the first character of the current segment
+  for (let i = 1; i <= n; i++) {
+    const c = i === n ? SLASH : path.charCodeAt(i);
+    if (c === SLASH) {
+      const length = i - start;
+      if (length === 0 && !(i === n && start > 1)) return false; // `//`, or a lone `/` path is left to the full rule
+      if (length === 1 && path.charCodeAt(start) === DOT) return false;
+      if (length === 2 && path.charCodeAt(start) === DOT && path.charCodeAt(start + 1) === DOT) return false;
+      start = i + 1;
+    } else if (c <= 0x20 || c >= 0x7f || c === 0x22 || c === 0x23 || c === 0x25 || c === 0x3b || c === 0x3c || c === 0x3e || c === 0x5c) {
+      return false; // white space and controls, non-ASCII, " # % ; < > \\
+    }
+  }
+  return true;
 }
 
 function problemOf(path: string): string | undefined {

@@ -6,6 +6,10 @@
  * configured organisation). Segments are compared as sent, escapes and all;
  * the proxy refuses paths whose segments could mean something else first
  * (path-check.ts).
+ *
+ * `compileAllowPattern` turns a template into what a request is checked
+ * against at start-up (fixed parameters already put in), so a check is a
+ * length test and one string comparison per literal segment.
  */
 export interface PathPattern {
   template: string;
@@ -13,12 +17,23 @@ export interface PathPattern {
 }
 
 export function compilePattern(template: string): PathPattern {
-  return { template, segments: template.split('/').filter((s) => s !== '') };
+  return { template, segments: splitPath(template) };
 }
 
+/** The non-empty segments of `path`, in order. */
 export function splitPath(path: string): string[] {
-  return path.split('/').filter((s) => s !== '');
+  const out: string[] = [];
+  let start = 0;
+  for (let i = 0; i <= path.length; i++) {
+    if (i === path.length || path.charCodeAt(i) === 0x2f) {
+      if (i > start) out.push(path.slice(start, i));
+      start = i + 1;
+    }
+  }
+  return out;
 }
+
+export const isParameter = (segment: string): boolean => segment.startsWith('<') && segment.endsWith('>');
 
 /** The parameters of `path` (or its segments, split once by the caller) under `pattern`, or undefined when it does not match. */
 export function matchPattern(
@@ -34,11 +49,38 @@ export function matchPattern(
     if (want === '*' && i === segments.length - 1) return params;
     const got = given[i];
     if (got === undefined) return undefined;
-    if (want.startsWith('<') && want.endsWith('>')) {
+    if (isParameter(want)) {
       const name = want.slice(1, -1);
       if (fixed[name] !== undefined && fixed[name] !== got) return undefined;
       params[name] = got;
     } else if (want !== got) return undefined;
   }
   return given.length === segments.length ? params : undefined;
+}
+
+/** An allow-list pattern compiled: per segment the literal it must equal, or null for any one segment. */
+export interface AllowPattern {
+  template: string;
+  parts: (string | null)[];
+  /** A trailing `*`: any number of further segments, none included. */
+  rest: boolean;
+}
+
+export function compileAllowPattern(template: string, fixed: Readonly<Record<string, string>>): AllowPattern {
+  const segments = splitPath(template);
+  const rest = segments.at(-1) === '*';
+  if (rest) segments.pop();
+  const parts = segments.map((s) => (isParameter(s) ? (fixed[s.slice(1, -1)] ?? null) : s));
+  return { template, parts, rest };
+}
+
+/** Whether the path's segments match the compiled pattern (what matchPattern answers, without the parameters). */
+export function allows(pattern: AllowPattern, segments: readonly string[]): boolean {
+  const { parts } = pattern;
+  if (pattern.rest ? segments.length < parts.length : segments.length !== parts.length) return false;
+  for (let i = 0; i < parts.length; i++) {
+    const want = parts[i];
+    if (want !== null && want !== segments[i]) return false;
+  }
+  return true;
 }

@@ -7,10 +7,10 @@
  * same request racing each other are posted once. A post mixing new and seen
  * ids is forwarded as it is.
  */
-import { Readable } from 'node:stream';
 import { KeyedMutex } from '../../bridge/keyed-mutex.ts';
 import type { EndpointSpec } from '../../platform/endpoints/types.ts';
 import type { Store } from '../../store/database.ts';
+import { BufferedBody } from './answer-body.ts';
 import type { Forwarded } from './forward.ts';
 
 const IDEMPOTENT_ENDPOINT = 'createUnifiedMessages';
@@ -44,23 +44,19 @@ export class PostOnce {
     return this.#mutex.run(post.configId, async () => {
       const stored = await this.#store.read.proxyPosts.allSeen(post.configId, post.messageIds);
       if (stored) {
+        const bytes = Buffer.from(stored.response);
         return {
           status: stored.status,
-          headers: { 'content-type': 'application/json', 'x-threadgate-replayed': 'true' },
-          body: Readable.from([Buffer.from(stored.response)]),
+          headers: { 'content-type': 'application/json', 'content-length': String(bytes.length), 'x-threadgate-replayed': 'true' },
+          body: new BufferedBody(bytes),
         };
       }
       const answer = await send();
       if (answer.status < 200 || answer.status >= 300) return answer;
-      const text = await readAll(answer.body);
-      await this.#store.write((tx) => tx.proxyPosts.record(post.configId, post.messageIds, { status: answer.status, response: text }, this.#now()));
-      return { ...answer, body: Readable.from([Buffer.from(text)]) };
+      const bytes = await answer.body.read();
+      const response = bytes.toString('utf8');
+      await this.#store.write((tx) => tx.proxyPosts.record(post.configId, post.messageIds, { status: answer.status, response }, this.#now()));
+      return { ...answer, body: new BufferedBody(bytes) }; // the bytes as they came: the platform's Content-Length still holds
     });
   }
-}
-
-async function readAll(stream: Readable): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }

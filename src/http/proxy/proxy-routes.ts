@@ -9,29 +9,20 @@
  * serves it with the platform token. Bodies stream through unread otherwise.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import { Pool } from 'undici';
-import { ThreadgateError } from '../../errors.ts';
-import type { EndpointSpec, Upstream } from '../../platform/endpoints/types.ts';
-import { zodIssues } from '../../platform/errors.ts';
-import { RequestInvalidError, RouteNotFoundError } from '../errors.ts';
+import type { Upstream } from '../../platform/endpoints/types.ts';
+import { RouteNotFoundError } from '../errors.ts';
 import type { ProxyCallers } from './callers.ts';
-import { forward } from './forward.ts';
+import { ProxyDeniedError } from './denied.ts';
+import { CallerGoneError, forward, UpstreamAnswerInvalidError, type Forwarded } from './forward.ts';
 import { checkProxyPath } from './path-check.ts';
+import { splitPath } from './path-patterns.ts';
 import type { PostOnce } from './post-once.ts';
+import { checkedBody, checkQuery, hasBody, isJson } from './request-checks.ts';
 import type { ProxyRouteTable } from './route-table.ts';
-
-export class ProxyDeniedError extends ThreadgateError {
-  readonly code: string;
-  override readonly statusCode: number;
-
-  constructor(status: number, code: string, message: string) {
-    super(message);
-    this.statusCode = status;
-    this.code = code;
-  }
-}
 
 export interface ProxyDeps {
   table: ProxyRouteTable;
@@ -56,8 +47,12 @@ interface Target {
   pool: Pool;
 }
 
-/** Connections kept to each upstream; a proxied call waits for a free one beyond that. */
-const UPSTREAM_CONNECTIONS = 64;
+/**
+ * The pool of each upstream origin, chosen by measurement (docs/decisions.md, "The proxy's hot path"): up to 64
+ * keep-alive connections (a proxied call waits for a free one beyond that), one request at a time on each —
+ * pipelining gained nothing measurable and would queue a quick call behind a long download on its connection.
+ */
+const UPSTREAM_POOL = { connections: 64, pipelining: 1, keepAliveTimeout: 10_000 } as const;
 
 /** The path prefixes the documents use; the proxy answers under these only. */
 const PROXY_PREFIXES = ['/api/*', '/authorize', '/callback', '/token'] as const;
@@ -69,7 +64,7 @@ export function registerProxyRoutes(app: FastifyInstance, deps: ProxyDeps): void
   const targets = {} as Record<Upstream, Target>;
   for (const [name, url] of Object.entries(deps.upstreams) as [Upstream, string][]) {
     const { origin, pathname } = new URL(url);
-    const pool = pools.get(origin) ?? new Pool(origin, { connections: UPSTREAM_CONNECTIONS, keepAliveTimeout: 10_000 });
+    const pool = pools.get(origin) ?? new Pool(origin, UPSTREAM_POOL);
     pools.set(origin, pool);
     targets[name] = { origin, basePath: pathname.replace(/\/+$/, ''), pool };
   }
@@ -91,16 +86,19 @@ async function handle(
   reply: import('fastify').FastifyReply,
   deps: ProxyDeps,
   targets: Record<Upstream, Target>,
-): Promise<unknown> {
+): Promise<void> {
   const started = performance.now();
   // The raw request target, split at its first `?`: what is checked here is what is sent.
-  const split = request.url.indexOf('?');
-  const path = split === -1 ? request.url : request.url.slice(0, split);
-  const query = split === -1 ? '' : request.url.slice(split + 1);
+  const url = request.url;
+  const split = url.indexOf('?');
+  const path = split === -1 ? url : url.slice(0, split);
+  const query = split === -1 ? '' : url.slice(split + 1);
   checkProxyPath(path);
-  const hit = deps.table.lookup(request.method, path);
-  if (hit === 'method') throw new ProxyDeniedError(405, 'TG_METHOD_NOT_ALLOWED', `${request.method} is not documented for ${path}`);
-  if (hit === undefined && !deps.passthroughUnknown) throw new RouteNotFoundError(`${request.method} ${path} is not a documented platform endpoint`);
+  const segments = splitPath(path);
+  const method = request.method;
+  const hit = deps.table.lookupSegments(method, segments);
+  if (hit === 'method') throw new ProxyDeniedError(405, 'TG_METHOD_NOT_ALLOWED', `${method} is not documented for ${path}`);
+  if (hit === undefined && !deps.passthroughUnknown) throw new RouteNotFoundError(`${method} ${path} is not a documented platform endpoint`);
   const endpoint = hit?.endpoint;
 
   let client = 'caller';
@@ -108,7 +106,7 @@ async function handle(
   if (deps.forwardCallerAuthorization) {
     authorization = request.headers.authorization;
   } else {
-    const admitted = deps.callers.admit(request.headers.authorization, request.method, path);
+    const admitted = deps.callers.admit(request.headers.authorization, method, path, segments);
     if (!admitted.ok) {
       if (admitted.retryAfterSeconds !== undefined) void reply.header('retry-after', String(admitted.retryAfterSeconds));
       throw new ProxyDeniedError(admitted.status, admitted.code, admitted.message);
@@ -122,64 +120,49 @@ async function handle(
   const checked = endpoint?.body && isJson(request) ? await checkedBody(stream, endpoint, deps.bodyLimit) : undefined;
   const body = checked ? checked.raw : hasBody(request) ? stream : undefined;
   const target = targets[endpoint?.upstream ?? upstreamOf(path)];
-  const send = () =>
+  const send = (caller?: ServerResponse) =>
     forward({
       origin: target.origin,
-      path: `${target.basePath}${path}${query ? `?${query}` : ''}`,
+      path: query === '' ? `${target.basePath}${path}` : `${target.basePath}${path}?${query}`,
       dispatcher: target.pool,
-      method: request.method,
+      method,
       headers: request.headers,
       body,
       authorization,
       seen: { peer: request.ip, proto: request.protocol, host: request.host },
       timeoutMs: deps.timeoutMs,
+      ...(caller ? { caller } : {}),
     });
   const once = deps.posts && endpoint && hit !== undefined && checked ? deps.posts.applies(endpoint, hit.params, checked.json) : undefined;
-  const answer = once ? await deps.posts!.run(once, send) : await send();
+  let answer: Forwarded;
+  try {
+    // A post answered once is seen through even when its caller leaves (the answer is stored for the retry).
+    answer = once ? await deps.posts!.run(once, () => send()) : await send(reply.raw);
+  } catch (err) {
+    if (!(err instanceof CallerGoneError)) throw err;
+    reply.hijack(); // nobody to answer
+    return;
+  }
   const seconds = (performance.now() - started) / 1000;
   const template = endpoint?.path ?? '(undocumented)';
-  deps.logger.info({ client, method: request.method, template, status: answer.status, duration_ms: Math.round(seconds * 1000) }, 'proxied');
-  deps.onCall?.({ client, method: request.method, template, status: answer.status, seconds });
-  return reply.status(answer.status).headers(answer.headers).send(answer.body);
-}
-
-function isJson(request: FastifyRequest): boolean {
-  return /^application\/(.+\+)?json\b/i.test(request.headers['content-type'] ?? '');
-}
-
-function hasBody(request: FastifyRequest): boolean {
-  return request.headers['content-length'] !== undefined ? request.headers['content-length'] !== '0' : request.headers['transfer-encoding'] !== undefined;
-}
-
-async function checkedBody(stream: Readable | undefined, endpoint: EndpointSpec, limit: number): Promise<{ raw: Buffer; json: unknown }> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream ?? []) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new ProxyDeniedError(413, 'TG_BODY_TOO_LARGE', `the body is over ${limit} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  const raw = Buffer.concat(chunks);
-  let json: unknown;
+  logCall(deps.logger, client, method, template, answer.status, seconds);
+  deps.onCall?.({ client, method, template, status: answer.status, seconds });
+  // The answer goes out on the raw response: head, then the body as it arrives. Fastify still sees it finish
+  // (its request log and onResponse hooks run).
   try {
-    json = JSON.parse(raw.toString('utf8'));
+    reply.raw.writeHead(answer.status, answer.headers);
   } catch (err) {
-    throw new RequestInvalidError([{ path: '', message: `malformed JSON: ${(err as Error).message}` }]);
+    answer.body.discard(err as Error);
+    throw new UpstreamAnswerInvalidError(`the platform's answer to ${method} could not be passed on: ${(err as Error).message}`, { cause: err });
   }
-  const parsed = endpoint.body!.safeParse(json);
-  if (!parsed.success) throw new RequestInvalidError(zodIssues(parsed.error));
-  return { raw, json: parsed.data }; // the caller's bytes go on unchanged
+  reply.hijack();
+  answer.body.sendTo(reply.raw);
 }
 
-/** A documented query is checked as strings (a repeated key as a list); it is forwarded as given. */
-function checkQuery(query: string, endpoint: EndpointSpec): void {
-  const values: Record<string, string | string[]> = {};
-  for (const [key, value] of new URLSearchParams(query)) {
-    const prior = values[key];
-    values[key] = prior === undefined ? value : Array.isArray(prior) ? [...prior, value] : [prior, value];
-  }
-  const parsed = endpoint.query!.safeParse(values);
-  if (!parsed.success) throw new RequestInvalidError(zodIssues(parsed.error, 'query'));
+/** A call the platform answered: at debug (nothing to write at info when all went well), at warn for its 5xx. */
+function logCall(logger: Logger, client: string, method: string, template: string, status: number, seconds: number): void {
+  if (status >= 500) logger.warn({ client, method, template, status, duration_ms: Math.round(seconds * 1000) }, 'proxied');
+  else if (logger.isLevelEnabled('debug')) logger.debug({ client, method, template, status, duration_ms: Math.round(seconds * 1000) }, 'proxied');
 }
 
 /** For undocumented paths (passthrough): the upstream the document's prefixes point at. */
