@@ -23,7 +23,7 @@ import { retentionOf, startRetention } from '../bridge/retention.ts';
 import type { RegistrationTarget } from '../bridge/registrar.ts';
 import type { LoadedSettings } from '../config/load.ts';
 import type { ConnectorEntry } from '../config/schema.ts';
-import { assertNoEntryProblems, checkOwnKeys, loadConnectors } from '../connector/registry.ts';
+import { assertNoEntryProblems, loadConnectors } from '../connector/registry.ts';
 import { ConnectorRuntime } from '../connector/runtime.ts';
 import { buildApp } from '../http/app.ts';
 import { GatewayHealth } from '../http/gateway-health.ts';
@@ -37,7 +37,7 @@ import type { RunningSandbox } from '../sandbox/index.ts';
 import type { Store } from '../store/database.ts';
 import { DEMO_CONNECTOR, logDemoSteps } from './demo.ts';
 import { retryPolicy } from './retry-policy.ts';
-import { reloadSettings, type ReloadOutcome } from './reload.ts';
+import { reloadableConnectors, reloadSettings, type ReloadOutcome } from './reload.ts';
 import { openSettingsStore } from './store-access.ts';
 
 export interface PlatformTarget {
@@ -261,11 +261,7 @@ export async function startGateway(
     if (entries[0] === DEMO_CONNECTOR && sandbox) logDemoSteps(logger, url, sandbox);
 
     const started = { app, sandbox, http };
-    const connectors = {
-      check: (entry: Readonly<Record<string, unknown>>) => checkOwnKeys(connectorsLoaded.definitions.get(String(entry.type)), entry),
-      apply: (name: string, config: unknown) => runtime.reconfigure(name, config),
-    };
-    const reloadTarget = { file: loaded.file, settings, embedded: platform.embedded, http, pause: bridge.pause, connectors };
+    const reloadTarget = { file: loaded.file, settings, embedded: platform.embedded, http, pause: bridge.pause, connectors: reloadableConnectors(connectorsLoaded, runtime) };
     let closing: Promise<void> | undefined;
     return {
       url,

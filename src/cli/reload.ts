@@ -9,6 +9,8 @@
  */
 import type { AuthPause } from '../bridge/auth-pause.ts';
 import { ConfigInvalidError } from '../config/errors.ts';
+import { checkOwnKeys, type LoadedConnectors } from '../connector/registry.ts';
+import type { ConnectorRuntime } from '../connector/runtime.ts';
 import { loadSettings } from '../config/load.ts';
 import type { Settings } from '../config/schema.ts';
 import type { Logger } from '../logger.ts';
@@ -22,6 +24,14 @@ export interface ReloadableConnectors {
   check(entry: Readonly<Record<string, unknown>>): { config: unknown } | { problems: { path: string; message: string }[] };
   /** Hands the checked config to the running connector: the keys (dotted, within the entry) it applied. */
   apply(name: string, config: unknown): string[];
+}
+
+/** The running connectors of `runtime`, checked by the definitions loaded at start. */
+export function reloadableConnectors(loaded: LoadedConnectors, runtime: ConnectorRuntime): ReloadableConnectors {
+  return {
+    check: (entry) => checkOwnKeys(loaded.definitions.get(String(entry.type)), entry),
+    apply: (name, config) => runtime.reconfigure(name, config),
+  };
 }
 
 export interface ReloadTarget {
