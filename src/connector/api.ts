@@ -1,5 +1,8 @@
 /**
- * The connector plugin contract: the only file a connector author needs.
+ * The connector plugin contract, published as `threadgate/connector`: the
+ * only module a connector imports from. Its files and credentials
+ * (files-api.ts) and its errors (delivery-errors.ts) live beside it and are
+ * re-exported here.
  *
  * A connector links one external system (a mailbox, a ticket system, any
  * HTTP client) to the platform. It is a definition — a `type`, a zod
@@ -16,7 +19,7 @@
  */
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import { ThreadgateError } from '../errors.ts';
+import type { AttachmentFetcher, ConnectorSecrets, FileStore, Sealer } from './files-api.ts';
 import type {
   MessageAttachment,
   MessageCreatedEvent,
@@ -33,6 +36,19 @@ export { sleep } from '../sleep.ts';
 export { parseRetryAfter } from '../platform/retry.ts';
 /** A file size for people: `512 B`, `24 KB`, `1.4 MB` (1 KB = 1024 B). */
 export { formatSize } from './file-size.ts';
+/** Files and credentials: `ctx.attachments`, `ctx.files`, `ctx.secrets`, `ctx.sealer` (files-api.ts). */
+export type { AttachmentFetcher, ConnectorSecrets, FetchedAttachment, FileStore, Sealer } from './files-api.ts';
+/** The errors a connector throws (delivery-errors.ts). */
+export {
+  AttachmentFetchError,
+  AttachmentHostRefusedError,
+  AttachmentTooLargeError,
+  AttachmentUnavailableError,
+  PermanentDeliveryError,
+  RetryLaterError,
+  RouteError,
+  TransientDeliveryError,
+} from './delivery-errors.ts';
 
 // ─── Inbound ──────────────────────────────────────────────────────────────────
 
@@ -204,64 +220,6 @@ export interface ConnectorContext {
   readonly attachments: AttachmentFetcher;
 }
 
-/**
- * Downloads what an agent attached to a message (`knownAttachments(event.message.attachments)`). Only URLs on the
- * platform's own host (its API address) or on a host of `files.fetch_hosts` are fetched; the platform token is sent
- * only to the platform's API origin. At most 3 redirects, each to an allowed host; 30 s for the whole download.
- * Throws `AttachmentTooLargeError`, `AttachmentHostRefusedError`, `AttachmentUnavailableError` (permanent) or
- * `AttachmentFetchError` (transient), so letting them propagate from `deliver` retries or dead-letters rightly;
- * the caller's `signal` aborting throws its reason.
- */
-export interface AttachmentFetcher {
-  /** `maxBytes`: at most this many bytes (default and ceiling: `files.max_fetch_bytes`, 25 MiB). */
-  fetch(attachment: MessageAttachment, options?: { maxBytes?: number; signal?: AbortSignal }): Promise<FetchedAttachment>;
-}
-
-/** A downloaded attachment, in the shape `ctx.files.put` takes. */
-export interface FetchedAttachment {
-  /** A file's `name`; an image's last URL path segment, or `image.<ext>` from its content type. No path, no control characters. */
-  filename: string;
-  /** From the answer's Content-Type (lower-case, parameters kept); application/octet-stream when absent or unreadable. */
-  contentType: string;
-  content: Buffer;
-}
-
-/**
- * The gateway's file store: bytes kept in the store, each served to whoever holds its link (no login) until the
- * link expires — after `files.link_ttl_days` (default 30), or `store.retention_days` if shorter — when the file is
- * pruned. Store only what the connector's own limits allow (a per-file and per-message size setting): every byte
- * put here sits in the database until then. The filename is cleaned (no path, no control characters); a content
- * type that is not `type/subtype` becomes application/octet-stream, and a type a browser would run (HTML, SVG,
- * script) is served as a download, never as a page.
- */
-export interface FileStore {
-  /**
-   * Stores one file and answers its id, its absolute signed link (`<public_url>/files/<id>?e=…&s=…`, to post
-   * with the message) and its size in bytes. Resolves after the commit: the link works on every replica.
-   */
-  put(file: { filename: string; contentType: string; content: Buffer }): Promise<{ id: string; url: string; size: number }>;
-}
-
-/**
- * Credentials an operator set at run time, for the keys the definition names in `secretKeys`:
- * `printf %s "$TOKEN" | threadgate secrets set <connector> <key>` seals the value (store.encryption_key) into the
- * store, where every replica reads it. Ask at each use (a login, a token refresh), not once at start.
- */
-export interface ConnectorSecrets {
-  /**
-   * The value set for `key` (dotted, within the connector's entry: `imap.auth.refresh_token`) while the settings
-   * still hold `configured` there — a value written into the settings file since wins again. Undefined when none
-   * was set, or without store.encryption_key.
-   */
-  get(key: string, configured: string | undefined): Promise<string | undefined>;
-}
-
-/** Encryption at rest for small secrets (AES-256-GCM); `open` throws for a value sealed under another key or altered. */
-export interface Sealer {
-  seal(plain: string): string;
-  open(sealed: string): string;
-}
-
 /** What `deliver` is told about the attempt it makes. */
 export interface DeliverContext {
   /** Aborted when the gateway stops before the attempt finished; pass it to your I/O. */
@@ -332,88 +290,4 @@ export interface ConnectorDefinition<S extends z.ZodType = z.ZodType> {
 /** Declares a connector; the module's default export must be its result. */
 export function defineConnector<S extends z.ZodType>(definition: ConnectorDefinition<S>): ConnectorDefinition<S> {
   return Object.freeze({ ...definition });
-}
-
-// ─── Errors a connector throws ────────────────────────────────────────────────
-
-/** Sending can never succeed (the address is refused, the ticket is gone): dead-letter now. */
-export class PermanentDeliveryError extends ThreadgateError {
-  readonly code: string = 'TG_DELIVERY_PERMANENT';
-  readonly permanent = true;
-}
-
-/** Sending failed in a way that may pass later (a 5xx, a timeout): retried with backoff. */
-export class TransientDeliveryError extends ThreadgateError {
-  readonly code: string = 'TG_DELIVERY_TRANSIENT';
-}
-
-/** An attachment is larger than the fetch allows (by its Content-Length, or as it arrived): the same file stays too large. */
-export class AttachmentTooLargeError extends PermanentDeliveryError {
-  override readonly code: string = 'TG_ATTACHMENT_TOO_LARGE';
-  readonly maxBytes: number;
-
-  constructor(message: string, maxBytes: number, options?: ErrorOptions) {
-    super(message, options);
-    this.maxBytes = maxBytes;
-  }
-}
-
-/** An attachment's URL (or a redirect) is on a host the gateway may not fetch from: neither the platform's nor in files.fetch_hosts. */
-export class AttachmentHostRefusedError extends PermanentDeliveryError {
-  override readonly code: string = 'TG_ATTACHMENT_HOST_REFUSED';
-}
-
-/** The host answered that the attachment is not there for us (a 4xx other than 408 and 429, too many redirects). */
-export class AttachmentUnavailableError extends PermanentDeliveryError {
-  override readonly code: string = 'TG_ATTACHMENT_UNAVAILABLE';
-  /** The HTTP status, when one came. */
-  readonly status: number | undefined;
-
-  constructor(message: string, status: number | undefined, options?: ErrorOptions) {
-    super(message, options);
-    this.status = status;
-  }
-}
-
-/** Downloading failed in a way that may pass (a network error, the timeout, a 5xx, 408 or 429): retried with backoff. */
-export class AttachmentFetchError extends TransientDeliveryError {
-  override readonly code: string = 'TG_ATTACHMENT_FETCH_FAILED';
-  readonly status: number | undefined;
-  /** From a Retry-After header (429, 503); the job's next try waits at least this long. */
-  readonly retryAfterMs: number | undefined;
-
-  constructor(message: string, status?: number, retryAfterMs?: number, options?: ErrorOptions) {
-    super(message, options);
-    this.status = status;
-    this.retryAfterMs = retryAfterMs;
-  }
-}
-
-/** An HTTP refusal from a connector route: `{ code, message, errors? }` with `status`. */
-export class RouteError extends ThreadgateError {
-  readonly code: string;
-  override readonly statusCode: number;
-  readonly errors: { path: string; message: string }[] | undefined;
-
-  constructor(status: number, code: string, message: string, errors?: { path: string; message: string }[]) {
-    super(message);
-    this.statusCode = status;
-    this.code = code;
-    this.errors = errors;
-  }
-
-  override toJSON(): { code: string; message: string; errors?: { path: string; message: string }[] } {
-    return this.errors ? { code: this.code, message: this.message, errors: this.errors } : { code: this.code, message: this.message };
-  }
-}
-
-/** The other side asked for a pause: retry no sooner than `retryAfterMs`. */
-export class RetryLaterError extends ThreadgateError {
-  readonly code: string = 'TG_DELIVERY_RETRY_LATER';
-  readonly retryAfterMs: number;
-
-  constructor(message: string, retryAfterMs: number, options?: ErrorOptions) {
-    super(message, options);
-    this.retryAfterMs = retryAfterMs;
-  }
 }
