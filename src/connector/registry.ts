@@ -12,7 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ConfigInvalidError, formatPath } from '../config/errors.ts';
 import { ConnectorEntry } from '../config/schema.ts';
 import { didYouMean } from '../config/suggest.ts';
-import { checkValue, issueProblems } from '../config/zod-problems.ts';
+import { checkValue } from '../config/zod-problems.ts';
 import type { ConnectorDefinition } from './api.ts';
 import { ConnectorLoadError } from './errors.ts';
 import { resolveConnectorImportsFromGateway } from './module-resolution.ts';
@@ -122,7 +122,6 @@ function ownKeys(entry: Readonly<Record<string, unknown>>): Record<string, unkno
 /** An entry's own keys checked by its (loaded) connector's schema, as a reload does; problems name keys within the entry. */
 export function checkOwnKeys(def: ConnectorDefinition | undefined, entry: Readonly<Record<string, unknown>>): { config: unknown } | { problems: { path: string; message: string }[] } {
   if (def === undefined) return { problems: [{ path: 'type', message: `no connector of type "${String(entry.type)}" was loaded at start (a new type needs a restart)` }] };
-  const parsed = def.configSchema.safeParse(ownKeys(entry));
-  if (parsed.success) return { config: parsed.data };
-  return { problems: issueProblems(def.configSchema, parsed.error.issues, { rootKeys: ENTRY_KEYS }).map((p) => ({ path: formatPath(p.path), message: p.message })) };
+  const checked = checkValue(def.configSchema, ownKeys(entry), { rootKeys: ENTRY_KEYS });
+  return checked.success ? { config: checked.data } : { problems: checked.problems.map((p) => ({ path: formatPath(p.path), message: p.message })) };
 }
