@@ -73,16 +73,21 @@ async function loadRounds(servers: Record<Case, SpawnedServer>): Promise<boolean
   for (let round = 1; round <= Number(opts.rounds); round++) {
     for (const c of CASES) {
       const [url, headers] = targets[c];
-      const r = await spawnJson<GetLoadSummary>(join(here, 'get-load.ts'), [url, JSON.stringify(headers), opts.connections, opts.seconds, opts.warmup]);
+      // CPU per request of the server loaded and of the upstream (for `direct`, the same process).
+      const pids = c === 'direct' ? `${servers.direct.child.pid}` : `${servers[c].child.pid},${servers.direct.child.pid}`;
+      const r = await spawnJson<GetLoadSummary>(join(here, 'get-load.ts'), [url, JSON.stringify(headers), opts.connections, opts.seconds, opts.warmup, pids]);
       rows.push({ round, c, r });
       console.error(`round ${round} ${c}: ${int(r.requestsPerSecond)} req/s, p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms`);
     }
   }
   console.log(`${opts.connections} connections, ${opts.seconds} s per case after ${opts.warmup} s warm-up, ${opts.rounds} rounds, cases alternating`);
-  console.log('| round | case | req/s | p50 ms | p99 ms | non-2xx | errors |');
-  console.log('|---:|---|---:|---:|---:|---:|---:|');
+  console.log('CPU µs per request (user + system, all threads): of the proxy, the upstream, the load generator');
+  console.log('| round | case | req/s | p50 ms | p99 ms | non-2xx | errors | proxy CPU µs | upstream CPU µs | load CPU µs |');
+  console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const { round, c, r } of rows) {
-    console.log(`| ${round} | ${LABEL[c]} | ${int(r.requestsPerSecond)} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${r.non2xx} | ${r.errors} |`);
+    const [own = 0, up = own] = r.cpuUsPerRequest;
+    const cpu = `${c === 'direct' ? '—' : own.toFixed(1)} | ${up.toFixed(1)} | ${r.loadCpuUsPerRequest.toFixed(1)}`;
+    console.log(`| ${round} | ${LABEL[c]} | ${int(r.requestsPerSecond)} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${r.non2xx} | ${r.errors} | ${cpu} |`);
   }
   const med = (c: Case, k: 'requestsPerSecond' | 'p50Ms' | 'p99Ms') => median(rows.filter((x) => x.c === c).map((x) => x.r[k]));
   console.log('\nmedians of the rounds');
@@ -96,6 +101,7 @@ async function loadRounds(servers: Record<Case, SpawnedServer>): Promise<boolean
   console.log('\nreq/s ratios, median of the rounds');
   ratio('threadgate / anchor', tgAnchor, '; target ≥ 1.20×');
   ratio('threadgate / direct', tgDirect, '; target ≥ 0.30×');
+  ratio('threadgate / node:http floor', perRound('threadgate', 'bare'));
   ratio('threadgate / Fastify floor', perRound('threadgate', 'fastify'));
   ratio('Fastify floor / direct', perRound('fastify', 'direct'));
   ratio('node:http floor / direct', perRound('bare', 'direct'));

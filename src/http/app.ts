@@ -18,7 +18,8 @@ import { registerFileRoutes } from './file-routes.ts';
 import { GatewayHealth } from './gateway-health.ts';
 import { registerHealthRoutes } from './health-routes.ts';
 import { registerMetricsRoute, type GatewayMetrics } from './metrics.ts';
-import { registerProxyRoutes, type ProxyDeps } from './proxy/proxy-routes.ts';
+import { ProxyHandler } from './proxy/proxy-handler.ts';
+import { proxyFirstServer, registerProxyRoutes, type ProxyDeps } from './proxy/proxy-routes.ts';
 import { registerWebhookRoutes } from './webhook-routes.ts';
 
 export interface AppDeps {
@@ -42,7 +43,9 @@ export interface AppDeps {
 }
 
 export function buildApp(deps: AppDeps): FastifyInstance {
+  const proxy = deps.proxy ? new ProxyHandler(deps.proxy) : undefined;
   const app = Fastify({
+    ...(proxy ? { serverFactory: proxyFirstServer(proxy) } : {}),
     loggerInstance: deps.logger.child({ room: 'http' }) as FastifyBaseLogger,
     bodyLimit: deps.settings.server.body_limit_bytes,
     return503OnClosing: true,
@@ -57,7 +60,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   if (deps.connectorRoutes) registerConnectorRoutes(app, deps.connectorRoutes, limit);
   if (deps.files) registerFileRoutes(app, deps.files);
   if (deps.metrics) registerMetricsRoute(app, deps.metrics);
-  if (deps.proxy) registerProxyRoutes(app, deps.proxy);
+  if (proxy) registerProxyRoutes(app, proxy);
   registerApiDocs(app, deps.proxy !== undefined);
   // Browsers ask every origin for one; an empty answer keeps 404s out of the log and the console.
   app.get('/favicon.ico', async (_request, reply) => reply.code(204).header('cache-control', 'public, max-age=86400').send());

@@ -8,8 +8,8 @@
  *
  * The request is dispatched on the upstream's pool with a handler of our own
  * (no intermediate stream): `forward` resolves when the answer's head has
- * come, and its body is then written to the caller chunk by chunk as it
- * arrives — the upstream is paused while the caller's socket is full — or
+ * come (`forwardTo` hands it over in undici's callback, without a promise),
+ * and its body is then written to the caller chunk by chunk as it arrives — the upstream is paused while the caller's socket is full — or
  * read whole for an answer that is stored (answer-body.ts). Large bodies
  * report what they pass on (large-body-gc.ts).
  */
@@ -75,22 +75,35 @@ function contentLength(input: ForwardInput): number | string | undefined {
   return input.body !== undefined ? input.headers['content-length'] : undefined;
 }
 
+/** Where the outcome of a forwarded request goes: its answer once the head came, or why there is none. */
+export interface AnswerHandler {
+  answered(answer: Forwarded): void;
+  failed(err: Error): void;
+}
+
+/** The platform's answer once its head came; its body still arriving (taken with `sendTo` or `read`). */
 export function forward(input: ForwardInput): Promise<Forwarded> {
-  return new Promise((resolve, reject) => {
-    const exchange = new Exchange(input, resolve, reject);
-    input.dispatcher.dispatch(
-      {
-        origin: input.origin,
-        path: input.path,
-        method: input.method as Dispatcher.HttpMethod,
-        headers: upstreamHeaders({ headers: input.headers, authorization: input.authorization, contentLength: contentLength(input), seen: input.seen }),
-        body: input.body ?? null,
-        headersTimeout: input.timeoutMs,
-        bodyTimeout: input.timeoutMs,
-      },
-      exchange,
-    );
-  });
+  return new Promise((answered, failed) => forwardTo(input, { answered, failed }));
+}
+
+/**
+ * The same, the answer handed over inside undici's callback, as soon as its head came: a handler that takes the
+ * body there and then (`sendTo`) gets every chunk as it is read, without the platform paused in between.
+ * `answered` must not throw.
+ */
+export function forwardTo(input: ForwardInput, handler: AnswerHandler): void {
+  input.dispatcher.dispatch(
+    {
+      origin: input.origin,
+      path: input.path,
+      method: input.method as Dispatcher.HttpMethod,
+      headers: upstreamHeaders({ headers: input.headers, authorization: input.authorization, contentLength: contentLength(input), seen: input.seen }),
+      body: input.body ?? null,
+      headersTimeout: input.timeoutMs,
+      bodyTimeout: input.timeoutMs,
+    },
+    new Exchange(input, handler),
+  );
 }
 
 function upstreamError(input: ForwardInput, err: Error): ThreadgateError {
@@ -110,22 +123,24 @@ interface Sink {
 /** One proxied exchange: undici's handler for it, and the body of its answer. */
 class Exchange implements Dispatcher.DispatchHandler, AnswerBody {
   readonly #input: ForwardInput;
-  #settle: { resolve: (answer: Forwarded) => void; reject: (err: Error) => void } | undefined;
+  #settle: AnswerHandler | undefined;
   #controller: Dispatcher.DispatchController | undefined;
   /** Why the exchange was given up before undici started it. */
   #abandoned: Error | undefined;
   #sink: Sink | undefined;
   /** Chunks that came before the body was taken (undici may hand over what it already read). */
   #early: Buffer[] | undefined;
+  /** Whether the platform was paused until the body is taken. */
+  #waiting = false;
   #ended = false;
   #error: Error | undefined;
   /** Body bytes passed so far: to the platform, and back. */
   #sent = 0;
   #received = 0;
 
-  constructor(input: ForwardInput, resolve: (answer: Forwarded) => void, reject: (err: Error) => void) {
+  constructor(input: ForwardInput, handler: AnswerHandler) {
     this.#input = input;
-    this.#settle = { resolve, reject };
+    this.#settle = handler;
     const caller = input.caller;
     if (caller === undefined) return;
     if (caller.destroyed) this.#abandon();
@@ -145,10 +160,13 @@ class Exchange implements Dispatcher.DispatchHandler, AnswerBody {
   }
 
   onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
-    controller.pause(); // until the body is taken
     const settle = this.#settle!;
     this.#settle = undefined;
-    settle.resolve({ status: statusCode, headers: downstreamHeaders(headers), body: this });
+    settle.answered({ status: statusCode, headers: downstreamHeaders(headers), body: this });
+    if (this.#sink === undefined) {
+      this.#waiting = true;
+      controller.pause(); // until the body is taken
+    }
   }
 
   onBodySent(chunk: Buffer): void {
@@ -161,6 +179,7 @@ class Exchange implements Dispatcher.DispatchHandler, AnswerBody {
     if (this.#received > LARGE_BODY_BYTES) passedOn(chunk.length);
     if (this.#sink === undefined) {
       (this.#early ??= []).push(chunk);
+      this.#waiting = true;
       controller.pause();
     } else if (!this.#sink.data(chunk)) controller.pause();
   }
@@ -174,7 +193,7 @@ class Exchange implements Dispatcher.DispatchHandler, AnswerBody {
     if (this.#settle !== undefined) {
       const settle = this.#settle;
       this.#settle = undefined;
-      return settle.reject(err instanceof CallerGoneError ? err : upstreamError(this.#input, err));
+      return settle.failed(err instanceof CallerGoneError ? err : upstreamError(this.#input, err));
     }
     this.#error = err;
     this.#sink?.fail(err);
@@ -218,6 +237,9 @@ class Exchange implements Dispatcher.DispatchHandler, AnswerBody {
     if (early !== undefined) for (const chunk of early) room = sink.data(chunk);
     if (this.#error !== undefined) return sink.fail(this.#error);
     if (this.#ended) return sink.end();
-    if (room) this.#controller?.resume();
+    if (room && this.#waiting) {
+      this.#waiting = false;
+      this.#controller?.resume();
+    }
   }
 }

@@ -7,7 +7,7 @@
  * is not read here (no schema runs on it), and an empty query, the common
  * case, is checked once per endpoint.
  */
-import type { FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { EndpointSpec } from '../../platform/endpoints/types.ts';
 import { zodIssues } from '../../platform/errors.ts';
@@ -15,13 +15,13 @@ import { RequestInvalidError } from '../errors.ts';
 import { ProxyDeniedError } from './denied.ts';
 
 /** Whether the body is declared JSON (`application/json`, `application/<x>+json`). */
-export function isJson(request: FastifyRequest): boolean {
-  return /^application\/(.+\+)?json\b/i.test(request.headers['content-type'] ?? '');
+export function isJson(headers: IncomingHttpHeaders): boolean {
+  return /^application\/(.+\+)?json\b/i.test(headers['content-type'] ?? '');
 }
 
 /** Whether the request carries a body (a non-zero Content-Length, or chunks). */
-export function hasBody(request: FastifyRequest): boolean {
-  return request.headers['content-length'] !== undefined ? request.headers['content-length'] !== '0' : request.headers['transfer-encoding'] !== undefined;
+export function hasBody(headers: IncomingHttpHeaders): boolean {
+  return headers['content-length'] !== undefined ? headers['content-length'] !== '0' : headers['transfer-encoding'] !== undefined;
 }
 
 /** The body read whole (within `limit`) and checked against the endpoint's schema; its bytes as they came. */
