@@ -4,11 +4,13 @@
  * outside — no request log at info for a call that went well (Fastify's own
  * lines are not built), a HEAD still answered by Fastify's route, and a call
  * that arrives while the gateway is stopping answered 503 with
- * `Connection: close` after the call in flight before it was answered.
+ * `Connection: close` after the call in flight before it was answered — and
+ * a key checked per call even when a keep-alive connection changes it.
  */
 import { connect } from 'node:net';
-import { describe, expect, it } from 'vitest';
-import { PROXY_ORG, proxyAuth, proxyGateway, recordingUpstream } from '../support/proxy-upstream.ts';
+import { Client } from 'undici';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { PROXY_KEY, PROXY_ORG, proxyAuth, proxyGateway, recordingUpstream, sha256Hex } from '../support/proxy-upstream.ts';
 import { rawRequest } from '../support/raw-http.ts';
 
 const UM = `/api/v5/orgs/${PROXY_ORG}/unified_messaging`;
@@ -84,5 +86,29 @@ describe('the proxy on the gateway server', () => {
     expect(answer.status).toBe(400);
     expect(answer.json).toMatchObject({ code: 'TG_PATH_INVALID', errors: [{ path: 'path' }] });
     expect(up.seen).toEqual([]);
+  });
+
+  it('checks the key of every call on one keep-alive connection, also when the connection changes keys', async () => {
+    const up = await recordingUpstream();
+    const narrow = { name: 'narrow', key_sha256: sha256Hex('narrow-key-0123456789'), allow: [{ methods: ['GET'], paths: [`/api/v5/orgs/<organization_id>/users/*`] }] };
+    const crm = { name: 'crm', key_sha256: sha256Hex(PROXY_KEY), allow: [{ methods: ['GET'], paths: [UM] }] };
+    const tg = await proxyGateway(up.url, { clients: [crm, narrow] });
+    const client = new Client(tg.gateway.url, { pipelining: 1 });
+    onTestFinished(() => client.close());
+    let connections = 0;
+    client.on('connect', () => connections++);
+    const call = async (authorization?: string) => {
+      const answer = await client.request({ method: 'GET', path: UM, headers: authorization ? { authorization } : {} });
+      const body = (await answer.body.json()) as { code?: string; message?: string };
+      return { status: answer.statusCode, code: body.code, message: body.message };
+    };
+    expect((await call(proxyAuth.authorization)).status).toBe(200);
+    expect(await call('Bearer narrow-key-0123456789')).toEqual({ status: 403, code: 'TG_PROXY_FORBIDDEN', message: `client narrow may not GET ${UM}` });
+    expect(await call('Bearer not-a-key')).toMatchObject({ status: 401, code: 'TG_PROXY_UNAUTHORIZED' });
+    expect((await call(proxyAuth.authorization)).status).toBe(200);
+    expect(await call()).toMatchObject({ status: 401, code: 'TG_PROXY_UNAUTHORIZED' });
+    expect(await call(`Basic ${PROXY_KEY}`)).toMatchObject({ status: 401, code: 'TG_PROXY_UNAUTHORIZED' });
+    expect(connections).toBe(1);
+    expect(up.seen).toHaveLength(2);
   });
 });

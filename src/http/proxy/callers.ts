@@ -8,6 +8,9 @@
  * key digest to client (the presented key is hashed once and looked up; a
  * lookup's timing can tell only about the digest, never the key), each
  * allow-list compiled (path-patterns.ts), each bucket held by its client.
+ * A keep-alive connection that presents the same Authorization again is not
+ * hashed again: the caller found for it is kept with the connection, and
+ * compared only with what that same connection sent before.
  */
 import { hash } from 'node:crypto';
 import type { ProxyClient } from '../../config/schema.ts';
@@ -36,6 +39,8 @@ const BEARER = /^Bearer\s+(\S+)$/i;
 export class ProxyCallers {
   /** SHA-256 of a key (its 32 bytes, one character each) → its client (the first listed, when two share a key). */
   readonly #byDigest = new Map<string, Caller>();
+  /** Per connection, the Authorization it presented last and the caller that key belongs to. */
+  readonly #byConnection = new WeakMap<object, { authorization: string; caller: Caller }>();
   readonly #now: () => number;
   readonly #count: number;
 
@@ -67,12 +72,21 @@ export class ProxyCallers {
     return this.#count;
   }
 
-  /** Checks the presented Authorization, then the allow-list, then the rate limit. `segments`: the path's, when already split. */
-  admit(authorization: string | undefined, method: string, path: string, segments: readonly string[] = splitPath(path)): Admission {
-    const key = keyOf(authorization);
-    if (key === undefined) return NO_KEY;
-    const found = this.#byDigest.get(hash('sha256', key, 'binary'));
-    if (!found) return UNKNOWN_KEY;
+  /**
+   * Checks the presented Authorization, then the allow-list, then the rate limit. `segments`: the path's, when
+   * already split; `connection`: the request's socket, when the same connection may call again.
+   */
+  admit(authorization: string | undefined, method: string, path: string, segments: readonly string[] = splitPath(path), connection?: object): Admission {
+    const known = connection === undefined ? undefined : this.#byConnection.get(connection);
+    let found: Caller | undefined;
+    if (known !== undefined && known.authorization === authorization) found = known.caller;
+    else {
+      const key = keyOf(authorization);
+      if (key === undefined) return NO_KEY;
+      found = this.#byDigest.get(hash('sha256', key, 'binary'));
+      if (!found) return UNKNOWN_KEY;
+      if (connection !== undefined) this.#byConnection.set(connection, { authorization: authorization as string, caller: found });
+    }
     if (!isAllowed(found, method, segments)) return { ok: false, status: 403, code: 'TG_PROXY_FORBIDDEN', message: `client ${found.name} may not ${method} ${path}` };
     const wait = this.#take(found);
     if (wait > 0) return { ok: false, status: 429, code: 'TG_PROXY_RATE_LIMITED', message: `client ${found.name} is over ${found.ratePerMinute} requests a minute`, retryAfterSeconds: Math.ceil(wait / 1000) };

@@ -144,7 +144,7 @@ export class ProxyHandler {
     if (deps.forwardCallerAuthorization) {
       authorization = headers.authorization;
     } else {
-      const admitted = deps.callers.admit(headers.authorization, method, path, segments);
+      const admitted = deps.callers.admit(headers.authorization, method, path, segments, req.socket);
       if (!admitted.ok) {
         if (admitted.retryAfterSeconds !== undefined) res.setHeader('retry-after', String(admitted.retryAfterSeconds));
         throw new ProxyDeniedError(admitted.status, admitted.code, admitted.message);
