@@ -6,6 +6,9 @@
  * load generator (autocannon in a child process, 50 connections). The
  * platform the gateway posts the messages on to is a sandbox in its own
  * process, so only the gateway's work shares the gateway's event loop.
+ * CPU per request: the gateway (or bare app) runs in this process, whose CPU
+ * time (all threads; the child sandbox not included) and the load process's
+ * the load process reads over the measured run (bench/receiver-load.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -70,11 +73,19 @@ export async function benchConnectorIntake(): Promise<IntakeCase[]> {
 export function reportIntake(cases: IntakeCase[]): void {
   const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
   const base = (cases[0] as IntakeCase).load.requestsPerSecond;
-  console.log(`| webhook connector intake, ${CONNECTIONS} connections | req/s | p50 ms | p99 ms | non-2xx | × bare |`);
-  console.log('|---|---:|---:|---:|---:|---:|');
+  console.log(
+    `| webhook connector intake, ${CONNECTIONS} connections | req/s | p50 ms | p99 ms | non-2xx | × bare | server CPU µs/req | server cores | load CPU µs/req | load cores |`,
+  );
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const c of cases) {
     const l = c.load;
-    console.log(`| ${c.name} | ${fmt(l.requestsPerSecond)} | ${fmt(l.latencyMs.p50, 2)} | ${fmt(l.latencyMs.p99, 2)} | ${fmt(l.non2xx + l.errors)} | ${fmt(l.requestsPerSecond / base, 3)} |`);
+    const cpu = l.cpu && l.completed > 0 ? l.cpu : undefined;
+    const per = (micros: number) => fmt(micros / l.completed, 1);
+    const cores = (micros: number) => fmt(micros / 1e6 / l.seconds, 2);
+    const cpuCells = cpu ? `${per(cpu.serverMicros)} | ${cores(cpu.serverMicros)} | ${per(cpu.loadMicros)} | ${cores(cpu.loadMicros)}` : '— | — | — | —';
+    console.log(
+      `| ${c.name} | ${fmt(l.requestsPerSecond)} | ${fmt(l.latencyMs.p50, 2)} | ${fmt(l.latencyMs.p99, 2)} | ${fmt(l.non2xx + l.errors)} | ${fmt(l.requestsPerSecond / base, 3)} | ${cpuCells} |`,
+    );
   }
 }
 

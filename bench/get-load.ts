@@ -7,9 +7,9 @@
  * process ids, the CPU time (user + system, all threads: /proc/<pid>/stat)
  * each of them and this process used per request during the measured run.
  */
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createHistogram } from 'node:perf_hooks';
+import { processCpuMicros as cpuUs } from './measure.ts';
 
 interface Result {
   errors: number;
@@ -36,12 +36,6 @@ export interface GetLoadSummary {
   loadCpuUsPerRequest: number;
 }
 
-/** CPU time of a process so far, in µs (utime + stime of /proc/<pid>/stat, in clock ticks of 10 ms). */
-function cpuUs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
 
 async function main(): Promise<void> {
   const [url, headersJson = '{}', connections = '10', seconds = '10', warmup = '2', pidList = ''] = process.argv.slice(2);

@@ -1,4 +1,5 @@
 /** A tiny timing helper for the benchmarks: warm up, then time N runs. */
+import { readFileSync } from 'node:fs';
 export interface Measured {
   name: string;
   ops: number;
@@ -31,4 +32,23 @@ export function report(rows: Measured[]): void {
         `${r.microsPerOp.toFixed(2).padStart(10)} µs/op  (${r.ops} ops)`,
     );
   }
+}
+
+/** /proc/<pid>/stat counts in clock ticks: 100 a second on Linux (getconf CLK_TCK). */
+const CLOCK_TICKS = 100;
+
+/** CPU time (utime + stime, all its threads) a process used so far, µs, from /proc/<pid>/stat (10 ms resolution). */
+export function processCpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // from the 3rd field (state) on
+  return ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS) * 1e6; // utime and stime, the 14th and 15th
+}
+
+/** CPU time used during `work`, µs: the process `pid`'s (all threads) and this process's. */
+export async function cpuDuring<T>(pid: number, work: () => Promise<T>): Promise<{ value: T; serverMicros: number; loadMicros: number }> {
+  const server0 = processCpuMicros(pid);
+  const load0 = process.cpuUsage();
+  const value = await work();
+  const load = process.cpuUsage(load0);
+  return { value, serverMicros: processCpuMicros(pid) - server0, loadMicros: load.user + load.system };
 }

@@ -7,7 +7,13 @@
  * LOAD_KIND=connector sends a webhook connector's inbound messages instead,
  * signed the Standard Webhooks way with <secret> (a `whsec_…`).
  * LOAD_AMOUNT=N sends exactly N requests instead (no warm-up); LOAD_RATE=R
- * caps the rate at R requests a second (a steady load, for latency).
+ * sends a steady R requests a second, one every 1/R s (bench/paced-load.ts,
+ * for latency; LOAD_PACER=autocannon uses autocannon's `overallRate` instead,
+ * which sends each second's requests in a burst at its start).
+ *
+ * CPU: each summary holds the CPU time (user + system, all threads) that the
+ * server process (LOAD_SERVER_PID, else this process's parent: the benchmarks
+ * run their servers in-process) and this load process used during that run.
  *
  * Every request is a distinct `message_created` envelope (fresh message.id,
  * the field set of src/sandbox/webhook-envelopes.ts) signed with a fresh
@@ -21,6 +27,8 @@ import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
 import { Webhook } from 'standardwebhooks';
 import { signWebhook, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../src/platform/signature.ts';
 import { messageCreatedEnvelope } from '../test/support/events.ts';
+import { cpuDuring } from './measure.ts';
+import { pacedRun } from './paced-load.ts';
 
 // autocannon ships no types: the part of its API used here.
 interface AutocannonRequest {
@@ -79,6 +87,10 @@ export interface LoadSummary {
   /** Requests written / answers counted; the difference was in flight when autocannon stopped. */
   sent: number;
   completed: number;
+  /** CPU time during the run, µs (user + system): the server process's (all its threads) and this load process's. */
+  cpu?: { serverMicros: number; loadMicros: number };
+  /** The paced generator's lag behind each request's due time (LOAD_RATE only), ms. */
+  sendLagMs?: { p50: number; p99: number; max: number };
 }
 
 export interface LoadOutput {
@@ -88,6 +100,11 @@ export interface LoadOutput {
 }
 
 const THREADS = 64;
+/** Runs `work`, adding the server's and this process's CPU time during it to its summary (a paced run measures its own). */
+async function withCpu<T extends LoadSummary>(serverPid: number, work: () => Promise<T>): Promise<T> {
+  const { value, serverMicros, loadMicros } = await cpuDuring(serverPid, work);
+  return { ...value, cpu: value.cpu ?? { serverMicros, loadMicros } };
+}
 
 function summarize(r: AutocannonResult, latency: RecordableHistogram): LoadSummary {
   const ms = (micros: number) => micros / 1000;
@@ -177,7 +194,18 @@ async function main(): Promise<void> {
   // LOAD_AMOUNT: exactly that many requests, as fast as they go; LOAD_RATE: at most that many a second.
   const amount = Number(process.env.LOAD_AMOUNT ?? 0);
   const rate = Number(process.env.LOAD_RATE ?? 0);
-  const run = async (duration: number): Promise<LoadSummary> => {
+  const serverPid = Number(process.env.LOAD_SERVER_PID ?? process.ppid);
+  const paced = rate > 0 && process.env.LOAD_PACER !== 'autocannon';
+  const onOk = request.onResponse as (status: number, body: string) => void;
+  const next = () => {
+    const r = (request.setupRequest as NonNullable<AutocannonRequest['setupRequest']>)({}, {});
+    return { body: r.body as string, headers: r.headers as Record<string, string> };
+  };
+  const run = (duration: number): Promise<LoadSummary> =>
+    withCpu(serverPid, () =>
+      paced ? pacedRun({ url, connections: Number(connections), rate, seconds: duration, amount, next, onOk, serverPid }) : autocannonRun(duration),
+    );
+  const autocannonRun = async (duration: number): Promise<LoadSummary> => {
     const latency = createHistogram();
     const limits = { ...(amount > 0 ? { amount } : { duration }), ...(rate > 0 ? { overallRate: rate } : {}) };
     const running = autocannon({ url, connections: Number(connections), ...limits, method: 'POST', requests: [request] });

@@ -8,6 +8,14 @@
  *       the store on `synchronous=full` (the default) and `normal`.
  * After each (b) run the `deliveries` table is checked against the 2xx
  * answers; the process exits 1 when they disagree.
+ *
+ * CPU: the servers (bare app, gateway, and for (b) the in-process sandbox)
+ * run in this process; the load process reads this process's CPU time (user +
+ * system, all threads, /proc/<pid>/stat) and its own over the measured run,
+ * and the tables give both per answered request. For (b) the gateway is then
+ * left to deliver its backlog, and this process's CPU from the warm-up's start
+ * to the last delivery, per stored webhook, is what accepting AND delivering
+ * one costs.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -35,6 +43,19 @@ interface CaseResult {
   name: string;
   load: LoadSummary;
   check?: string;
+  /** (b): this process's CPU µs per stored webhook, warm-up start to the last delivery; and the drain's seconds. */
+  endToEnd?: { microsPerWebhook: number; drainSeconds: number; delivered: number };
+}
+
+/** Waits until the runner delivered every stored webhook (none left `accepted`), at most `limitMs`; the seconds waited. */
+async function drained(store: { read: { sql: { get<T>(sql: string, params?: unknown[]): Promise<T | undefined> } } }, limitMs = 120_000): Promise<number> {
+  const start = performance.now();
+  while (performance.now() - start < limitMs) {
+    const left = await store.read.sql.get<{ n: number }>(`select count(*) as n from deliveries where status = 'accepted'`);
+    if (Number(left?.n) === 0) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return (performance.now() - start) / 1000;
 }
 
 /** A steady load for latency: this many requests a second (the issue's p99 target is at 1,000/s). */
@@ -65,6 +86,7 @@ async function gatewayReceiver(synchronous: 'full' | 'normal', env: Record<strin
     try {
       const registration = (await gateway.store.read.registrations.get(CONNECTOR));
       if (!registration) throw new Error(`connector ${CONNECTOR} was not registered with the sandbox`);
+      const cpu0 = process.cpuUsage();
       const out = await runLoad(`${gateway.url}/webhooks/${CONNECTOR}`, registration.secret, registration.configId, sandbox.roomId, env);
 
       // Every 2xx answer must be a stored delivery, and nothing else may have been stored.
@@ -91,7 +113,11 @@ async function gatewayReceiver(synchronous: 'full' | 'normal', env: Record<strin
         `2xx delivery_ids found accepted/delivered: ${matched}; ` +
         `stored without a counted answer: ${stored - answered2xx} (requests in flight when autocannon stopped: ${cutOff}); ` +
         `other statuses: ${others.length === 0 ? 'none' : JSON.stringify(Object.fromEntries(others))} -> ${ok ? 'OK' : 'MISMATCH'}`;
-      return { result: { name: `gateway \`POST /webhooks/:connector\` (synchronous=${synchronous})${label}`, load: out.measured, check }, ok };
+      const drainSeconds = await drained(gateway.store);
+      const cpu = process.cpuUsage(cpu0);
+      const delivered = Number((await countDeliveriesByStatus(gateway.store.read.sql)).delivered ?? 0);
+      const endToEnd = { microsPerWebhook: (cpu.user + cpu.system) / delivered, drainSeconds, delivered };
+      return { result: { name: `gateway \`POST /webhooks/:connector\` (synchronous=${synchronous})${label}`, load: out.measured, check, endToEnd }, ok };
     } finally {
       await gateway.close();
     }
@@ -102,6 +128,17 @@ async function gatewayReceiver(synchronous: 'full' | 'normal', env: Record<strin
 }
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+const CPU_HEADER = 'server CPU µs/req | server cores | load CPU µs/req | load cores | server CPU µs/webhook end to end';
+const CPU_ALIGN = '---:|---:|---:|---:|---:';
+function cpuCells(r: CaseResult): string {
+  const { cpu, completed, seconds } = r.load;
+  if (!cpu || completed === 0) return '— | — | — | — | —';
+  const perReq = (micros: number) => fmt(micros / completed, 1);
+  const cores = (micros: number) => fmt(micros / 1e6 / seconds, 2);
+  const e2e = r.endToEnd ? fmt(r.endToEnd.microsPerWebhook, 1) : '—';
+  return `${perReq(cpu.serverMicros)} | ${cores(cpu.serverMicros)} | ${perReq(cpu.loadMicros)} | ${cores(cpu.loadMicros)} | ${e2e}`;
+}
 
 /** Runs every case and prints the tables; false when a check of the store against the 2xx answers failed. */
 export async function benchReceiver(): Promise<boolean> {
@@ -128,23 +165,33 @@ export async function benchReceiver(): Promise<boolean> {
   }
 
   const base = CASES.has('bare') ? (results[0] as CaseResult).load.requestsPerSecond : Number.NaN;
-  console.log('| case | req/s | p50 ms | p99 ms | 2xx | non-2xx | errors | b/a req/s |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+  console.log(`| case | req/s | p50 ms | p99 ms | 2xx | non-2xx | errors | b/a req/s | ${CPU_HEADER} |`);
+  console.log(`|---|---:|---:|---:|---:|---:|---:|---:|${CPU_ALIGN}|`);
   for (const r of results) {
     const l = r.load;
     console.log(
       `| ${r.name} | ${fmt(l.requestsPerSecond)} | ${fmt(l.latencyMs.p50, 2)} | ${fmt(l.latencyMs.p99, 2)} | ${fmt(l.ok2xx)} | ` +
-        `${fmt(l.non2xx)} | ${fmt(l.errors)} | ${r === results[0] ? '—' : `${fmt(l.requestsPerSecond / base, 3)}`} |`,
+        `${fmt(l.non2xx)} | ${fmt(l.errors)} | ${r === results[0] ? '—' : `${fmt(l.requestsPerSecond / base, 3)}`} | ${cpuCells(r)} |`,
     );
   }
   console.log('');
-  console.log('| steady load (latency) | req/s | p50 ms | p99 ms | max ms | non-2xx |');
-  console.log('|---|---:|---:|---:|---:|---:|');
+  console.log(`| steady load (latency) | req/s | p50 ms | p99 ms | max ms | non-2xx | send lag p99 ms | ${CPU_HEADER} |`);
+  console.log(`|---|---:|---:|---:|---:|---:|---:|${CPU_ALIGN}|`);
   for (const r of steadyResults) {
     const l = r.load;
-    console.log(`| ${r.name} | ${fmt(l.requestsPerSecond)} | ${fmt(l.latencyMs.p50, 2)} | ${fmt(l.latencyMs.p99, 2)} | ${fmt(l.latencyMs.max, 1)} | ${fmt(l.non2xx + l.errors)} |`);
+    console.log(
+      `| ${r.name} | ${fmt(l.requestsPerSecond)} | ${fmt(l.latencyMs.p50, 2)} | ${fmt(l.latencyMs.p99, 2)} | ${fmt(l.latencyMs.max, 1)} | ` +
+        `${fmt(l.non2xx + l.errors)} | ${l.sendLagMs ? fmt(l.sendLagMs.p99, 2) : '—'} | ${cpuCells(r)} |`,
+    );
   }
   console.log('');
+  console.log(
+    'server CPU: this process (servers in-process; for the gateway also its sandbox, job runner, checkpoint worker, thread pool) during the measured run, ' +
+      'per answered request; cores = CPU seconds a second. end to end: from the warm-up to the last delivery, per stored webhook (accepted + delivered).\n',
+  );
+  for (const r of [...results, ...steadyResults]) {
+    if (r.endToEnd) console.log(`${r.name}: ${fmt(r.endToEnd.delivered)} delivered, the last ${fmt(r.endToEnd.drainSeconds, 2)} s after the load stopped`);
+  }
   for (const r of [...results, ...steadyResults]) if (r.check) console.log(`${r.name}: ${r.check}`);
   for (const r of results) {
     const codes = Object.entries(r.load.statusCodes).map(([c, n]) => `${c}×${n}`).join(', ');
