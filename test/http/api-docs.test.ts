@@ -76,7 +76,12 @@ describe('api docs', () => {
       if (e.multipart) expect(Object.keys(content)).toEqual(['multipart/form-data']);
       else if (e.body) expect(Object.keys(content)).toEqual(['application/json']);
       else expect(op!.requestBody).toBeUndefined();
-      const ok = (op!.responses as Record<string, { content?: Json }>)['200']!;
+      const responses = op!.responses as Record<string, { description?: string; content?: Json }>;
+      // The gateway's own answers: every path is checked (400 TG_PATH_INVALID), a checked body may be too large.
+      expect(responses['400']?.description, e.id).toContain('TG_PATH_INVALID');
+      expect(Object.keys(responses)).toEqual(expect.arrayContaining(['401', '403', '429', '502', '503', '504']));
+      expect(responses['413'] !== undefined, `${e.id} 413`).toBe(e.body !== undefined && !e.multipart);
+      const ok = responses['200']!;
       if (e.download) expect(Object.keys(ok.content ?? {})).toEqual(['application/octet-stream']);
       else if (e.response) expect(Object.keys(ok.content ?? {})).toEqual(['application/json']);
       if (e.query) {

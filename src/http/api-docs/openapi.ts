@@ -159,6 +159,7 @@ function operationOf(endpoint: EndpointSpec, converter: SchemaConverter): { oper
   }
 
   const gatewayError = (description: string) => ({ description, content: json(ERROR_REF) });
+  const checksBody = endpoint.body !== undefined && !endpoint.multipart;
   const operation: JsonSchema = {
     operationId: endpoint.id,
     tags: [endpoint.source],
@@ -169,14 +170,28 @@ function operationOf(endpoint: EndpointSpec, converter: SchemaConverter): { oper
     responses: {
       '200': ok,
       ...(endpoint.redirects ? { '302': { description: 'A redirect, passed to the caller untouched.' } } : {}),
-      ...(endpoint.body && !endpoint.multipart ? { '400': gatewayError('The JSON body does not match its schema; `errors` names each field.') } : {}),
+      '400': gatewayError(badRequest(endpoint)),
       '401': gatewayError('No gateway key, or an unknown one.'),
       '403': gatewayError('The gateway key may not call this path.'),
+      ...(checksBody ? { '413': gatewayError('`TG_BODY_TOO_LARGE`: the JSON body is over `server.body_limit_bytes`; nothing was sent.') } : {}),
       '429': gatewayError('The gateway key is over its rate limit (see `retry-after`).'),
+      '502': gatewayError('`TG_UPSTREAM_UNREACHABLE`: the platform could not be reached (or its answer could not be passed on: `TG_UPSTREAM_INVALID`).'),
+      '503': gatewayError('`TG_CLOSING`: the gateway is shutting down; call again (another replica).'),
+      '504': gatewayError('`TG_UPSTREAM_TIMEOUT`: the platform did not answer within `proxy.timeout_ms`.'),
       default: { description: 'Any other answer of the platform, passed through.' },
     },
   };
   return { operation, entry };
+}
+
+/** What the gateway refuses with 400 on this endpoint, before anything is sent: the path, and what it checks. */
+function badRequest(endpoint: EndpointSpec): string {
+  const checked = [
+    '`TG_PATH_INVALID`: the path has a dot segment, an encoded `/`, `\\`, `#` or `?`, a broken `%` escape or an empty segment (`errors` names `path`)',
+    ...(endpoint.query ? ['`TG_REQUEST_INVALID`: the query does not match its schema (`errors` names each `query.<field>`)'] : []),
+    ...(endpoint.body && !endpoint.multipart ? ['`TG_REQUEST_INVALID`: the JSON body does not match its schema (`errors` names each field)'] : []),
+  ];
+  return `Refused by the gateway, nothing sent: ${checked.join('; ')}.`;
 }
 
 export function buildApiDocs(endpoints: readonly EndpointSpec[], version: string): ApiDocs {
