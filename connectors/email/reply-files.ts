@@ -8,11 +8,13 @@
  *   [attachment not sent: scan.tiff — over the 10.0 MB limit per file]
  *
  * so the customer knows to ask; the reply itself is never held back for it.
- * A file the platform no longer hands out (404, 403) is named the same way;
- * one that cannot be fetched for now fails the attempt (retried); an
- * attachment type the gateway does not know is left out.
+ * A file the platform no longer hands out (404, 403), or one on a host the
+ * gateway may not fetch from (neither the platform's nor in
+ * `files.fetch_hosts`), is named the same way; one that cannot be fetched
+ * for now fails the attempt (retried); an attachment type the gateway does
+ * not know is left out.
  */
-import { AttachmentTooLargeError, AttachmentUnavailableError, knownAttachments, type AttachmentFetcher } from '../../src/connector/api.ts';
+import { AttachmentHostRefusedError, AttachmentTooLargeError, AttachmentUnavailableError, knownAttachments, type AttachmentFetcher } from '../../src/connector/api.ts';
 import { formatSize } from './attachments.ts';
 import type { AttachmentLimits } from './attachment-files.ts';
 
@@ -36,6 +38,11 @@ export async function replyFiles(list: readonly unknown[], limits: AttachmentLim
       // Gone or refused for good at the platform (a 404, a 403): named, so the reply still goes.
       if (err instanceof AttachmentUnavailableError) {
         out.notSent.push(`[attachment not sent: ${name} — the platform did not hand it out (${err.code})]`);
+        continue;
+      }
+      // Its address is on a host the gateway may not fetch from: the same file would be refused at every retry.
+      if (err instanceof AttachmentHostRefusedError) {
+        out.notSent.push(`[attachment not sent: ${name} — the gateway may not fetch it from where it is (${err.code})]`);
         continue;
       }
       if (!(err instanceof AttachmentTooLargeError)) throw err;

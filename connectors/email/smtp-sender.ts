@@ -120,6 +120,7 @@ export class SmtpSender {
     const cc = this.#config.reply_all ? (info.cc ?? []) : [];
     const files = await replyFiles(event.message.attachments, this.#config.attachments, this.#ctx.attachments);
     const text = files.notSent.length > 0 ? `${event.message.message}\n\n${files.notSent.join('\n')}` : event.message.message;
+    if (files.notSent.length > 0) this.#ctx.logger.warn({ thread_id: event.thread_id, not_sent: files.notSent }, 'reply goes without some of its files');
     const mail: Mail.Options = {
       from: this.#config.from_name ? { name: this.#config.from_name, address: this.#config.address } : this.#config.address,
       to: named(info.customer),

@@ -16,7 +16,7 @@
  * that may pass are thrown (the delivery is retried); an attachment type the
  * gateway does not know is left out.
  */
-import { AttachmentTooLargeError, AttachmentUnavailableError, formatSize, knownAttachments, type AttachmentFetcher } from '../../src/connector/api.ts';
+import { AttachmentHostRefusedError, AttachmentTooLargeError, AttachmentUnavailableError, formatSize, knownAttachments, type AttachmentFetcher } from '../../src/connector/api.ts';
 import type { FileLimits } from './kept-files.ts';
 import { TicketAttachmentRefusedError, type TicketAdapter, type TicketUpload } from './ticket-adapter.ts';
 
@@ -46,6 +46,7 @@ export async function noteFiles(
     } catch (err) {
       // Gone or refused for good at the platform (a 404, a 403): named, so the note still goes.
       if (err instanceof AttachmentUnavailableError) notSent(`the platform did not hand it out (${err.code})`);
+      else if (err instanceof AttachmentHostRefusedError) notSent(`the gateway may not fetch it from where it is (${err.code})`);
       else if (!(err instanceof AttachmentTooLargeError)) throw err;
       else if (budget < limits.max_file_bytes) notSent(`over the ${formatSize(limits.max_note_bytes)} limit per note`);
       else notSent(`over the ${formatSize(Math.min(limits.max_file_bytes, err.maxBytes))} limit per file`);

@@ -114,6 +114,7 @@ export class NoteWriter {
         // Only now (a retry that found its note uploads nothing): the files, then text and files in one change.
         const files = await noteFiles(note.files, { private: note.private, limits: this.#options.files, fetcher: this.#options.fetcher, adapter: this.#adapter, signal: context.signal });
         const text = files.notSent.length > 0 ? `${note.text}\n\n${files.notSent.join('\n')}` : note.text;
+        if (files.notSent.length > 0) this.#options.logger?.warn({ ticket: ticketId, not_sent: files.notSent }, 'note goes without some of its files');
         const { entryId } = await this.#adapter.addNote(ticketId, { text, private: note.private, uploads: files.uploads }, context.signal);
         // Read back: the id (Redmine does not tell it) and whether it was stored as asked.
         written = await this.#findOwnNote(ticketId, note.ref, context.signal);

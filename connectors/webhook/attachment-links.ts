@@ -10,13 +10,14 @@
  *
  * A file over the fetch limit, or gone at the platform, stays as the platform
  * sent it, with `"error": "TG_ATTACHMENT_TOO_LARGE"` (or
- * `TG_ATTACHMENT_UNAVAILABLE`), and the reply goes out (it is never
+ * `TG_ATTACHMENT_UNAVAILABLE`; `TG_ATTACHMENT_HOST_REFUSED` for one on a host
+ * the gateway may not fetch from), and the reply goes out (it is never
  * dead-lettered for its file); an attachment type the gateway does not know
  * is passed on as it came. A file that cannot be fetched for now fails the
  * attempt, which is retried. Each attempt keeps its files anew: a retried
  * delivery may link new copies, and the old ones expire with their links.
  */
-import { AttachmentTooLargeError, AttachmentUnavailableError, knownAttachments, type ConnectorContext } from '../../src/connector/api.ts';
+import { AttachmentHostRefusedError, AttachmentTooLargeError, AttachmentUnavailableError, knownAttachments, type ConnectorContext } from '../../src/connector/api.ts';
 
 export async function linkedAttachments(list: readonly unknown[], ctx: Pick<ConnectorContext, 'attachments' | 'files'>, signal?: AbortSignal): Promise<unknown[]> {
   const out: unknown[] = [];
@@ -31,8 +32,9 @@ export async function linkedAttachments(list: readonly unknown[], ctx: Pick<Conn
       const kept = await ctx.files.put(file);
       out.push({ type: known.type, name: file.filename, size: kept.size, content_type: file.contentType, url: kept.url });
     } catch (err) {
-      // Too large, or gone at the platform for good (404, 403): passed on as sent, with why; the reply still goes.
-      if (!(err instanceof AttachmentTooLargeError) && !(err instanceof AttachmentUnavailableError)) throw err;
+      // Too large, gone at the platform for good (404, 403) or on a host the gateway may not fetch from: passed on
+      // as sent, with why; the reply still goes.
+      if (!(err instanceof AttachmentTooLargeError) && !(err instanceof AttachmentUnavailableError) && !(err instanceof AttachmentHostRefusedError)) throw err;
       out.push({ ...known, error: err.code });
     }
   }
