@@ -3,6 +3,7 @@
  * but the OpenAPI document, the API is off without a token, and every bad
  * filter, time, limit, cursor or id is refused as JSON naming the field.
  */
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -32,6 +33,11 @@ describe('admin API: access', () => {
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.headers['content-security-policy']).toContain("connect-src 'self'");
+    // Assembled from page.html, page.css and the page-*.js pieces: one inline script and style, each allowed by its hash.
+    expect(page.text).toContain('function renderDetail(kind, r) {');
+    expect(page.text).toContain('dialog::backdrop { background: rgba(20, 25, 35, .35); }');
+    const inlineHash = (tag: string) => `'sha256-${createHash('sha256').update(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`).exec(page.text)?.[1] ?? '').digest('base64')}'`;
+    expect(page.headers['content-security-policy']).toContain(`script-src ${inlineHash('script')}; style-src ${inlineHash('style')};`);
   });
 
   it('is off without server.admin_token: no /admin routes, and one info line saying so', async () => {
