@@ -33,17 +33,27 @@ function rowFor(kind, id, cells) {
   return tr;
 }
 
+/**
+ * One page of a list in its table — after the rows shown for "older", else in
+ * their place, with `empty` said when nothing matches — and its cursor and
+ * "older" button.
+ */
+function showPage(list, cursor, page, rows, more, empty) {
+  const table = $(list + '-list');
+  const body = table.tBodies[0];
+  if (more) body.append(...rows); else body.replaceChildren(...rows);
+  if (!more && rows.length === 0) body.append(h('tr', {}, h('td', { colSpan: table.tHead.rows[0].cells.length, class: 'muted' }, empty)));
+  cursors[cursor] = page.next_before;
+  $(list + '-more').hidden = page.next_before === null;
+}
+
 async function loadDeliveries(more) {
   const page = await api('GET', '/deliveries' + queryOf($('delivery-filter'), more ? cursors.deliveries : null));
   const rows = page.results.map((d) => rowFor('delivery', d.id, [
     h('td', {}, time(d.received_at)), h('td', {}, d.connector), h('td', {}, dash(d.event_type)), h('td', { class: 'status' }, badge(d.status)),
     h('td', { class: 'num' }, d.attempts), h('td', { class: 'wrap' }, dash(d.error || d.external_id)),
   ]));
-  const body = $('delivery-list').tBodies[0];
-  if (more) body.append(...rows); else body.replaceChildren(...rows);
-  if (!more && rows.length === 0) body.append(h('tr', {}, h('td', { colSpan: 7, class: 'muted' }, 'No deliveries match.')));
-  cursors.deliveries = page.next_before;
-  $('delivery-more').hidden = page.next_before === null;
+  showPage('delivery', 'deliveries', page, rows, more, 'No deliveries match.');
 }
 
 async function loadInbound(more) {
@@ -52,11 +62,7 @@ async function loadInbound(more) {
     h('td', {}, time(m.received_at)), h('td', {}, m.connector), h('td', {}, m.kind), h('td', { class: 'status' }, badge(m.status)),
     h('td', { class: 'num' }, m.attempts), h('td', { class: 'wrap' }, m.thread_id), h('td', { class: 'wrap' }, dash(m.last_error)),
   ]));
-  const body = $('inbound-list').tBodies[0];
-  if (more) body.append(...rows); else body.replaceChildren(...rows);
-  if (!more && rows.length === 0) body.append(h('tr', {}, h('td', { colSpan: 8, class: 'muted' }, 'No inbound messages match.')));
-  cursors.inbound = page.next_before;
-  $('inbound-more').hidden = page.next_before === null;
+  showPage('inbound', 'inbound', page, rows, more, 'No inbound messages match.');
 }
 
 async function loadSkipped(more) {
@@ -68,11 +74,7 @@ async function loadSkipped(more) {
   const rows = page.results.map((r) => h('tr', { 'data-id': String(r.id) },
     h('td', { class: 'num' }, '#' + r.id), h('td', {}, time(r.received_at)), h('td', {}, r.connector), h('td', {}, r.code),
     h('td', { class: 'wrap' }, r.reason), h('td', { class: 'wrap' }, dash(r.summary)), h('td', { class: 'wrap' }, dash(r.sender_id))));
-  const body = $('skipped-list').tBodies[0];
-  if (more) body.append(...rows); else body.replaceChildren(...rows);
-  if (!more && rows.length === 0) body.append(h('tr', {}, h('td', { colSpan: 7, class: 'muted' }, 'No skipped messages match.')));
-  cursors.skipped = page.next_before;
-  $('skipped-more').hidden = page.next_before === null;
+  showPage('skipped', 'skipped', page, rows, more, 'No skipped messages match.');
 }
 
 async function loadJobs() {
