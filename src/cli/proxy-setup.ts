@@ -2,7 +2,7 @@
 import type { Settings } from '../config/schema.ts';
 import type { GatewayMetrics } from '../http/metrics.ts';
 import { ProxyCallers } from '../http/proxy/callers.ts';
-import type { ProxyDeps } from '../http/proxy/proxy-routes.ts';
+import type { ProxyDeps } from '../http/proxy/proxy-handler.ts';
 import { ProxyRouteTable } from '../http/proxy/route-table.ts';
 import type { Logger } from '../logger.ts';
 import { ALL_ENDPOINTS } from '../platform/endpoints/index.ts';

@@ -18,8 +18,8 @@ import { registerFileRoutes } from './file-routes.ts';
 import { GatewayHealth } from './gateway-health.ts';
 import { registerHealthRoutes } from './health-routes.ts';
 import { registerMetricsRoute, type GatewayMetrics } from './metrics.ts';
-import { ProxyHandler } from './proxy/proxy-handler.ts';
-import { proxyFirstServer, registerProxyRoutes, type ProxyDeps } from './proxy/proxy-routes.ts';
+import { ProxyHandler, type ProxyDeps } from './proxy/proxy-handler.ts';
+import { proxyFirstServer, registerProxyRoutes } from './proxy/proxy-routes.ts';
 import { registerWebhookRoutes } from './webhook-routes.ts';
 
 export interface AppDeps {

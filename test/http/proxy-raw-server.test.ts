@@ -39,7 +39,7 @@ describe('the proxy on the gateway server', () => {
     expect(levelsMentioning(lines, '"url":"/healthz"')).toContain(30);
   });
 
-  it('answers a HEAD on a proxied path through Fastify: 405 naming the method, nothing sent upstream', async () => {
+  it('answers a HEAD on a proxied path through Fastify: 405, nothing sent upstream', async () => {
     const up = await recordingUpstream();
     const tg = await proxyGateway(up.url);
     const answer = await fetch(`${tg.gateway.url}${UM}`, { method: 'HEAD', headers: proxyAuth });

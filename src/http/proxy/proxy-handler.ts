@@ -177,16 +177,19 @@ export class ProxyHandler {
       if (hasBody(headers)) call.input.body = req;
       return this.#send(call);
     }
-    checkedBody(req, endpoint, deps.bodyLimit).then(
-      (checked) => {
+    // Whatever fails from here on — the read, the check, the hand-over — is answered like a refusal above.
+    checkedBody(req, endpoint, deps.bodyLimit)
+      .then((checked) => {
         call.input.body = checked.raw;
         const once = deps.posts && hit !== undefined ? deps.posts.applies(endpoint, hit.params, checked.json) : undefined;
         // A post answered once is seen through even when its caller leaves (the answer is stored for the retry).
-        if (once) deps.posts!.run(once, () => forward(call.input)).then((answer) => this.#answer(call, answer), (err: unknown) => this.#failed(call, err));
-        else this.#send(call);
-      },
-      (err: unknown) => this.#fail(req, res, err),
-    );
+        if (once === undefined) return this.#send(call);
+        return deps.posts!.run(once, () => forward(call.input)).then(
+          (answer) => this.#answer(call, answer),
+          (err: unknown) => this.#failed(call, err),
+        );
+      })
+      .catch((err: unknown) => this.#fail(req, res, err));
   }
 
   /** The call goes out; its answer is passed on as it arrives, and the platform request given up if the caller leaves. */

@@ -12,8 +12,6 @@ import type { FastifyInstance, FastifyServerFactory } from 'fastify';
 import { createServer, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http';
 import type { ProxyHandler } from './proxy-handler.ts';
 
-export { type ProxyDeps } from './proxy-handler.ts';
-
 /** The path prefixes the documents use; the proxy answers under these only. */
 const PROXY_PREFIXES = ['/api/*', '/authorize', '/callback', '/token'] as const;
 
