@@ -98,7 +98,6 @@ export class Bridge {
       store: o.store,
       queue: this.queue,
       isConnector: (name) => o.connectors.has(name),
-      notify,
       signature: o.signature,
       budget: o.jobs.delivery,
       logger: logger.child({ room: 'receiver' }),
@@ -130,6 +129,6 @@ export class Bridge {
     const kind = { concurrency: o.jobs.concurrency, ...(o.jobs.leaseMs ? { leaseMs: o.jobs.leaseMs } : {}) };
     this.runner.register<ThreadJobPayload>(POST_MESSAGES_JOB, { handler: sync.handle, ...kind });
     this.runner.register<ThreadJobPayload>(CLOSE_SESSION_JOB, { handler: sync.handle, ...kind });
-    this.runner.register<DeliverJobPayload>(DELIVER_JOB, { handler: dispatch.handle, ...kind });
+    this.runner.register<DeliverJobPayload>(DELIVER_JOB, { handler: dispatch.handle, ...kind, takeOnEnqueue: true, onClaim: dispatch.openAttempt });
   }
 }

@@ -7,9 +7,11 @@
 import type { Logger } from 'pino';
 import type { ConnectorInstance, Thread } from '../connector/api.ts';
 import { describeFailure, PermanentJobError } from '../jobs/errors.ts';
-import type { JobContext } from '../jobs/runner.ts';
+import type { Job } from '../jobs/queue.ts';
+import type { JobContext } from '../jobs/job-run.ts';
 import { WebhookEvent } from '../platform/schemas/unified-messaging.ts';
 import type { Store } from '../store/database.ts';
+import type { Repos } from '../store/repos.ts';
 import type { DeliveryRow } from '../store/deliveries-repo.ts';
 import type { ThreadRow } from '../store/threads-repo.ts';
 import { KeyedMutex } from './keyed-mutex.ts';
@@ -46,14 +48,41 @@ export class OutboundDispatch {
   }
 
   readonly handle = async (payload: DeliverJobPayload, ctx: JobContext<DeliverJobPayload>): Promise<void> => {
-    // A job that names its thread takes the thread's lock before anything is awaited, so a thread's jobs enter it in
-    // the order they were claimed: a store read first would let a later job overtake where reads settle in any order
-    // (PostgreSQL). A job queued before payloads named the thread reads its delivery first.
-    if (payload.thread !== undefined) {
-      return this.#mutex.run(lockKey(payload.connector, payload.thread), async () => this.#deliver(payload, ctx, await this.#load(payload)));
+    const attempt: OpenAttempt = { id: typeof ctx.claimed === 'number' ? ctx.claimed : undefined };
+    try {
+      // A job that names its thread takes the thread's lock before anything is awaited, so a thread's jobs enter it
+      // in the order they were claimed: a store read first would let a later job overtake where reads settle in any
+      // order (PostgreSQL). A job queued before payloads named the thread reads its delivery first.
+      if (payload.thread !== undefined) {
+        return await this.#mutex.run(lockKey(payload.connector, payload.thread), async () => this.#deliver(payload, ctx, await this.#load(payload), attempt));
+      }
+      const loaded = await this.#load(payload);
+      await this.#mutex.run(lockKey(payload.connector, loaded.event.thread_id), () => this.#deliver(payload, ctx, loaded, attempt));
+    } catch (err) {
+      if (attempt.id !== undefined) await this.#closeAttempt(ctx, attempt.id, err);
+      throw err;
     }
-    const loaded = await this.#load(payload);
-    await this.#mutex.run(lockKey(payload.connector, loaded.event.thread_id), () => this.#deliver(payload, ctx, loaded));
+  };
+
+  /** The attempt's end when the run failed: aborted by a stop (written now), else with the job's failure record. */
+  async #closeAttempt(ctx: JobContext<DeliverJobPayload>, id: number, err: unknown): Promise<void> {
+    const at = this.#now();
+    if (ctx.signal.aborted) {
+      await this.#d.store.write((tx) => tx.attempts.closeDelivery(id, 'aborted', 'the gateway stopped during the attempt', null, at));
+      return;
+    }
+    const { final, message } = failureOf(err, ctx);
+    ctx.onFail((tx) => tx.attempts.closeDelivery(id, final ? 'dead' : 'failed', message, null, at));
+  }
+
+  /**
+   * The runner's `onClaim`: the attempt is opened in the write that claims (or takes) the job, so a delivery costs no
+   * commit of its own before the hand-over, and a crash during it still leaves the attempt open in the log. A
+   * delivery gone (retention) opens nothing; the run then fails on it.
+   */
+  readonly openAttempt = async (tx: Repos, job: Job<DeliverJobPayload>): Promise<number | undefined> => {
+    if (!(await tx.deliveries.exists(job.payload.delivery))) return undefined;
+    return tx.attempts.openDelivery(job.payload.delivery, job.id, job.attempts, job.payload.replay === true, this.#now());
   };
 
   async #load(payload: DeliverJobPayload): Promise<Loaded> {
@@ -65,16 +94,20 @@ export class OutboundDispatch {
   }
 
   /** One attempt, inside the thread's lock. */
-  async #deliver(payload: DeliverJobPayload, ctx: JobContext<DeliverJobPayload>, { delivery, instance, event }: Loaded): Promise<void> {
+  async #deliver(payload: DeliverJobPayload, ctx: JobContext<DeliverJobPayload>, { delivery, instance, event }: Loaded, attempt: OpenAttempt): Promise<void> {
     const { store } = this.#d;
     const row = await store.read.threads.byThreadId(payload.connector, event.thread_id);
     const thread = row && toThreadView({ ...row, chatId: event.chat_id }, await store.read.threads.references(row.id));
     const now = this.#now();
-    // The attempt opened, and a new session of the thread recorded, in one grouped write.
-    const attemptId = await store.write(async (tx) => {
-      if (row && row.chatId !== event.chat_id) await tx.threads.recordSession(row.id, event.chat_id, row.mappingId, now);
-      return tx.attempts.openDelivery(delivery.id, ctx.job.id, ctx.job.attempts, payload.replay === true, now);
-    });
+    const newSession = row !== undefined && row.chatId !== event.chat_id;
+    if (newSession || attempt.id === undefined) {
+      // A new session of the thread recorded (and the attempt opened, when the claim did not), in one grouped write.
+      attempt.id = await store.write(async (tx) => {
+        if (row && newSession) await tx.threads.recordSession(row.id, event.chat_id, row.mappingId, now);
+        return attempt.id ?? tx.attempts.openDelivery(delivery.id, ctx.job.id, ctx.job.attempts, payload.replay === true, now);
+      });
+    }
+    const attemptId = attempt.id;
     try {
       const result = await instance.deliver(event, thread, { signal: ctx.signal, attempt: ctx.job.attempts });
       const externalId = result?.externalId ?? null;
@@ -90,21 +123,27 @@ export class OutboundDispatch {
         'delivered',
       );
     } catch (err) {
-      const at = this.#now();
-      if (ctx.signal.aborted) {
-        await store.write((tx) => tx.attempts.closeDelivery(attemptId, 'aborted', 'the gateway stopped during the attempt', null, at));
-        throw err;
+      if (!ctx.signal.aborted) {
+        const at = this.#now();
+        const { final, message } = failureOf(err, ctx);
+        // Committed with the job's own failure record (the runner's), in one write; the attempt is closed by `handle`.
+        ctx.onFail((tx) => tx.deliveries.recordOutcome(delivery.id, final ? 'dead' : 'failed', message, null, at));
       }
-      const final = describeFailure(err).permanent || ctx.job.lastTry;
-      const message = (err instanceof Error ? `${(err as { code?: string }).code ?? err.name}: ${err.message}` : String(err)).slice(0, 2_000);
-      // Committed with the job's own failure record (the runner's), in one write.
-      ctx.onFail(async (tx) => {
-        await tx.attempts.closeDelivery(attemptId, final ? 'dead' : 'failed', message, null, at);
-        await tx.deliveries.recordOutcome(delivery.id, final ? 'dead' : 'failed', message, null, at);
-      });
       throw err;
     }
   }
+}
+
+/** Whether a failure ends the job (permanent, or its last try), and its message as recorded. */
+function failureOf(err: unknown, ctx: JobContext<DeliverJobPayload>): { final: boolean; message: string } {
+  const final = describeFailure(err).permanent || ctx.job.lastTry;
+  const message = (err instanceof Error ? `${(err as { code?: string }).code ?? err.name}: ${err.message}` : String(err)).slice(0, 2_000);
+  return { final, message };
+}
+
+/** The run's attempt row, once opened (by the claim, or by the run). */
+interface OpenAttempt {
+  id: number | undefined;
 }
 
 const lockKey = (connector: string, threadId: string) => `${connector}\u0000${threadId}`;

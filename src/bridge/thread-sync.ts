@@ -17,7 +17,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { PermanentJobError } from '../jobs/errors.ts';
-import type { JobContext } from '../jobs/runner.ts';
+import type { JobContext } from '../jobs/job-run.ts';
 import { whileStoreUnavailable } from '../jobs/store-retry.ts';
 import {
   isRetryable,

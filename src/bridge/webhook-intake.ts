@@ -38,7 +38,6 @@ export interface WebhookIntakeDeps {
   store: Store;
   queue: JobQueue;
   isConnector(name: string): boolean;
-  notify(kind: string): void;
   signature: { payload: SignaturePayload; toleranceSeconds: number };
   /** How long a connector delivery is retried. */
   budget: RetryBudget;
@@ -126,7 +125,8 @@ export class WebhookIntake {
 
   async #store(connector: string, event: WebhookEvent, rawBody: Buffer, headers: Record<string, unknown>, verification: string): Promise<IntakeResult> {
     const dedupKey = webhookEventKey(event);
-    // Grouped with concurrent webhooks in one commit; resolved only after it.
+    // Grouped with concurrent webhooks in one commit; resolved only after it. The job runner takes the job in the
+    // same write when it has a free slot (the delivery starts as the commit returns), or looks for it after.
     const result = await this.#d.store.write(async (tx): Promise<IntakeResult> => {
       const now = this.#now();
       const original = await tx.deliveries.originalOf(connector, dedupKey);
@@ -151,7 +151,6 @@ export class WebhookIntake {
       await tx.deliveries.setJob(id, await this.#d.queue.enqueue(tx, { kind: DELIVER_JOB, payload, orderKey: deliveryOrder(connector, event.thread_id), ...this.#d.budget }));
       return { deliveryId: id, duplicate: false };
     });
-    if (!result.duplicate) this.#d.notify(DELIVER_JOB);
     this.#d.onResult?.(connector, result.duplicate ? 'duplicate' : 'accepted');
     return result;
   }

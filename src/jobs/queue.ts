@@ -44,6 +44,16 @@ export interface EnqueueInput {
   orderKey?: string;
 }
 
+/** A job just inserted in a write, as the runner is told of it (`JobQueue.onEnqueued`). */
+export interface Enqueued {
+  id: number;
+  kind: string;
+  runAt: number;
+}
+
+/** Runs inside the enqueuing write: may take the job there (`JobQueue.take`) or wait for the commit to look. */
+export type EnqueueListener = (tx: Repos, job: Enqueued) => Promise<void>;
+
 export type FailOutcome = { status: 'queued'; runAt: number } | { status: 'dead' };
 
 /** Work done in a job's grouped write (its outcome, its failure records). */
@@ -53,35 +63,68 @@ export class JobQueue {
   readonly #store: Store;
   readonly #backoff: BackoffPolicy;
   readonly #now: () => number;
+  #enqueued: EnqueueListener | undefined;
+  /**
+   * Whether a claim that returns fewer jobs than asked left no due job behind: true on SQLite (one gateway, claims
+   * in due order); on PostgreSQL a claim passes over a job while an earlier one of its order key runs.
+   */
+  readonly claimTakesAllDue: boolean;
 
   constructor(store: Store, options: { backoff?: BackoffPolicy; now?: () => number } = {}) {
     this.#store = store;
+    this.claimTakesAllDue = store.backend === 'sqlite';
     this.#backoff = options.backoff ?? DEFAULT_BACKOFF;
     this.#now = options.now ?? Date.now;
   }
 
-  /** Adds a job in the caller's write `tx` (the one that stores what the job acts on). */
-  enqueue(tx: Repos, input: EnqueueInput): Promise<number> {
+  /** Tells `listener` (the runner) of every job enqueued through this queue, inside the enqueuing write. */
+  onEnqueued(listener: EnqueueListener): void {
+    this.#enqueued = listener;
+  }
+
+  /**
+   * Adds a job in the caller's write `tx` (the one that stores what the job acts on). The runner is told in the same
+   * write: it may take the job there, to start it as soon as the write commits, and otherwise looks once it did.
+   */
+  async enqueue(tx: Repos, input: EnqueueInput): Promise<number> {
     const now = this.#now();
     const retryForMs = input.retryForMs ?? DEFAULT_RETRY_BUDGET.retryForMs;
-    return tx.jobs.insert(
+    const runAt = input.runAt ?? now;
+    const id = await tx.jobs.insert(
       {
         kind: input.kind,
         payload: JSON.stringify(input.payload),
         maxAttempts: input.maxAttempts ?? DEFAULT_RETRY_BUDGET.maxAttempts,
         retryForMs,
         giveUpAt: now + retryForMs,
-        runAt: input.runAt ?? now,
+        runAt,
         orderKey: input.orderKey ?? null,
       },
       now,
     );
+    await this.#enqueued?.(tx, { id, kind: input.kind, runAt });
+    return id;
+  }
+
+  /**
+   * Claims the job `id`, just enqueued in `tx`, for `owner` in that same write, when it is due and none of its order
+   * key stands before it (jobs-repo.ts `take`); undefined otherwise. It must not start before `tx` committed.
+   */
+  async take(tx: Repos, id: number, owner: string, leaseMs: number): Promise<Job | undefined> {
+    const now = this.#now();
+    const row = await tx.jobs.take(id, owner, now + leaseMs, now);
+    return row && this.#toJob(row, now);
   }
 
   /** Takes up to `limit` due jobs of `kind` (or with an expired lease) for `owner`, in one grouped write; each knows whether it is on its last try. */
-  async claim(kind: string, owner: string, leaseMs: number, limit: number): Promise<Job[]> {
+  claim(kind: string, owner: string, leaseMs: number, limit: number): Promise<Job[]> {
+    return this.#store.write((tx) => this.claimIn(tx, kind, owner, leaseMs, limit));
+  }
+
+  /** `claim` inside the caller's write `tx`; its jobs must not start before `tx` committed. */
+  async claimIn(tx: Repos, kind: string, owner: string, leaseMs: number, limit: number): Promise<Job[]> {
     const now = this.#now();
-    const rows = await this.#store.write((tx) => tx.jobs.claim(kind, owner, now + leaseMs, now, limit));
+    const rows = await tx.jobs.claim(kind, owner, now + leaseMs, now, limit);
     // Due order (the order a thread's jobs were queued in): PostgreSQL's UPDATE … RETURNING has no order of its own.
     rows.sort((a, b) => a.run_at - b.run_at || a.id - b.id);
     return rows.map((r) => this.#toJob(r, now));

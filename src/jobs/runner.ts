@@ -1,7 +1,13 @@
 /**
- * Runs jobs: one loop per kind with its own concurrency, woken by `notify()`
- * after an enqueue commits, by a finished job, or by a timer until the next due
- * job. Leases are renewed while a handler runs. `stop()` claims nothing more,
+ * Runs jobs: one loop per kind with its own concurrency. A job enqueued while
+ * its kind has a free slot is taken in the enqueuing write itself
+ * (`takeOnEnqueue`) and starts the moment that write commits: no claim of its
+ * own, no wake-up. Otherwise the loop claims due jobs in batches, woken when
+ * an enqueue it could not take committed, when a job finished while more were
+ * waiting, by `notify()`, or by a timer until the next due job. Every claimed
+ * or taken job starts from its write's commit listener, in the order the
+ * writes of a group ran, so jobs of one thread start in the order queued.
+ * Leases are renewed while a handler runs. `stop()` claims nothing more,
  * waits for in-flight jobs up to a deadline, then aborts and releases the rest
  * so another process (or the next start) takes them. A handler that throws
  * an error with `postponeUntil` gives its job back for later without using a try.
@@ -9,45 +15,25 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Repos } from '../store/repos.ts';
-import { describeFailure, LeaseLostError, postponedUntil } from './errors.ts';
-import type { Job, JobQueue, TxWork } from './queue.ts';
-import { storeWasUnavailable, whileStoreUnavailable } from './store-retry.ts';
-
-export interface JobContext<P> {
-  job: Job<P>;
-  /** Aborted when the runner stops before the handler finished. */
-  signal: AbortSignal;
-  logger: Logger;
-  /**
-   * Records what the job achieved (`work`, in the write's `tx`) and marks the job
-   * done in the same grouped write. Optional: a handler that returns without
-   * calling it is completed by the runner afterwards. Once called, the job is
-   * done whatever the handler does next (the runner waits for that commit;
-   * should `work` throw, nothing of it is stored and the job fails as usual).
-   */
-  complete(work?: TxWork): void;
-  /**
-   * SQL to commit in the same grouped write as this run's failure (the job
-   * queued again, postponed or dead-lettered) when the handler then throws:
-   * e.g. the delivery's failed/dead record, so the record and the job never
-   * disagree, not even for a moment.
-   */
-  onFail(work: TxWork): void;
-  /**
-   * Settles once this run's outcome (done, queued again, dead, postponed or
-   * released) is committed — or could not be. A per-thread lock held until
-   * then keeps the next run of the thread from reading the items this run
-   * left to its failure record.
-   */
-  recorded: Promise<void>;
-}
-
-export type JobHandler<P = unknown> = (payload: P, ctx: JobContext<P>) => Promise<void>;
+import { runJob, type JobHandler, type JobOutcome, type JobRun } from './job-run.ts';
+import type { Enqueued, Job, JobQueue } from './queue.ts';
 
 export interface JobKindOptions<P> {
   handler: JobHandler<P>;
   concurrency?: number;
   leaseMs?: number;
+  /**
+   * Take a job of this kind in the write that enqueues it when a slot is free (and none of its order key stands
+   * before it), so it starts as soon as that write commits. Not for kinds whose enqueuers look for a queued job to
+   * join (a thread's platform posts): a job taken at once is no longer queued to be joined.
+   */
+  takeOnEnqueue?: boolean;
+  /**
+   * Runs in the write that claims or takes a job of this kind, for each job, before it starts (e.g. its attempt
+   * opened in the same commit as its claim); the result reaches the handler as `ctx.claimed`. If it throws, the
+   * claim fails with it: it must not throw for one job's sake (a row gone is an undefined result).
+   */
+  onClaim?: (tx: Repos, job: Job<P>) => Promise<unknown>;
 }
 
 interface KindState {
@@ -55,13 +41,17 @@ interface KindState {
   handler: JobHandler<unknown>;
   concurrency: number;
   leaseMs: number;
+  takeOnEnqueue: boolean;
+  onClaim: ((tx: Repos, job: Job) => Promise<unknown>) | undefined;
   /** Running jobs: how to abort each, and the lease owner of the claim that took it. */
-  inFlight: Map<number, { controller: AbortController; owner: string }>;
+  inFlight: JobRun['inFlight'];
+  /** Slots held for claims and takes whose write has not committed yet. */
+  reserved: number;
+  /** Due jobs may wait that no claim has seen: the last claim was full, or an enqueue was not taken since. */
+  backlog: boolean;
   wake: () => void;
   loop: Promise<void> | null;
 }
-
-export type JobOutcome = 'done' | 'queued' | 'dead' | 'released' | 'postponed';
 
 export interface RunnerOptions {
   logger: Logger;
@@ -89,6 +79,7 @@ export class JobRunner {
     this.#pollMs = options.pollMs ?? 1_000;
     this.#onFinished = options.onJobFinished;
     this.owner = options.owner ?? `${process.pid}-${randomUUID().slice(0, 8)}`;
+    queue.onEnqueued((tx, job) => this.#enqueued(tx, job));
   }
 
   register<P>(kind: string, options: JobKindOptions<P>): void {
@@ -98,7 +89,11 @@ export class JobRunner {
       handler: options.handler as JobHandler<unknown>,
       concurrency: options.concurrency ?? 4,
       leaseMs: options.leaseMs ?? 60_000,
+      takeOnEnqueue: options.takeOnEnqueue === true,
+      onClaim: options.onClaim as KindState['onClaim'],
       inFlight: new Map(),
+      reserved: 0,
+      backlog: true,
       wake: () => {},
       loop: null,
     });
@@ -116,9 +111,10 @@ export class JobRunner {
     else this.#kinds.get(kind)?.wake();
   }
 
+  /** Jobs running, and claimed or taken in a write not committed yet. */
   inFlightCount(): number {
     let n = 0;
-    for (const s of this.#kinds.values()) n += s.inFlight.size;
+    for (const s of this.#kinds.values()) n += s.inFlight.size + s.reserved;
     return n;
   }
 
@@ -141,27 +137,96 @@ export class JobRunner {
 
   async #loop(state: KindState): Promise<void> {
     while (this.#running) {
-      const capacity = state.concurrency - state.inFlight.size;
-      let claimed: Job[] = [];
-      // A lease owner of this claim alone: a run of an earlier claim of the same job (its lease expired, this runner
-      // took it again) can record nothing, as a run on another replica could not.
-      const owner = `${this.owner}.${++this.#claims}`;
-      if (capacity > 0) {
-        try {
-          // One statement claims the batch, grouped with other writes into their commit.
-          claimed = await this.#queue.claim(state.kind, owner, state.leaseMs, capacity);
-        } catch (err) {
-          this.#logger.error({ err, kind: state.kind }, 'claiming jobs failed');
-        }
-        if (!this.#running) {
-          // Stopped while the claim committed: give them back untouched.
-          await Promise.all(claimed.map((job) => this.#queue.release(job.id, owner).catch(() => false)));
-          break;
-        }
-        for (const job of claimed) this.#run(state, job, owner);
+      try {
+        // One statement claims the batch, grouped with other writes into their commit.
+        if (this.#free(state) > 0) await this.#queue.write((tx) => this.#claim(tx, state));
+      } catch (err) {
+        this.#logger.error({ err, kind: state.kind }, 'claiming jobs failed');
       }
       // Whatever was due is claimed (or capacity is full): sleep until an enqueue, a finished job or the next due time.
       await this.#sleep(state);
+    }
+  }
+
+  /** Claims what the free slots take, in `tx`; the jobs start when it commits. */
+  async #claim(tx: Repos, state: KindState): Promise<void> {
+    const capacity = this.#free(state);
+    if (capacity <= 0) return;
+    const owner = this.#nextOwner();
+    let claimed: Job[] = [];
+    const notes = new Map<number, unknown>();
+    const slots = this.#hold(tx, state, capacity, (committed) => {
+      if (!committed) return;
+      // A short claim took every due job (SQLite); on PostgreSQL it may have passed over jobs whose thread runs
+      // (on another replica, maybe), which a finished job can free: there, every end of a job looks again.
+      state.backlog = claimed.length === capacity || !this.#queue.claimTakesAllDue;
+      this.#start(state, claimed, owner, notes);
+    });
+    claimed = await this.#queue.claimIn(tx, state.kind, owner, state.leaseMs, capacity);
+    slots.keep(claimed.length); // the slots it did not fill are free for takes in the same group
+    if (state.onClaim) for (const job of claimed) notes.set(job.id, await state.onClaim(tx, job));
+  }
+
+  /** The enqueuing write's turn (JobQueue.onEnqueued): the job is taken there when it may be, else looked for after the commit. */
+  async #enqueued(tx: Repos, job: Enqueued): Promise<void> {
+    const state = this.#kinds.get(job.kind);
+    if (!state || !this.#running) return;
+    const missed = () => {
+      state.backlog = true;
+      state.wake();
+    };
+    // With jobs waiting for a claim, it goes first, in due order (SQLite; PostgreSQL's take checks the order itself).
+    const waiting = state.backlog && this.#queue.claimTakesAllDue;
+    if (!state.takeOnEnqueue || waiting || this.#free(state) <= 0) {
+      tx.afterCommit((committed) => committed && missed());
+      return;
+    }
+    const owner = this.#nextOwner();
+    let taken: Job | undefined;
+    const notes = new Map<number, unknown>();
+    this.#hold(tx, state, 1, (committed) => {
+      if (!committed) return;
+      if (taken) this.#start(state, [taken], owner, notes);
+      else missed();
+    });
+    taken = await this.#queue.take(tx, job.id, owner, state.leaseMs);
+    if (taken && state.onClaim) notes.set(taken.id, await state.onClaim(tx, taken));
+  }
+
+  /**
+   * Holds `slots` of `state` until `tx`'s fate is known, then tells `then` (registered before any statement runs);
+   * `keep(n)` gives back all but `n` of them at once.
+   */
+  #hold(tx: Repos, state: KindState, slots: number, then: (committed: boolean) => void): { keep(n: number): void } {
+    let held = slots;
+    state.reserved += held;
+    tx.afterCommit((committed) => {
+      state.reserved -= held;
+      held = 0;
+      then(committed);
+    });
+    return {
+      keep: (n) => {
+        state.reserved -= held - n;
+        held = n;
+      },
+    };
+  }
+
+  #free(state: KindState): number {
+    return state.concurrency - state.inFlight.size - state.reserved;
+  }
+
+  /** A lease owner of one claim alone: a run of an earlier claim of the same job (its lease expired, this runner took it again) can record nothing, as a run on another replica could not. */
+  #nextOwner(): string {
+    return `${this.owner}.${++this.#claims}`;
+  }
+
+  /** Runs jobs whose claim committed; after a stop, gives them back untouched. */
+  #start(state: KindState, jobs: readonly Job[], owner: string, notes: ReadonlyMap<number, unknown>): void {
+    for (const job of jobs) {
+      if (this.#running) this.#run(state, job, owner, notes.get(job.id));
+      else void this.#queue.release(job.id, owner).catch((err: unknown) => this.#logger.warn({ err, job_id: job.id }, 'giving a job back on stop failed'));
     }
   }
 
@@ -188,87 +253,21 @@ export class JobRunner {
     return slept;
   }
 
-  #run(state: KindState, job: Job, owner: string): void {
-    const controller = new AbortController();
-    state.inFlight.set(job.id, { controller, owner });
-    const logger = this.#logger.child({ job_id: job.id, kind: job.kind, attempt: job.attempts });
-    const heartbeat = setInterval(
-      () => void this.#queue.extendLease(job.id, owner, state.leaseMs).catch((err: unknown) => logger.warn({ err }, 'renewing the job lease failed')),
-      Math.max(50, Math.floor(state.leaseMs / 3)),
-    );
-    heartbeat.unref();
-    const started = Date.now();
-    const seconds = () => (Date.now() - started) / 1000;
-    // The outcome is written again while the database is away, not left to the lease (which would run the job twice).
-    const durably = <T>(what: string, write: () => Promise<T>) => whileStoreUnavailable(write, { signal: controller.signal, logger, what });
-    let completion: Promise<true> | undefined;
-    const complete = (work?: TxWork) => {
-      completion ??= durably('job done', () => this.#queue.completeWith(job.id, owner, work));
-    };
-    let markRecorded!: () => void;
-    const recorded = new Promise<void>((resolve) => (markRecorded = resolve));
-    const failWork: TxWork[] = [];
-    const onFail = (work: TxWork) => void failWork.push(work);
-    const withFailWork = <T>(record: (tx: Repos) => Promise<T>) => async (tx: Repos) => {
-      for (const work of failWork) await work(tx);
-      return record(tx);
-    };
-    const outcome = async (): Promise<JobOutcome> => {
-      let failure: unknown;
-      try {
-        await state.handler(job.payload, { job, signal: controller.signal, logger, complete, onFail, recorded });
-      } catch (err) {
-        failure = err ?? new Error('the handler failed without an error');
-      }
-      if (completion) {
-        try {
-          await completion;
-          if (failure !== undefined) logger.error({ err: failure }, 'the job failed after it was completed; it stays done');
-          return 'done';
-        } catch (err) {
-          if (err instanceof LeaseLostError) throw err;
-          failure = err; // its work threw (rolled back alone): the job fails as usual
-        }
-      }
-      if (controller.signal.aborted) return 'released'; // another run will do it
-      if (failure === undefined) {
-        await durably('job done', () => this.#queue.completeWith(job.id, owner));
-        return 'done';
-      }
-      // The store away is no failure of the job: due again at once, no try used, still ahead of its thread's next.
-      const until = postponedUntil(failure) ?? (storeWasUnavailable(failure) ? Date.now() : undefined);
-      if (until !== undefined) {
-        await durably('job postponed', () => this.#queue.write(withFailWork((tx) => this.#queue.postpone(tx, job.id, owner, until, describeFailure(failure).message))));
-        logger.debug({ run_at: new Date(until).toISOString(), reason: (failure as Error).message }, 'job postponed');
-        return 'postponed';
-      }
-      const failed = await durably('job failed', () => this.#queue.write(withFailWork((tx) => this.#queue.fail(tx, job, owner, failure))));
-      const level = failed.status === 'dead' ? 'error' : 'warn';
-      logger[level]({ err: failure, outcome: failed, duration_ms: Date.now() - started }, `job failed (${failed.status})`);
-      return failed.status;
-    };
-    outcome()
-      .then(
-        (ended) => {
-          if (ended === 'done') logger.debug({ duration_ms: Date.now() - started }, 'job done');
-          this.#onFinished?.(job.kind, ended, seconds());
-        },
-        (err: unknown) => {
-          // A lost lease records nothing of this run (another run has the job); any other failed commit leaves
-          // the job to its lease: it runs again once the lease ran out.
-          if (err instanceof LeaseLostError) {
-            logger.warn({ err }, 'the job\'s lease moved on; nothing of this run is recorded');
-            return this.#onFinished?.(job.kind, 'released', seconds());
-          }
-          logger.error({ err }, 'recording the job outcome failed');
-        },
-      )
-      .finally(() => {
-        markRecorded();
-        clearInterval(heartbeat);
-        // Not a later run of the same job (taken again after this run's lease ran out): that one is still going.
-        if (state.inFlight.get(job.id)?.owner === owner) state.inFlight.delete(job.id);
-        state.wake();
-      });
+  #run(state: KindState, job: Job, owner: string, claimed: unknown): void {
+    runJob({
+      job,
+      owner,
+      claimed,
+      queue: this.#queue,
+      logger: this.#logger,
+      handler: state.handler,
+      leaseMs: state.leaseMs,
+      inFlight: state.inFlight,
+      ...(this.#onFinished ? { onFinished: this.#onFinished } : {}),
+      // A slot is free: worth a claim when jobs may be waiting, or when this one's end changed what is due.
+      onEnded: (done) => {
+        if (state.backlog || !done) state.wake();
+      },
+    });
   }
 }

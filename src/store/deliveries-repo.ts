@@ -112,6 +112,10 @@ export class DeliveriesRepo {
     await this.#db.run(`update deliveries set job_id = ? where id = ?`, [jobId, id]);
   }
 
+  async exists(id: number): Promise<boolean> {
+    return (await this.#db.get(`select 1 as one from deliveries where id = ?`, [id])) !== undefined;
+  }
+
   async byId(id: number): Promise<DeliveryRow | undefined> {
     const r = await this.#db.get<RawDelivery>(`select * from deliveries where id = ?`, [id]);
     return r && toDelivery(r);

@@ -43,7 +43,7 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
-type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
+type Settled = { ok: true; value: unknown; tx: TxSql } | { ok: false; error: unknown; tx: TxSql };
 
 export const DEFAULT_MAX_GROUP = 512;
 
@@ -116,6 +116,7 @@ export class GroupCommitter {
   async #commitGroup(group: Pending[]): Promise<void> {
     const started = performance.now();
     const settled: Settled[] = [];
+    const txs: TxSql[] = [];
     try {
       this.#sql.begin.run();
     } catch (error) {
@@ -126,14 +127,15 @@ export class GroupCommitter {
       for (const p of group) {
         this.#sql.savepoint.run();
         const tx = new TxSql(this.#writer);
+        txs.push(tx);
         try {
           const value = await p.work(tx);
           this.#sql.release.run();
-          settled.push({ ok: true, value });
+          settled.push({ ok: true, value, tx });
         } catch (error) {
           this.#sql.undo.run();
           this.#sql.release.run();
-          settled.push({ ok: false, error });
+          settled.push({ ok: false, error, tx });
         } finally {
           tx.end();
         }
@@ -142,7 +144,7 @@ export class GroupCommitter {
     } catch (error) {
       // The COMMIT (or the savepoint bookkeeping) failed: nothing of the group is stored.
       if (this.#db.inTransaction) this.#sql.rollback.run();
-      for (const p of group) p.reject(error);
+      failAll(group, txs, error);
       return;
     }
     try {
@@ -150,14 +152,21 @@ export class GroupCommitter {
       await this.#sync?.();
     } catch (error) {
       // Committed but not known to be on disk: nobody is told it is stored.
-      for (const p of group) p.reject(error);
+      failAll(group, txs, error);
       return;
     }
     this.#onCommit?.(group.length, (performance.now() - started) / 1000);
+    // In the order the writes ran: each write's commit listeners, then its caller.
     group.forEach((p, i) => {
       const s = settled[i] as Settled;
+      s.tx.settle(s.ok);
       if (s.ok) p.resolve(s.value);
       else p.reject(s.error);
     });
   }
+}
+
+function failAll(group: Pending[], txs: readonly TxSql[], error: unknown): void {
+  for (const tx of txs) tx.settle(false);
+  for (const p of group) p.reject(error);
 }

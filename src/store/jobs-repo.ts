@@ -81,6 +81,23 @@ export class JobsRepo {
     );
   }
 
+  /**
+   * Takes the queued job `id` for `owner` if it is due and no earlier job of its order key stands before it (due and
+   * queued; on PostgreSQL also running, on another replica maybe): the claim of one job just enqueued in the same
+   * write, which then starts as soon as that write commits. Undefined when it is not to be taken now.
+   */
+  take(id: number, owner: string, until: number, now: number): Promise<JobRow | undefined> {
+    const running = this.#db.dialect === 'postgres' ? `e.status = 'running' or ` : '';
+    return this.#db.get<JobRow>(
+      `update jobs set status = 'running', attempts = attempts + 1, lease_owner = ?, lease_until = ?, updated_at = ?
+       where id = ? and status = 'queued' and run_at <= ?
+         and (order_key is null or not exists (select 1 from jobs e where e.order_key = jobs.order_key and e.id < jobs.id
+           and (${running}(e.status = 'queued' and e.run_at <= ?))))
+       returning ${COLUMNS}`,
+      [owner, until, now, id, now, now],
+    );
+  }
+
   async complete(id: number, owner: string, now: number): Promise<boolean> {
     return this.#held(
       `update jobs set status = 'done', lease_owner = null, lease_until = null, updated_at = ?, finished_at = ?

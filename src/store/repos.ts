@@ -16,6 +16,7 @@ import { SkippedRepo } from './skipped-repo.ts';
 import type { Sql } from './sql.ts';
 import { ConnectorStateRepo } from './state-repo.ts';
 import { ThreadsRepo } from './threads-repo.ts';
+import { TxSql, type CommitListener } from './tx-sql.ts';
 
 export class Repos {
   /** The executor the repositories run on, for the query modules (log-queries, job-queries, status-counts, retention). */
@@ -34,6 +35,16 @@ export class Repos {
 
   constructor(sql: Sql) {
     this.sql = sql;
+  }
+
+  /**
+   * In a write: `listener` is told, once the write's fate is known, whether it is stored (after the COMMIT that
+   * holds it, and its fsync, before the write's caller is answered; in the order the writes of a group ran) or was
+   * rolled back. Work that must follow a commit at once (a job taken in the write starts running) goes here.
+   */
+  afterCommit(listener: CommitListener): void {
+    if (!(this.sql instanceof TxSql)) throw new TypeError('afterCommit is for a write, not for reads');
+    this.sql.afterCommit(listener);
   }
 
   get attempts(): AttemptsRepo {

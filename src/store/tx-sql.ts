@@ -2,16 +2,21 @@
  * The executor a write gets (either backend): usable only while that write
  * runs, so a write cannot leave work behind that would land in a later
  * transaction (SQLite: the next group's; PostgreSQL: a pooled connection's
- * next user).
+ * next user). It also holds what the write asked to be told once its fate
+ * is known (`afterCommit`).
  */
 import { StoreTxEndedError } from './errors.ts';
 import type { RunResult, Sql, SqlDialect, SqlParams } from './sql.ts';
+
+/** Told whether the write is stored: true after its COMMIT (and fsync) returned, false when it was rolled back. */
+export type CommitListener = (committed: boolean) => void;
 
 /** A write's view of its transaction: refused once the write settled. */
 export class TxSql implements Sql {
   readonly dialect: SqlDialect;
   readonly #inner: Sql;
   #live = true;
+  #listeners: CommitListener[] = [];
 
   constructor(inner: Sql) {
     this.#inner = inner;
@@ -20,6 +25,31 @@ export class TxSql implements Sql {
 
   end(): void {
     this.#live = false;
+  }
+
+  /** Registers `listener` for this write's fate; only while the write runs. */
+  afterCommit(listener: CommitListener): void {
+    if (!this.#live) throw new StoreTxEndedError('a write registered a commit listener after it ended');
+    this.#listeners.push(listener);
+  }
+
+  /**
+   * Tells the listeners, once: by the backend, after the COMMIT that holds the write (true) or its rollback (false),
+   * before the write's caller is answered. A listener that throws is a bug: it is thrown again on its own, after the
+   * others were told.
+   */
+  settle(committed: boolean): void {
+    const listeners = this.#listeners;
+    this.#listeners = [];
+    for (const listener of listeners) {
+      try {
+        listener(committed);
+      } catch (err) {
+        queueMicrotask(() => {
+          throw err;
+        });
+      }
+    }
   }
 
   run(sql: string, params?: SqlParams): Promise<RunResult> {

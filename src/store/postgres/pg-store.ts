@@ -86,10 +86,12 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       const value = await fn(new Repos(tx));
       tx.end();
       await client.query('commit');
+      tx.settle(true);
       return value;
     } catch (err) {
       tx.end();
       await client.query('rollback').catch((rollbackErr: Error) => (broken = rollbackErr));
+      tx.settle(false);
       throw err;
     } finally {
       client.off('error', onError);
