@@ -13,7 +13,9 @@
  * executor settles at once, a group takes microtasks, not event-loop turns.
  * The handle refuses use after its write settled, and readers use their own
  * connection, so nobody sees a group's writes before its COMMIT. Writes that
- * arrive while a group commits form the next group.
+ * arrive while a group commits form the next group. A write's commit
+ * listeners (`TxSql.afterCommit`) are told its fate in the order the writes
+ * ran, each write's before its caller is answered.
  */
 import type Database from 'better-sqlite3';
 import { StoreClosedError } from './errors.ts';
