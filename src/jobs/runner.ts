@@ -143,6 +143,8 @@ export class JobRunner {
       } catch (err) {
         this.#logger.error({ err, kind: state.kind }, 'claiming jobs failed');
       }
+      // Stopped while the claim ran (its jobs are given back by #start): no sleep, which stop()'s wake-up missed.
+      if (!this.#running) break;
       // Whatever was due is claimed (or capacity is full): sleep until an enqueue, a finished job or the next due time.
       await this.#sleep(state);
     }

@@ -53,6 +53,16 @@ function held() {
 }
 
 describe.each(STORE_BACKENDS)('taking jobs in the enqueuing write (%s store)', (backend) => {
+  it('stops while its first claim is still being written, without sleeping until the next poll', async () => {
+    const { runner } = await setup(backend);
+    runner.register('send', held().options);
+    runner.start();
+    // The claim's write is queued, not committed: stop's wake-up finds no sleeping loop.
+    const stopped = runner.stop(100).then(() => 'stopped');
+    const late = new Promise((resolve) => setTimeout(() => resolve(`still stopping after ${WAIT_MS} ms`), WAIT_MS).unref());
+    expect(await Promise.race([stopped, late])).toBe('stopped');
+  });
+
   it('holds the job running when the enqueue is answered, with its onClaim result, and runs it', async () => {
     const { store, queue, runner, enqueue, startIdle } = await setup(backend);
     const h = held();
