@@ -15,6 +15,12 @@ COPY package.json ./
 COPY src ./src
 COPY connectors ./connectors
 COPY migrations ./migrations
+# The compiled code of the modules the gateway loads (type stripping included),
+# kept between starts (src/cli/main.ts): made here once, so that even a first
+# start, with a full mailbox waiting, loads in about 60 % of the time.
+ENV NODE_COMPILE_CACHE=/app/.compile-cache
+RUN node --input-type=module -e "for (const m of ['/app/src/cli/serve-command.ts', '/app/src/cli/gateway.ts', '/app/connectors/email/index.ts', '/app/connectors/redmine/index.ts', '/app/connectors/webhook/index.ts']) await import(m); (await import('node:module')).flushCompileCache();" \
+  && chown -R node:node /app/.compile-cache
 # The store lives on the /data volume: THREADGATE_STORE_PATH is the store.path
 # used when the settings file sets none. A store.path in the file wins, and a
 # relative one resolves against the file's folder (/etc for the run above), so

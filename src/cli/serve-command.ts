@@ -4,6 +4,7 @@
  * cannot be opened, the port is taken) is logged and printed as one line with
  * its code, without a stack. `--pretty` writes the log as `log.format: pretty`.
  */
+import { flushCompileCache } from 'node:module';
 import { loadCheckedSettings } from '../config/checked-settings.ts';
 import { ThreadgateError } from '../errors.ts';
 import { createLogger } from '../logger.ts';
@@ -45,5 +46,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
   });
   stopOnSignals(logger, () => gateway.close(), loaded.settings.server.shutdown_timeout_ms);
   reloadOnHangup(logger, () => gateway.reload());
+  // Everything the gateway loads at start is loaded: its compiled code is written to the compile cache now (main.ts),
+  // not only at exit, which a container that is killed or replaced never reaches.
+  flushCompileCache();
   return new Promise<number>(() => {}); // runs until a signal
 }

@@ -4,7 +4,7 @@
  * `threadgate health` follows the port the settings give.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAIN, runCliAsync, startCli } from '../support/cli.ts';
@@ -80,7 +80,8 @@ describe('the Dockerfile', () => {
     const [volume] = exec(/^VOLUME (\[.*\])$/m);
     const data = tempDir('threadgate-volume-');
     /** The image's paths on this machine: /app is the repository, the volume a temp folder. */
-    const local = (arg: string) => arg.replace('/app/src/cli/main.ts', MAIN).replace(volume!, data);
+    const cache = tempDir('threadgate-compile-cache-');
+    const local = (arg: string) => arg.replace('/app/src/cli/main.ts', MAIN).replace(volume!, data).replace('/app/.compile-cache', cache);
     expect(env.THREADGATE_STORE_PATH?.startsWith(`${volume}/`)).toBe(true);
 
     const port = await freePort();
@@ -97,5 +98,22 @@ describe('the Dockerfile', () => {
     const health = spawnSync(process.execPath, check, { env: { ...process.env, ...runEnv }, encoding: 'utf8', timeout: 20_000 });
     expect(health.stdout).toBe(`http://127.0.0.1:${port}/healthz: ok\n`);
     expect(health.status).toBe(0);
+  });
+
+  it('fills the compile cache at build time with the modules serve and the connectors load', () => {
+    const run = dockerfile.match(/^RUN (node --input-type=module -e "(.*)") \\$/m);
+    expect(run).not.toBeNull();
+    const cache = tempDir('threadgate-compile-cache-');
+    const repository = join(import.meta.dirname, '../..');
+    const script = run![2]!.replaceAll('/app/', `${repository}/`);
+    const built = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      env: { ...process.env, NODE_COMPILE_CACHE: env.NODE_COMPILE_CACHE === '/app/.compile-cache' ? cache : 'not the image folder' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(built.stderr).toBe('');
+    expect(built.status).toBe(0);
+    const files = readdirSync(cache, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+    expect(files.length).toBeGreaterThan(200);
   });
 });
