@@ -17,7 +17,7 @@ COPY connectors ./connectors
 COPY migrations ./migrations
 # The compiled code of the modules the gateway loads (type stripping included),
 # kept between starts (src/cli/main.ts): made here once, so that even a first
-# start, with a full mailbox waiting, loads in about 60 % of the time.
+# start, with a full mailbox waiting, loads in about half the time.
 ENV NODE_COMPILE_CACHE=/app/.compile-cache
 RUN node --input-type=module -e "for (const m of ['/app/src/cli/serve-command.ts', '/app/src/cli/gateway.ts', '/app/connectors/email/index.ts', '/app/connectors/redmine/index.ts', '/app/connectors/webhook/index.ts']) await import(m); (await import('node:module')).flushCompileCache();" \
   && chown -R node:node /app/.compile-cache

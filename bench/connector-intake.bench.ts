@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { startBenchGateway } from './bench-gateway.ts';
+import { cpuColumns } from './measure.ts';
 import { startChildSandbox } from './child-sandbox.ts';
 import type { LoadOutput, LoadSummary } from './receiver-load.ts';
 import { spawnJson } from './spawn-json.ts';
@@ -79,12 +80,9 @@ export function reportIntake(cases: IntakeCase[]): void {
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const c of cases) {
     const l = c.load;
-    const cpu = l.cpu && l.completed > 0 ? l.cpu : undefined;
-    const per = (micros: number) => fmt(micros / l.completed, 1);
-    const cores = (micros: number) => fmt(micros / 1e6 / l.seconds, 2);
-    const cpuCells = cpu ? `${per(cpu.serverMicros)} | ${cores(cpu.serverMicros)} | ${per(cpu.loadMicros)} | ${cores(cpu.loadMicros)}` : '— | — | — | —';
     console.log(
-      `| ${c.name} | ${fmt(l.requestsPerSecond)} | ${fmt(l.latencyMs.p50, 2)} | ${fmt(l.latencyMs.p99, 2)} | ${fmt(l.non2xx + l.errors)} | ${fmt(l.requestsPerSecond / base, 3)} | ${cpuCells} |`,
+      `| ${c.name} | ${fmt(l.requestsPerSecond)} | ${fmt(l.latencyMs.p50, 2)} | ${fmt(l.latencyMs.p99, 2)} | ${fmt(l.non2xx + l.errors)} | ` +
+        `${fmt(l.requestsPerSecond / base, 3)} | ${cpuColumns(l.cpu, l.completed, l.seconds)} |`,
     );
   }
 }

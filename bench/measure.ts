@@ -44,6 +44,18 @@ export function processCpuMicros(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS) * 1e6; // utime and stime, the 14th and 15th
 }
 
+/**
+ * The CPU columns of a load's table row: the server's and the load generator's µs per answered request, and the
+ * cores each used (CPU seconds a second); dashes without a measurement.
+ */
+export function cpuColumns(cpu: { serverMicros: number; loadMicros: number } | undefined, completed: number, seconds: number): string {
+  if (!cpu || completed === 0) return '— | — | — | —';
+  const fmt = (n: number, d: number) => n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
+  const perRequest = (micros: number) => fmt(micros / completed, 1);
+  const cores = (micros: number) => fmt(micros / 1e6 / seconds, 2);
+  return `${perRequest(cpu.serverMicros)} | ${cores(cpu.serverMicros)} | ${perRequest(cpu.loadMicros)} | ${cores(cpu.loadMicros)}`;
+}
+
 /** CPU time used during `work`, µs: the process `pid`'s (all threads) and this process's. */
 export async function cpuDuring<T>(pid: number, work: () => Promise<T>): Promise<{ value: T; serverMicros: number; loadMicros: number }> {
   const server0 = processCpuMicros(pid);

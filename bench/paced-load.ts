@@ -18,7 +18,7 @@
  */
 import { createHistogram } from 'node:perf_hooks';
 import { Pool } from 'undici';
-import { processCpuMicros } from './measure.ts';
+import { cpuDuring } from './measure.ts';
 import type { LoadSummary } from './receiver-load.ts';
 
 export interface PacedRequest {
@@ -88,23 +88,22 @@ export async function pacedRun(opts: PacedOptions): Promise<PacedSummary> {
     void done.finally(() => inFlight.delete(done));
   };
 
-  const server0 = processCpuMicros(opts.serverPid);
-  const load0 = process.cpuUsage();
-  const start = performance.now();
-  await new Promise<void>((resolve) => {
-    let k = 0;
-    const tick = () => {
-      const now = performance.now();
-      for (; k < total && start + k * interval <= now; k++) fire(k, start + k * interval);
-      if (k >= total) return resolve();
-      setTimeout(tick, Math.max(0, start + k * interval - performance.now()));
-    };
-    tick();
+  const { value: seconds, serverMicros, loadMicros } = await cpuDuring(opts.serverPid, async () => {
+    const start = performance.now();
+    await new Promise<void>((resolve) => {
+      let k = 0;
+      const tick = () => {
+        const now = performance.now();
+        for (; k < total && start + k * interval <= now; k++) fire(k, start + k * interval);
+        if (k >= total) return resolve();
+        setTimeout(tick, Math.max(0, start + k * interval - performance.now()));
+      };
+      tick();
+    });
+    while (inFlight.size > 0) await Promise.all(inFlight);
+    return (performance.now() - start) / 1000;
   });
-  while (inFlight.size > 0) await Promise.all(inFlight);
-  const seconds = (performance.now() - start) / 1000;
-  const load = process.cpuUsage(load0);
-  const cpu = { serverMicros: processCpuMicros(opts.serverPid) - server0, loadMicros: load.user + load.system };
+  const cpu = { serverMicros, loadMicros };
   await pool.close();
 
   const ms = (micros: number) => micros / 1000;

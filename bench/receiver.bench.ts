@@ -25,6 +25,7 @@ import Fastify from 'fastify';
 import { startSandbox } from '../src/sandbox/index.ts';
 import { countDeliveriesByStatus } from '../src/store/status-counts.ts';
 import { startBenchGateway } from './bench-gateway.ts';
+import { cpuColumns } from './measure.ts';
 import type { LoadOutput, LoadSummary } from './receiver-load.ts';
 import { spawnJson } from './spawn-json.ts';
 
@@ -133,11 +134,7 @@ const CPU_HEADER = 'server CPU µs/req | server cores | load CPU µs/req | load 
 const CPU_ALIGN = '---:|---:|---:|---:|---:';
 function cpuCells(r: CaseResult): string {
   const { cpu, completed, seconds } = r.load;
-  if (!cpu || completed === 0) return '— | — | — | — | —';
-  const perReq = (micros: number) => fmt(micros / completed, 1);
-  const cores = (micros: number) => fmt(micros / 1e6 / seconds, 2);
-  const e2e = r.endToEnd ? fmt(r.endToEnd.microsPerWebhook, 1) : '—';
-  return `${perReq(cpu.serverMicros)} | ${cores(cpu.serverMicros)} | ${perReq(cpu.loadMicros)} | ${cores(cpu.loadMicros)} | ${e2e}`;
+  return `${cpuColumns(cpu, completed, seconds)} | ${r.endToEnd ? fmt(r.endToEnd.microsPerWebhook, 1) : '—'}`;
 }
 
 /** Runs every case and prints the tables; false when a check of the store against the 2xx answers failed. */

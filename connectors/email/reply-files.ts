@@ -14,7 +14,7 @@
  * for now fails the attempt (retried); an attachment type the gateway does
  * not know is left out.
  */
-import { AttachmentHostRefusedError, AttachmentTooLargeError, AttachmentUnavailableError, knownAttachments, type AttachmentFetcher } from '../../src/connector/api.ts';
+import { AttachmentTooLargeError, knownAttachments, unfetchableReason, type AttachmentFetcher } from '../../src/connector/api.ts';
 import { formatSize } from './attachments.ts';
 import type { AttachmentLimits } from './attachment-files.ts';
 
@@ -35,14 +35,11 @@ export async function replyFiles(list: readonly unknown[], limits: AttachmentLim
       budget -= file.content.length;
       out.attachments.push(file);
     } catch (err) {
-      // Gone or refused for good at the platform (a 404, a 403): named, so the reply still goes.
-      if (err instanceof AttachmentUnavailableError) {
-        out.notSent.push(`[attachment not sent: ${name} — the platform did not hand it out (${err.code})]`);
-        continue;
-      }
-      // Its address is on a host the gateway may not fetch from: the same file would be refused at every retry.
-      if (err instanceof AttachmentHostRefusedError) {
-        out.notSent.push(`[attachment not sent: ${name} — the gateway may not fetch it from where it is (${err.code})]`);
+      // Never to be fetched (gone at the platform, or on a host the gateway may not fetch from): named, so the reply
+      // still goes.
+      const never = unfetchableReason(err);
+      if (never !== undefined) {
+        out.notSent.push(`[attachment not sent: ${name} — ${never}]`);
         continue;
       }
       if (!(err instanceof AttachmentTooLargeError)) throw err;

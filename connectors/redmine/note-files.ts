@@ -16,7 +16,7 @@
  * that may pass are thrown (the delivery is retried); an attachment type the
  * gateway does not know is left out.
  */
-import { AttachmentHostRefusedError, AttachmentTooLargeError, AttachmentUnavailableError, formatSize, knownAttachments, type AttachmentFetcher } from '../../src/connector/api.ts';
+import { AttachmentTooLargeError, formatSize, knownAttachments, unfetchableReason, type AttachmentFetcher } from '../../src/connector/api.ts';
 import type { FileLimits } from './kept-files.ts';
 import { TicketAttachmentRefusedError, type TicketAdapter, type TicketUpload } from './ticket-adapter.ts';
 
@@ -44,9 +44,10 @@ export async function noteFiles(
     try {
       file = await fetcher.fetch(attachment, { maxBytes: Math.min(limits.max_file_bytes, budget), signal });
     } catch (err) {
-      // Gone or refused for good at the platform (a 404, a 403): named, so the note still goes.
-      if (err instanceof AttachmentUnavailableError) notSent(`the platform did not hand it out (${err.code})`);
-      else if (err instanceof AttachmentHostRefusedError) notSent(`the gateway may not fetch it from where it is (${err.code})`);
+      // Never to be fetched (gone at the platform, or on a host the gateway may not fetch from): named, so the note
+      // still goes.
+      const never = unfetchableReason(err);
+      if (never !== undefined) notSent(never);
       else if (!(err instanceof AttachmentTooLargeError)) throw err;
       else if (budget < limits.max_file_bytes) notSent(`over the ${formatSize(limits.max_note_bytes)} limit per note`);
       else notSent(`over the ${formatSize(Math.min(limits.max_file_bytes, err.maxBytes))} limit per file`);

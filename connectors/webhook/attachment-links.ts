@@ -17,7 +17,7 @@
  * attempt, which is retried. Each attempt keeps its files anew: a retried
  * delivery may link new copies, and the old ones expire with their links.
  */
-import { AttachmentHostRefusedError, AttachmentTooLargeError, AttachmentUnavailableError, knownAttachments, type ConnectorContext } from '../../src/connector/api.ts';
+import { AttachmentTooLargeError, knownAttachments, unfetchableReason, type ConnectorContext } from '../../src/connector/api.ts';
 
 export async function linkedAttachments(list: readonly unknown[], ctx: Pick<ConnectorContext, 'attachments' | 'files'>, signal?: AbortSignal): Promise<unknown[]> {
   const out: unknown[] = [];
@@ -34,8 +34,8 @@ export async function linkedAttachments(list: readonly unknown[], ctx: Pick<Conn
     } catch (err) {
       // Too large, gone at the platform for good (404, 403) or on a host the gateway may not fetch from: passed on
       // as sent, with why; the reply still goes.
-      if (!(err instanceof AttachmentTooLargeError) && !(err instanceof AttachmentUnavailableError) && !(err instanceof AttachmentHostRefusedError)) throw err;
-      out.push({ ...known, error: err.code });
+      if (!(err instanceof AttachmentTooLargeError) && unfetchableReason(err) === undefined) throw err;
+      out.push({ ...known, error: (err as { code: string }).code });
     }
   }
   return out;

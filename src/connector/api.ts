@@ -48,6 +48,7 @@ export {
   RetryLaterError,
   RouteError,
   TransientDeliveryError,
+  unfetchableReason,
 } from './delivery-errors.ts';
 
 // ─── Inbound ──────────────────────────────────────────────────────────────────

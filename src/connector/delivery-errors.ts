@@ -45,6 +45,17 @@ export class AttachmentUnavailableError extends PermanentDeliveryError {
   }
 }
 
+/**
+ * Why an attachment can never be fetched, for the line that names it under a reply or note: gone or refused at
+ * the platform for good (a 404, a 403), or on a host the gateway may not fetch from. Undefined for any other error
+ * (too large is each connector's own wording, with its limits; a transient failure is retried).
+ */
+export function unfetchableReason(err: unknown): string | undefined {
+  if (err instanceof AttachmentUnavailableError) return `the platform did not hand it out (${err.code})`;
+  if (err instanceof AttachmentHostRefusedError) return `the gateway may not fetch it from where it is (${err.code})`;
+  return undefined;
+}
+
 /** Downloading failed in a way that may pass (a network error, the timeout, a 5xx, 408 or 429): retried with backoff. */
 export class AttachmentFetchError extends TransientDeliveryError {
   override readonly code: string = 'TG_ATTACHMENT_FETCH_FAILED';

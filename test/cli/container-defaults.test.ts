@@ -103,11 +103,12 @@ describe('the Dockerfile', () => {
   it('fills the compile cache at build time with the modules serve and the connectors load', () => {
     const run = dockerfile.match(/^RUN (node --input-type=module -e "(.*)") \\$/m);
     expect(run).not.toBeNull();
+    expect(env.NODE_COMPILE_CACHE).toBe('/app/.compile-cache');
     const cache = tempDir('threadgate-compile-cache-');
     const repository = join(import.meta.dirname, '../..');
     const script = run![2]!.replaceAll('/app/', `${repository}/`);
     const built = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-      env: { ...process.env, NODE_COMPILE_CACHE: env.NODE_COMPILE_CACHE === '/app/.compile-cache' ? cache : 'not the image folder' },
+      env: { ...process.env, NODE_COMPILE_CACHE: cache },
       encoding: 'utf8',
       timeout: 30_000,
     });
