@@ -4,7 +4,9 @@
  * multipart/alternative, ~4 KB with quoted history) are APPENDed straight into
  * a real Dovecot INBOX; then, side by side on the same mailbox:
  *   (a) the floor: imapflow + mailparser alone, fetching every message's
- *       source and parsing it, one after another, as a minimal importer would;
+ *       source and parsing it, one after another, as a minimal importer would,
+ *       in a process of its own (email-floor.ts): its seconds from the
+ *       connect, and its peak RSS;
  *   (b) a gateway child process (`threadgate serve`, an e-mail connector,
  *       store at `synchronous: full`) started against a sandbox platform in
  *       its own process: seconds from the spawn until every mail is posted to
@@ -13,25 +15,29 @@
  * dovecot-lmtpd dovecot-submissiond opensmtpd: scripts/install-mail-servers).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ImapFlow } from 'imapflow';
-import { simpleParser } from 'mailparser';
 import type { TestProject } from 'vitest/node';
 import { stringify } from 'yaml';
 import setupMailServers from '../test/support/mail-global-setup.ts';
 import type { MailServersInfo } from '../test/support/mail-servers.ts';
 import { startChildSandbox } from './child-sandbox.ts';
+import { peakRssMiB, type FloorResult } from './email-floor.ts';
+import { spawnJson } from './spawn-json.ts';
 
 const MAILS = Number(process.env.BENCH_MAILS ?? 2_000);
 const MAIN = join(import.meta.dirname, '../src/cli/main.ts');
+const FLOOR = join(import.meta.dirname, 'email-floor.ts');
 const PASSWORD = 'bench';
 
 export interface BacklogResult {
   mails: number;
   floorSeconds: number;
+  /** The floor's own process at its peak (VmHWM). */
+  floorRssMiB: number;
   gatewaySeconds: number;
   /** From the spawn until every mail was stored (submitted), before all were posted. */
   storedSeconds: number;
@@ -81,26 +87,6 @@ async function fill(info: MailServersInfo, user: string): Promise<void> {
   }
 }
 
-/** imapflow + mailparser alone: every source fetched and parsed. */
-async function floor(info: MailServersInfo, user: string): Promise<number> {
-  const started = performance.now();
-  const client = imap(info, user);
-  await client.connect();
-  let parsed = 0;
-  try {
-    await client.mailboxOpen('INBOX', { readOnly: true });
-    for await (const msg of client.fetch('1:*', { uid: true, source: true })) {
-      if (!msg.source) continue;
-      const m = await simpleParser(msg.source);
-      if (m.messageId) parsed += 1;
-    }
-  } finally {
-    await client.logout();
-  }
-  if (parsed !== MAILS) throw new Error(`the floor parsed ${parsed} of ${MAILS} mails`);
-  return (performance.now() - started) / 1000;
-}
-
 function count(file: string, sql: string): number {
   try {
     const db = new Database(file, { readonly: true, fileMustExist: true });
@@ -114,11 +100,6 @@ function count(file: string, sql: string): number {
   }
 }
 
-function peakRssMiB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmHWM:'));
-  return Number(line?.replace(/\D+/g, '') ?? 0) / 1024;
-}
-
 export async function benchEmailBacklog(): Promise<BacklogResult> {
   let info: MailServersInfo | undefined;
   const teardown = await setupMailServers({ provide: (_key: string, value: MailServersInfo) => void (info = value) } as unknown as TestProject);
@@ -130,7 +111,8 @@ export async function benchEmailBacklog(): Promise<BacklogResult> {
     const support = `backlog-${process.pid}@example.test`;
     writeFileSync(join(mail.usersDir, support), `${support}:{PLAIN}${PASSWORD}::::::\n`, { mode: 0o644 });
     await fill(mail, support);
-    const floorSeconds = await floor(mail, support);
+    const floor = await spawnJson<FloorResult>(FLOOR, [mail.host, String(mail.imapPort), support, PASSWORD, String(MAILS)]);
+    const floorSeconds = floor.seconds;
 
     const file = join(dir, 'threadgate.yaml');
     const db = join(dir, 'backlog.db');
@@ -169,7 +151,7 @@ export async function benchEmailBacklog(): Promise<BacklogResult> {
     }
     const gatewaySeconds = (performance.now() - started) / 1000;
     if (Number.isNaN(storedSeconds)) storedSeconds = gatewaySeconds;
-    return { mails: MAILS, floorSeconds, gatewaySeconds, storedSeconds, firstStoredSeconds, peakRssMiB: peakRssMiB(child.pid as number), posted: posted() };
+    return { mails: MAILS, floorSeconds, floorRssMiB: floor.peakRssMiB, gatewaySeconds, storedSeconds, firstStoredSeconds, peakRssMiB: peakRssMiB(child.pid as number), posted: posted() };
   } finally {
     if (child && child.exitCode === null) {
       const exited = new Promise((r) => child!.once('exit', r));
@@ -186,7 +168,7 @@ export function reportBacklog(r: BacklogResult): void {
   const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
   console.log(`| e-mail backlog, ${fmt(r.mails)} mails waiting | seconds | mails/s | × floor | peak RSS |`);
   console.log('|---|---:|---:|---:|---:|');
-  console.log(`| imapflow + mailparser alone (the floor) | ${fmt(r.floorSeconds, 2)} | ${fmt(r.mails / r.floorSeconds)} | — | — |`);
+  console.log(`| imapflow + mailparser alone (the floor, its own process) | ${fmt(r.floorSeconds, 2)} | ${fmt(r.mails / r.floorSeconds)} | — | ${fmt(r.floorRssMiB, 1)} MiB |`);
   console.log(`| gateway: start → first mail stored (its start-up) | ${fmt(r.firstStoredSeconds, 2)} | — | — | — |`);
   console.log(`| gateway: start → all stored (submitted) | ${fmt(r.storedSeconds, 2)} | ${fmt(r.mails / r.storedSeconds)} | ${fmt(r.floorSeconds / r.storedSeconds, 3)} | — |`);
   console.log(
