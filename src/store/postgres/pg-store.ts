@@ -17,7 +17,7 @@ import pg from 'pg';
 import { StoreClosedError, StoreOpenError, StoreUnavailableError } from '../errors.ts';
 import type { MigrationStatus } from '../migrations.ts';
 import { Repos } from '../repos.ts';
-import type { Store } from '../store.ts';
+import type { Store, WriteCommand } from '../store.ts';
 import { TxSql } from '../tx-sql.ts';
 import { applyPgMigrations, pgMigrationStatus } from './pg-migrations.ts';
 import { asUnavailable, PG_TYPES, PgSql } from './pg-sql.ts';
@@ -99,7 +99,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     }
   }
 
-  return {
+  const store: Store = {
     backend: 'postgres',
     location,
     read,
@@ -122,6 +122,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         if (inFlight === 0) drained?.();
       }
     },
+    command<A, R>(command: WriteCommand<A, R>, args: A): Promise<R> {
+      return store.write((tx) => command.run(tx, args));
+    },
     migrate: (): Promise<MigrationStatus> => applyPgMigrations(pool, folder),
     migrationStatus: () => pgMigrationStatus(pool, folder),
     async ping() {
@@ -133,4 +136,5 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         await pool.end();
       })()),
   };
+  return store;
 }
