@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { StoreOpenError } from './errors.ts';
 import { GroupCommitter, type GroupCommitOptions } from './group-commit.ts';
 import { applyMigrations, migrationStatus } from './migrations.ts';
-import { Repos } from './repos.ts';
+import { Repos, runInPlace } from './repos.ts';
 import { connect } from './sqlite/connect.ts';
 import { SqliteSql } from './sqlite/sqlite-sql.ts';
 import { Checkpointer, type CheckpointerOptions } from './sqlite/checkpointer.ts';
@@ -95,8 +95,8 @@ export function openStore(options: StoreOptions): Store {
     location: path,
     read,
     write: <T>(fn: (tx: Repos) => T | Promise<T>): Promise<T> => group.write((sql) => fn(new Repos(sql))),
-    command: <A, R>(command: WriteCommand<A, R>, args: A): Promise<R> =>
-      shared ? shared.thread.run<R>(command.name, args) : group.write((sql) => command.run(new Repos(sql), args)),
+    command: <A, R>(command: WriteCommand<A, R>, args: A, onCommit?: (result: R | undefined) => void): Promise<R> =>
+      shared ? shared.thread.run<R>(command.name, args, onCommit) : runInPlace((fn) => group.write((sql) => fn(new Repos(sql))), command, args, onCommit),
     migrate: async () => {
       const status = applyMigrations(db, folder);
       wal?.syncNow();
@@ -104,6 +104,7 @@ export function openStore(options: StoreOptions): Store {
     },
     migrationStatus: async () => migrationStatus(readDb, folder),
     ping: async () => {
+      shared?.thread.assertAlive();
       readDb.prepare('select 1').get();
     },
     close: () =>

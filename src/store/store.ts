@@ -42,9 +42,11 @@ export interface Store {
   write<T>(fn: (tx: Repos) => T | Promise<T>): Promise<T>;
   /**
    * Runs a named write: in the SQLite writer thread when the store has one (grouped with that thread's writes),
-   * otherwise as `write`. Resolves after the COMMIT that holds it, in commit order with every other write.
+   * otherwise as `write`. Resolves after the COMMIT that holds it. `onCommit` is what a write's commit listener is
+   * to a function write (`tx.afterCommit`): told the result once the write is stored, undefined when it was rolled
+   * back, in commit order with every other write's listeners, before the promise settles.
    */
-  command<A, R>(command: WriteCommand<A, R>, args: A): Promise<R>;
+  command<A, R>(command: WriteCommand<A, R>, args: A, onCommit?: (result: R | undefined) => void): Promise<R>;
   /** Applies pending migrations. */
   migrate(): Promise<MigrationStatus>;
   migrationStatus(): Promise<MigrationStatus>;

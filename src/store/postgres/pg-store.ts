@@ -16,7 +16,7 @@
 import pg from 'pg';
 import { StoreClosedError, StoreOpenError, StoreUnavailableError } from '../errors.ts';
 import type { MigrationStatus } from '../migrations.ts';
-import { Repos } from '../repos.ts';
+import { Repos, runInPlace } from '../repos.ts';
 import type { Store, WriteCommand } from '../store.ts';
 import { TxSql } from '../tx-sql.ts';
 import { applyPgMigrations, pgMigrationStatus } from './pg-migrations.ts';
@@ -122,8 +122,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         if (inFlight === 0) drained?.();
       }
     },
-    command<A, R>(command: WriteCommand<A, R>, args: A): Promise<R> {
-      return store.write((tx) => command.run(tx, args));
+    command<A, R>(command: WriteCommand<A, R>, args: A, onCommit?: (result: R | undefined) => void): Promise<R> {
+      return runInPlace((fn) => store.write(fn), command, args, onCommit);
     },
     migrate: (): Promise<MigrationStatus> => applyPgMigrations(pool, folder),
     migrationStatus: () => pgMigrationStatus(pool, folder),

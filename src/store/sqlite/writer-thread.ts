@@ -35,6 +35,7 @@ export interface WriterThreadOptions extends Omit<WriterData, 'lockMemory'> {
 interface Waiting {
   resolve: (value: unknown) => void;
   reject: (err: Error) => void;
+  onCommit: ((result: unknown) => void) | undefined;
 }
 
 const WORKER = new URL('./writer-worker.ts', import.meta.url);
@@ -64,12 +65,12 @@ export class WriterThread {
   }
 
   /** Runs the command `name` in the thread's next group; resolves after the commit that holds it. */
-  run<R>(name: string, args: unknown): Promise<R> {
+  run<R>(name: string, args: unknown, onCommit?: (result: R | undefined) => void): Promise<R> {
     if (this.#gone) return Promise.reject(new WriterThreadGoneError(`the writer thread is gone: ${this.#gone.message}`));
     if (this.#closing) return Promise.reject(new StoreClosedError('the store is closed'));
     return new Promise<R>((resolve, reject) => {
       const id = ++this.#nextId;
-      this.#waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.#waiting.set(id, { resolve: resolve as (v: unknown) => void, reject, onCommit: onCommit as Waiting['onCommit'] });
       if (this.#batch === null) {
         this.#batch = [];
         setImmediate(() => this.#post());
@@ -77,6 +78,11 @@ export class WriterThread {
       this.#batch.push({ id, name, args });
       if (this.#batch.length >= this.#postEvery) this.#post();
     });
+  }
+
+  /** Throws WriterThreadGoneError once the thread failed or died (readiness: the store cannot take webhooks). */
+  assertAlive(): void {
+    if (this.#gone) throw new WriterThreadGoneError(`the writer thread is gone: ${this.#gone.message}`);
   }
 
   /** Commits what was posted, then ends the thread. */
@@ -104,11 +110,20 @@ export class WriterThread {
     else if (msg.t === 'failed') this.#die(rebuild(msg.error));
   }
 
+  /** A group's results, in the order its writes ran: each write's `onCommit`, then its caller. */
   #tell(results: readonly WriteResult[]): void {
     for (const r of results) {
       const w = this.#waiting.get(r.id);
       if (!w) continue;
       this.#waiting.delete(r.id);
+      const ok = !('error' in r);
+      try {
+        w.onCommit?.(ok ? r.value : undefined);
+      } catch (err) {
+        queueMicrotask(() => {
+          throw err; // a listener's bug, thrown on its own (as TxSql.settle does)
+        });
+      }
       if ('error' in r) w.reject(rebuild(r.error));
       else w.resolve(r.value);
     }
@@ -119,7 +134,10 @@ export class WriterThread {
     this.#gone = err;
     this.#o.onGone?.(err);
     const refused = new WriterThreadGoneError(`the writer thread is gone: ${err.message}`, { cause: err });
-    for (const w of this.#waiting.values()) w.reject(refused);
+    for (const w of this.#waiting.values()) {
+      w.onCommit?.(undefined);
+      w.reject(refused);
+    }
     this.#waiting.clear();
     // Its tickets will never be told: the main thread's groups after them are not held back.
     const { order, lock, mainTickets } = this.#o;
