@@ -2,8 +2,7 @@
  * The receiver's logic (the HTTP route is a thin adapter): verify the raw
  * body's signature and timestamp with the connector's current or previous
  * secret, parse and validate the event, dedup on `event_type` + id, then store
- * the delivery and its `connector.deliver` job in ONE transaction (a named
- * write, intake-write.ts, that the SQLite store runs in its writer thread). Every
+ * the delivery and its `connector.deliver` job in ONE transaction. Every
  * refusal is logged and counted; what of it is stored, within which budgets,
  * is refused-webhooks.ts's business.
  */
@@ -15,13 +14,25 @@ import type { JobQueue } from '../jobs/queue.ts';
 import type { RetryBudget } from '../jobs/retry-budget.ts';
 import type { Store } from '../store/database.ts';
 import { NotRegisteredError, UnknownConnectorError, WebhookPayloadError } from './errors.ts';
-import { DELIVER_JOB, INTAKE_WRITE, type IntakeWriteArgs } from './intake-write.ts';
 import { WebhookSecrets } from './webhook-secrets.ts';
 import { DEFAULT_REFUSAL_LIMITS, RefusedWebhooks, storableHeaders, type NotStoredReason, type RefusalLimits } from './refused-webhooks.ts';
 
-export { DELIVER_JOB, deliveryOrder, type DeliverJobPayload } from './intake-write.ts';
+export const DELIVER_JOB = 'connector.deliver';
+
+export interface DeliverJobPayload {
+  connector: string;
+  delivery: number;
+  /** The event's thread_id: its deliveries run one at a time, in the order queued (absent in jobs of older versions). */
+  thread?: string;
+  /** An operator's replay: recorded as such on the attempt. */
+  replay?: boolean;
+}
 
 export type IntakeResult = { deliveryId: number; duplicate: boolean };
+
+/** The order key of a thread's deliveries: one at a time, in the order the platform sent them, on any replica. */
+export const deliveryOrder = (connector: string, threadId: string): string => `deliver:${connector}:${threadId}`;
+
 
 export interface WebhookIntakeDeps {
   store: Store;
@@ -113,14 +124,16 @@ export class WebhookIntake {
   }
 
   async #store(connector: string, event: WebhookEvent, rawBody: Buffer, headers: Record<string, unknown>, verification: string): Promise<IntakeResult> {
-    const { store, queue } = this.#d;
-    // A slot of the job runner, when one is free: the write takes the job too, and it starts as the write commits.
-    const take = queue.reserveTake(DELIVER_JOB);
-    const args: IntakeWriteArgs = {
-      delivery: {
+    const dedupKey = webhookEventKey(event);
+    // Grouped with concurrent webhooks in one commit; resolved only after it. The job runner takes the job in the
+    // same write when it has a free slot (the delivery starts as the commit returns), or looks for it after.
+    const result = await this.#d.store.write(async (tx): Promise<IntakeResult> => {
+      const now = this.#now();
+      const original = await tx.deliveries.originalOf(connector, dedupKey);
+      const base = {
         connector,
         eventType: event.event_type,
-        dedupKey: webhookEventKey(event),
+        dedupKey,
         threadId: event.thread_id,
         chatId: event.chat_id,
         body: rawBody.toString('utf8'),
@@ -128,19 +141,18 @@ export class WebhookIntake {
         headers,
         verification,
         error: null,
-      },
-      budget: this.#d.budget,
-      take: take ? { owner: take.owner, leaseMs: take.leaseMs } : null,
-      now: this.#now(),
-    };
-    // Grouped with concurrent webhooks in one commit (in the writer thread, when the store has one); answered after it.
-    const result = await store.command(INTAKE_WRITE, args, (stored) => {
-      const queued = stored !== undefined && !stored.duplicate;
-      if (take) take.settle(queued ? { committed: true, ...(stored.taken ? { taken: stored.taken, note: stored.attemptId } : {}) } : { committed: false });
-      else if (queued) queue.enqueuedElsewhere(DELIVER_JOB);
+      };
+      if (original !== undefined) {
+        const id = await tx.deliveries.insert({ ...base, duplicateOf: original, status: 'duplicate' }, now);
+        return { deliveryId: id, duplicate: true };
+      }
+      const id = await tx.deliveries.insert({ ...base, duplicateOf: null, status: 'accepted' }, now);
+      const payload: DeliverJobPayload = { connector, delivery: id, thread: event.thread_id };
+      await tx.deliveries.setJob(id, await this.#d.queue.enqueue(tx, { kind: DELIVER_JOB, payload, orderKey: deliveryOrder(connector, event.thread_id), ...this.#d.budget }));
+      return { deliveryId: id, duplicate: false };
     });
     this.#d.onResult?.(connector, result.duplicate ? 'duplicate' : 'accepted');
-    return { deliveryId: result.deliveryId, duplicate: result.duplicate };
+    return result;
   }
 }
 

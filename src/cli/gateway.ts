@@ -20,7 +20,6 @@ import { createSealer } from '../bridge/sealer.ts';
 import { storeLock } from '../bridge/store-lock.ts';
 import { refusalLimits } from '../bridge/refused-webhooks.ts';
 import { retentionOf, startRetention } from '../bridge/retention.ts';
-import { WRITE_COMMANDS_URL } from '../bridge/write-commands.ts';
 import type { RegistrationTarget } from '../bridge/registrar.ts';
 import type { LoadedSettings } from '../config/load.ts';
 import type { ConnectorEntry } from '../config/schema.ts';
@@ -89,11 +88,7 @@ export async function startGateway(
   const connectorsLoaded = await loadConnectors(entries, baseDir);
   assertNoEntryProblems(loaded.file ?? 'settings', connectorsLoaded.problems);
 
-  const store = await openSettingsStore(loaded, {
-    logger,
-    backgroundCheckpoints: { logger },
-    writerThread: { commandsUrl: WRITE_COMMANDS_URL, onGone: (err) => logger.fatal({ err }, 'the store\'s writer thread stopped: webhooks are refused until a restart') },
-  });
+  const store = await openSettingsStore(loaded, { logger, backgroundCheckpoints: { logger } });
   let sandbox: RunningSandbox | null = null;
   let app: FastifyInstance | null = null;
   // Several replicas may share a PostgreSQL store: each connector's poller runs on one of them at a time (a lease),

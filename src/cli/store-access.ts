@@ -31,8 +31,6 @@ export interface OpenOptions {
   /** For `serve`: SQLite's WAL checkpoints in a worker thread; PostgreSQL's dropped idle connections logged. */
   logger?: Logger;
   backgroundCheckpoints?: StoreOptions['backgroundCheckpoints'];
-  /** For `serve`: SQLite's named writes in a writer thread, unless `store.writer_thread` is false. */
-  writerThread?: StoreOptions['writerThread'];
 }
 
 /** How the settings open a SQLite store: its path (from the config file's folder), synchronous mode and busy timeout. */
@@ -50,12 +48,7 @@ export async function openSettingsStore(loaded: LoadedSettings, options: OpenOpt
   if (options.mustExist) return openExisting(loaded, options);
   const { store } = loaded.settings;
   if (store.url === undefined) {
-    return openStore({
-      ...storeOptions(loaded),
-      ...(options.migrate === false ? { migrate: false } : {}),
-      ...(options.backgroundCheckpoints ? { backgroundCheckpoints: options.backgroundCheckpoints } : {}),
-      ...(options.writerThread && store.writer_thread ? { writerThread: options.writerThread } : {}),
-    });
+    return openStore({ ...storeOptions(loaded), ...(options.migrate === false ? { migrate: false } : {}), ...(options.backgroundCheckpoints ? { backgroundCheckpoints: options.backgroundCheckpoints } : {}) });
   }
   // Loaded only when configured: a SQLite deployment does not hold the PostgreSQL driver.
   const { openPostgresStore } = await import('../store/postgres/pg-store.ts');

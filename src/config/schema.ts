@@ -92,11 +92,6 @@ export const StoreSettings = z.strictObject({
   /** `full` survives power loss; `normal` only process crashes (faster). */
   synchronous: z.enum(['full', 'normal']).default('full'),
   busy_timeout_ms: z.number().int().min(0).max(60_000).default(5_000),
-  /**
-   * SQLite, `serve`: the hot writes (the receiver's) run in a writer thread with its own connection, off the event
-   * loop (docs/decisions.md, "The writer thread"); false keeps every write on the main thread.
-   */
-  writer_thread: z.boolean().default(true),
   /** Delivery and inbound records older than this are pruned (hourly). */
   retention_days: z.number().int().min(1).max(3_650).default(30),
   /** Delivered webhook bodies are kept up to this size; the cut is recorded. */

@@ -7,7 +7,7 @@
  * retried with backoff until its deadline (retry-budget.ts).
  */
 import type { Store } from '../store/database.ts';
-import type { JobRow, NewJobRow } from '../store/jobs-repo.ts';
+import type { JobRow } from '../store/jobs-repo.ts';
 import type { Repos } from '../store/repos.ts';
 import type { JobStatus } from '../store/schema.ts';
 import { matchingJobs, type JobFilter, type JobRef } from '../store/job-queries.ts';
@@ -54,34 +54,6 @@ export interface Enqueued {
 /** Runs inside the enqueuing write: may take the job there (`JobQueue.take`) or wait for the commit to look. */
 export type EnqueueListener = (tx: Repos, job: Enqueued) => Promise<void>;
 
-/** A slot held for a job a named write enqueues and takes (`reserveTake`). */
-export interface TakeReservation {
-  /** The lease owner the write takes the job for. */
-  owner: string;
-  leaseMs: number;
-  /** Once the write's fate is known: rolled back (the slot is given back), or committed with the job taken (it starts, with `note` as its claim's) or not. */
-  settle(outcome: { committed: false } | { committed: true; taken?: JobRow; note?: unknown }): void;
-}
-
-export interface JobTaker {
-  reserve(kind: string): TakeReservation | undefined;
-  missed(kind: string): void;
-}
-
-/** The row `input` is stored as, enqueued at `now`. */
-export function newJobRow(input: EnqueueInput, now: number): NewJobRow {
-  const retryForMs = input.retryForMs ?? DEFAULT_RETRY_BUDGET.retryForMs;
-  return {
-    kind: input.kind,
-    payload: JSON.stringify(input.payload),
-    maxAttempts: input.maxAttempts ?? DEFAULT_RETRY_BUDGET.maxAttempts,
-    retryForMs,
-    giveUpAt: now + retryForMs,
-    runAt: input.runAt ?? now,
-    orderKey: input.orderKey ?? null,
-  };
-}
-
 export type FailOutcome = { status: 'queued'; runAt: number } | { status: 'dead' };
 
 /** Work done in a job's grouped write (its outcome, its failure records). */
@@ -92,7 +64,6 @@ export class JobQueue {
   readonly #backoff: BackoffPolicy;
   readonly #now: () => number;
   #enqueued: EnqueueListener | undefined;
-  #taker: JobTaker | undefined;
   /**
    * Whether a claim that returns fewer jobs than asked left no due job behind: true on SQLite (one gateway, claims
    * in due order); on PostgreSQL a claim passes over a job while an earlier one of its order key runs.
@@ -117,34 +88,22 @@ export class JobQueue {
    */
   async enqueue(tx: Repos, input: EnqueueInput): Promise<number> {
     const now = this.#now();
-    const row = newJobRow(input, now);
-    const id = await tx.jobs.insert(row, now);
-    await this.#enqueued?.(tx, { id, kind: input.kind, runAt: row.runAt });
+    const retryForMs = input.retryForMs ?? DEFAULT_RETRY_BUDGET.retryForMs;
+    const runAt = input.runAt ?? now;
+    const id = await tx.jobs.insert(
+      {
+        kind: input.kind,
+        payload: JSON.stringify(input.payload),
+        maxAttempts: input.maxAttempts ?? DEFAULT_RETRY_BUDGET.maxAttempts,
+        retryForMs,
+        giveUpAt: now + retryForMs,
+        runAt,
+        orderKey: input.orderKey ?? null,
+      },
+      now,
+    );
+    await this.#enqueued?.(tx, { id, kind: input.kind, runAt });
     return id;
-  }
-
-  /**
-   * For a job that a named write (`store.command`, maybe in the SQLite writer thread) will enqueue: whether that
-   * write should also take it, for whom (the runner's answer, when a slot is free), and what to tell the runner
-   * once the write's fate is known. Without a runner: undefined, and nothing to tell.
-   */
-  reserveTake(kind: string): TakeReservation | undefined {
-    return this.#taker?.reserve(kind);
-  }
-
-  /** A named write's enqueue committed without a take (none reserved): the runner looks for the job. */
-  enqueuedElsewhere(kind: string): void {
-    this.#taker?.missed(kind);
-  }
-
-  /** Set by the runner (JobRunner): how named writes' enqueues reach it. */
-  setTaker(taker: JobTaker): void {
-    this.#taker = taker;
-  }
-
-  /** A job row as read in a write of the caller's (a taken job), as the runner runs it. */
-  toJob(row: JobRow): Job {
-    return this.#toJob(row, this.#now());
   }
 
   /**

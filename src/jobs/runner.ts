@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Repos } from '../store/repos.ts';
 import { runJob, type JobHandler, type JobOutcome, type JobRun } from './job-run.ts';
-import type { Enqueued, Job, JobQueue, TakeReservation } from './queue.ts';
+import type { Enqueued, Job, JobQueue } from './queue.ts';
 
 export interface JobKindOptions<P> {
   handler: JobHandler<P>;
@@ -80,7 +80,6 @@ export class JobRunner {
     this.#onFinished = options.onJobFinished;
     this.owner = options.owner ?? `${process.pid}-${randomUUID().slice(0, 8)}`;
     queue.onEnqueued((tx, job) => this.#enqueued(tx, job));
-    queue.setTaker({ reserve: (kind) => this.#reserve(kind), missed: (kind) => this.#missed(kind) });
   }
 
   register<P>(kind: string, options: JobKindOptions<P>): void {
@@ -172,10 +171,16 @@ export class JobRunner {
 
   /** The enqueuing write's turn (JobQueue.onEnqueued): the job is taken there when it may be, else looked for after the commit. */
   async #enqueued(tx: Repos, job: Enqueued): Promise<void> {
-    const state = this.#takeable(job.kind);
-    if (state === null) return;
-    if (state === undefined) {
-      tx.afterCommit((committed) => committed && this.#missed(job.kind));
+    const state = this.#kinds.get(job.kind);
+    if (!state || !this.#running) return;
+    const missed = () => {
+      state.backlog = true;
+      state.wake();
+    };
+    // With jobs waiting for a claim, it goes first, in due order (SQLite; PostgreSQL's take checks the order itself).
+    const waiting = state.backlog && this.#queue.claimTakesAllDue;
+    if (!state.takeOnEnqueue || waiting || this.#free(state) <= 0) {
+      tx.afterCommit((committed) => committed && missed());
       return;
     }
     const owner = this.#nextOwner();
@@ -184,51 +189,10 @@ export class JobRunner {
     this.#hold(tx, state, 1, (committed) => {
       if (!committed) return;
       if (taken) this.#start(state, [taken], owner, notes);
-      else this.#missed(job.kind);
+      else missed();
     });
     taken = await this.#queue.take(tx, job.id, owner, state.leaseMs);
     if (taken && state.onClaim) notes.set(taken.id, await state.onClaim(tx, taken));
-  }
-
-  /** The same for a named write (JobQueue.reserveTake): a slot held now, the job taken by the write itself. */
-  #reserve(kind: string): TakeReservation | undefined {
-    const state = this.#takeable(kind);
-    if (!state) return undefined;
-    const owner = this.#nextOwner();
-    state.reserved += 1;
-    let held = true;
-    return {
-      owner,
-      leaseMs: state.leaseMs,
-      settle: (outcome) => {
-        if (!held) return;
-        held = false;
-        state.reserved -= 1;
-        if (!outcome.committed) return;
-        if (outcome.taken) this.#start(state, [this.#queue.toJob(outcome.taken)], owner, new Map([[outcome.taken.id, outcome.note]]));
-        else this.#missed(kind);
-      },
-    };
-  }
-
-  /**
-   * Whether a job of `kind` just enqueued may be taken in its write: its state when it may; undefined when it is to
-   * be looked for after the commit; null when this runner does not run it (or is stopped).
-   */
-  #takeable(kind: string): KindState | undefined | null {
-    const state = this.#kinds.get(kind);
-    if (!state || !this.#running) return null;
-    // With jobs waiting for a claim, they go first, in due order (SQLite; PostgreSQL's take checks the order itself).
-    const waiting = state.backlog && this.#queue.claimTakesAllDue;
-    return !state.takeOnEnqueue || waiting || this.#free(state) <= 0 ? undefined : state;
-  }
-
-  /** A job of `kind` was enqueued and not taken: due jobs may wait that no claim has seen. */
-  #missed(kind: string): void {
-    const state = this.#kinds.get(kind);
-    if (!state || !this.#running) return;
-    state.backlog = true;
-    state.wake();
   }
 
   /**

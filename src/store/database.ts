@@ -12,13 +12,11 @@ import Database from 'better-sqlite3';
 import { StoreOpenError } from './errors.ts';
 import { GroupCommitter, type GroupCommitOptions } from './group-commit.ts';
 import { applyMigrations, migrationStatus } from './migrations.ts';
-import { Repos, runInPlace } from './repos.ts';
-import { connect } from './sqlite/connect.ts';
+import { Repos } from './repos.ts';
 import { SqliteSql } from './sqlite/sqlite-sql.ts';
 import { Checkpointer, type CheckpointerOptions } from './sqlite/checkpointer.ts';
 import { WalSync } from './sqlite/wal-sync.ts';
-import type { Store, WriteCommand } from './store.ts';
-import { startWriterThread, type WriterThreadSettings } from './sqlite/writer-thread.ts';
+import type { Store } from './store.ts';
 
 export type { Store } from './store.ts';
 
@@ -33,11 +31,15 @@ export interface StoreOptions {
   groupCommit?: GroupCommitOptions;
   /** WAL checkpoints in a worker thread (checkpointer.ts), for a long-running gateway; a command keeps SQLite's own. */
   backgroundCheckpoints?: boolean | CheckpointerOptions;
-  /**
-   * Named writes (`store.command`) in a writer thread with its own connection, off the event loop, for `serve`
-   * (sqlite/writer-thread.ts); without it they run as any write. Not for an in-memory store.
-   */
-  writerThread?: WriterThreadSettings;
+}
+
+function connect(path: string, options: StoreOptions): Database.Database {
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+  db.pragma('foreign_keys = ON');
+  db.pragma(`synchronous = ${(options.synchronous ?? 'full').toUpperCase()}`);
+  return db;
 }
 
 /**
@@ -70,18 +72,7 @@ export function openStore(options: StoreOptions): Store {
   // `full`: the log is fsynced after every group, off the event loop (wal-sync.ts), instead of inside COMMIT.
   const wal = path !== ':memory:' && (options.synchronous ?? 'full') === 'full' ? new WalSync(path) : undefined;
   if (wal) db.pragma('synchronous = NORMAL');
-  const synchronous = options.synchronous ?? 'full';
-  const busyTimeoutMs = options.busyTimeoutMs ?? 5000;
-  const maxGroup = options.groupCommit?.maxGroup;
-  const shared =
-    options.writerThread && path !== ':memory:'
-      ? startWriterThread(path, { synchronous, busyTimeoutMs, ...(maxGroup ? { maxGroup } : {}) }, options.writerThread)
-      : undefined;
-  const group = new GroupCommitter(db, new SqliteSql(db), {
-    ...options.groupCommit,
-    ...(wal ? { sync: () => wal.sync() } : {}),
-    ...(shared ? { sharing: shared.sharing } : {}),
-  });
+  const group = new GroupCommitter(db, new SqliteSql(db), { ...options.groupCommit, ...(wal ? { sync: () => wal.sync() } : {}) });
   const bg = options.backgroundCheckpoints;
   const checkpointer =
     bg && path !== ':memory:'
@@ -95,8 +86,6 @@ export function openStore(options: StoreOptions): Store {
     location: path,
     read,
     write: <T>(fn: (tx: Repos) => T | Promise<T>): Promise<T> => group.write((sql) => fn(new Repos(sql))),
-    command: <A, R>(command: WriteCommand<A, R>, args: A, onCommit?: (result: R | undefined) => void): Promise<R> =>
-      shared ? shared.thread.run<R>(command.name, args, onCommit) : runInPlace((fn) => group.write((sql) => fn(new Repos(sql))), command, args, onCommit),
     migrate: async () => {
       const status = applyMigrations(db, folder);
       wal?.syncNow();
@@ -104,14 +93,12 @@ export function openStore(options: StoreOptions): Store {
     },
     migrationStatus: async () => migrationStatus(readDb, folder),
     ping: async () => {
-      shared?.thread.assertAlive();
       readDb.prepare('select 1').get();
     },
     close: () =>
       (closing ??= (async () => {
         if (!db.open) return;
         await group.close();
-        await shared?.thread.close();
         await checkpointer?.close();
         if (readDb !== db) readDb.close();
         db.close();

@@ -33,22 +33,3 @@ export class StoreUnavailableError extends ThreadgateError {
   readonly code = 'TG_STORE_UNAVAILABLE';
   override readonly statusCode = 503;
 }
-
-/**
- * A named write failed in the writer thread: its error, carried across with its code and message (the class stays
- * behind). `code` is the original error's when it had one.
- */
-export class WriterThreadWriteError extends ThreadgateError {
-  readonly code: string;
-  constructor(message: string, code: string | undefined, name: string) {
-    super(message);
-    this.code = code ?? 'TG_STORE_WRITE_FAILED';
-    this.name = name;
-  }
-}
-
-/** The writer thread stopped (it failed to start, or died): its writes are refused; the main thread's still run. */
-export class WriterThreadGoneError extends ThreadgateError {
-  readonly code = 'TG_STORE_WRITER_GONE';
-  override readonly statusCode = 503;
-}

@@ -29,16 +29,6 @@ export interface GroupCommitOptions {
   onCommit?: (size: number, seconds: number) => void;
 }
 
-/**
- * When another connection writes the same file (the writer thread beside the main thread's writer): the lock both
- * take around BEGIN … COMMIT (write-lock.ts), and how a group's fate is told — in the file's commit order, by ticket
- * (commit-order.ts). `error` is the group's own failure (its BEGIN, COMMIT or fsync), if any.
- */
-export interface GroupSharing {
-  lock: { acquire(): Promise<number> | number; release(): void };
-  settle(ticket: number, settle: () => void, error?: unknown): void;
-}
-
 export interface GroupDurability {
   /**
    * Makes a committed group durable (the WAL's fdatasync, wal-sync.ts); its
@@ -65,8 +55,6 @@ export class GroupCommitter {
   readonly #maxGroup: number;
   readonly #onCommit: GroupCommitOptions['onCommit'];
   readonly #sync: GroupDurability['sync'];
-  readonly #sharing: GroupSharing | undefined;
-  #ticket: number | undefined;
   readonly #sql: Record<'begin' | 'commit' | 'rollback' | 'savepoint' | 'release' | 'undo', Database.Statement>;
   #queue: Pending[] = [];
   #scheduled = false;
@@ -74,10 +62,9 @@ export class GroupCommitter {
   #closed = false;
 
   /** `writer` runs the writes' SQL on `db`, the connection this committer owns. */
-  constructor(db: Database.Database, writer: Sql, options: GroupCommitOptions & GroupDurability & { sharing?: GroupSharing } = {}) {
+  constructor(db: Database.Database, writer: Sql, options: GroupCommitOptions & GroupDurability = {}) {
     this.#db = db;
     this.#sync = options.sync;
-    this.#sharing = options.sharing;
     this.#writer = writer;
     this.#maxGroup = options.maxGroup ?? DEFAULT_MAX_GROUP;
     this.#onCommit = options.onCommit;
@@ -102,11 +89,6 @@ export class GroupCommitter {
         setImmediate(() => void this.#flush());
       }
     });
-  }
-
-  /** The ticket of the group being written, while it holds the shared lock. */
-  get ticket(): number | undefined {
-    return this.#ticket;
   }
 
   /** Writes still waiting for their commit. */
@@ -134,26 +116,13 @@ export class GroupCommitter {
   }
 
   async #commitGroup(group: Pending[]): Promise<void> {
-    const sharing = this.#sharing;
-    const ticket = sharing ? await sharing.lock.acquire() : -1;
-    this.#ticket = sharing ? ticket : undefined;
-    let locked = sharing !== undefined;
-    const unlock = () => {
-      if (!locked) return;
-      locked = false;
-      this.#ticket = undefined;
-      sharing?.lock.release();
-    };
-    // Told in ticket order when another connection writes too; at once otherwise.
-    const tell = (settle: () => void, error?: unknown) => (sharing ? sharing.settle(ticket, settle, error) : settle());
     const started = performance.now();
     const settled: Settled[] = [];
     const txs: TxSql[] = [];
     try {
       this.#sql.begin.run();
     } catch (error) {
-      unlock();
-      tell(() => failAll(group, txs, error), error);
+      for (const p of group) p.reject(error);
       return;
     }
     try {
@@ -177,31 +146,25 @@ export class GroupCommitter {
     } catch (error) {
       // The COMMIT (or the savepoint bookkeeping) failed: nothing of the group is stored.
       if (this.#db.inTransaction) this.#sql.rollback.run();
-      unlock();
-      tell(() => failAll(group, txs, error), error);
+      failAll(group, txs, error);
       return;
-    } finally {
-      // The next group (of either connection) may write while this one's log is synced.
-      unlock();
     }
     try {
       // Off the event loop: requests keep being parsed into the next group meanwhile.
       await this.#sync?.();
     } catch (error) {
       // Committed but not known to be on disk: nobody is told it is stored.
-      tell(() => failAll(group, txs, error), error);
+      failAll(group, txs, error);
       return;
     }
     this.#onCommit?.(group.length, (performance.now() - started) / 1000);
     // In the order the writes ran: each write's commit listeners, then its caller.
-    tell(() =>
-      group.forEach((p, i) => {
-        const s = settled[i] as Settled;
-        s.tx.settle(s.ok);
-        if (s.ok) p.resolve(s.value);
-        else p.reject(s.error);
-      }),
-    );
+    group.forEach((p, i) => {
+      const s = settled[i] as Settled;
+      s.tx.settle(s.ok);
+      if (s.ok) p.resolve(s.value);
+      else p.reject(s.error);
+    });
   }
 }
 

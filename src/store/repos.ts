@@ -91,18 +91,3 @@ export class Repos {
     return (this.#threads ??= new ThreadsRepo(this.sql));
   }
 }
-
-/** A named write run in place, as a function write: its `onCommit` told through the write's commit listener. */
-export function runInPlace<A, R>(
-  write: <T>(fn: (tx: Repos) => Promise<T>) => Promise<T>,
-  command: { run(tx: Repos, args: A): Promise<R> },
-  args: A,
-  onCommit?: (result: R | undefined) => void,
-): Promise<R> {
-  return write(async (tx) => {
-    let result: R | undefined;
-    if (onCommit) tx.afterCommit((committed) => onCommit(committed ? result : undefined));
-    result = await command.run(tx, args);
-    return result;
-  });
-}

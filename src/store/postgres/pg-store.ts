@@ -16,8 +16,8 @@
 import pg from 'pg';
 import { StoreClosedError, StoreOpenError, StoreUnavailableError } from '../errors.ts';
 import type { MigrationStatus } from '../migrations.ts';
-import { Repos, runInPlace } from '../repos.ts';
-import type { Store, WriteCommand } from '../store.ts';
+import { Repos } from '../repos.ts';
+import type { Store } from '../store.ts';
 import { TxSql } from '../tx-sql.ts';
 import { applyPgMigrations, pgMigrationStatus } from './pg-migrations.ts';
 import { asUnavailable, PG_TYPES, PgSql } from './pg-sql.ts';
@@ -99,7 +99,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     }
   }
 
-  const store: Store = {
+  return {
     backend: 'postgres',
     location,
     read,
@@ -122,9 +122,6 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         if (inFlight === 0) drained?.();
       }
     },
-    command<A, R>(command: WriteCommand<A, R>, args: A, onCommit?: (result: R | undefined) => void): Promise<R> {
-      return runInPlace((fn) => store.write(fn), command, args, onCommit);
-    },
     migrate: (): Promise<MigrationStatus> => applyPgMigrations(pool, folder),
     migrationStatus: () => pgMigrationStatus(pool, folder),
     async ping() {
@@ -136,5 +133,4 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         await pool.end();
       })()),
   };
-  return store;
 }
