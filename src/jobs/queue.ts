@@ -121,10 +121,13 @@ export class JobQueue {
     return this.#store.write((tx) => this.claimIn(tx, kind, owner, leaseMs, limit));
   }
 
-  /** `claim` inside the caller's write `tx`; its jobs must not start before `tx` committed. */
-  async claimIn(tx: Repos, kind: string, owner: string, leaseMs: number, limit: number): Promise<Job[]> {
+  /**
+   * `claim` inside the caller's write `tx`; its jobs must not start before `tx` committed. Without `expired`, running
+   * jobs whose lease ran out are not looked for (the runner looks now and then, not at every claim).
+   */
+  async claimIn(tx: Repos, kind: string, owner: string, leaseMs: number, limit: number, expired = true): Promise<Job[]> {
     const now = this.#now();
-    const rows = await tx.jobs.claim(kind, owner, now + leaseMs, now, limit);
+    const rows = await tx.jobs.claim(kind, owner, now + leaseMs, now, limit, expired);
     // Due order (the order a thread's jobs were queued in): PostgreSQL's UPDATE … RETURNING has no order of its own.
     rows.sort((a, b) => a.run_at - b.run_at || a.id - b.id);
     return rows.map((r) => this.#toJob(r, now));

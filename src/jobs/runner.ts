@@ -18,6 +18,9 @@ import type { Repos } from '../store/repos.ts';
 import { runJob, type JobHandler, type JobOutcome, type JobRun } from './job-run.ts';
 import type { Enqueued, Job, JobQueue } from './queue.ts';
 
+/** How often, at most, a kind's claims look for jobs whose lease ran out (or a quarter of its lease, if shorter). */
+const EXPIRED_LOOK_MS = 1_000;
+
 export interface JobKindOptions<P> {
   handler: JobHandler<P>;
   concurrency?: number;
@@ -49,6 +52,8 @@ interface KindState {
   reserved: number;
   /** Due jobs may wait that no claim has seen: the last claim was full, or an enqueue was not taken since. */
   backlog: boolean;
+  /** When a claim last looked for running jobs whose lease ran out (ms). */
+  expiredLookedAt: number;
   wake: () => void;
   loop: Promise<void> | null;
 }
@@ -94,6 +99,7 @@ export class JobRunner {
       inFlight: new Map(),
       reserved: 0,
       backlog: true,
+      expiredLookedAt: 0,
       wake: () => {},
       loop: null,
     });
@@ -164,7 +170,12 @@ export class JobRunner {
       state.backlog = claimed.length === capacity || !this.#queue.claimTakesAllDue;
       this.#start(state, claimed, owner, notes);
     });
-    claimed = await this.#queue.claimIn(tx, state.kind, owner, state.leaseMs, capacity);
+    // Leases that ran out (a process gone, a handler stuck) are looked for now and then, not by every claim: that
+    // side reads every running job of the kind (docs/benchmarks.md, "Claims that look for lost leases less often").
+    const now = Date.now();
+    const expired = now - state.expiredLookedAt >= Math.min(EXPIRED_LOOK_MS, state.leaseMs / 4);
+    if (expired) state.expiredLookedAt = now;
+    claimed = await this.#queue.claimIn(tx, state.kind, owner, state.leaseMs, capacity, expired);
     slots.keep(claimed.length); // the slots it did not fill are free for takes in the same group
     if (state.onClaim) for (const job of claimed) notes.set(job.id, await state.onClaim(tx, job));
   }

@@ -120,6 +120,20 @@ describe('job queue', () => {
     expect((await queue.get(id))!.status).toBe('done');
   });
 
+  // The runner's claims look for lost leases only now and then: a claim told not to must leave them alone.
+  it('takes a job whose lease expired only in a claim that looks for expired leases', async () => {
+    const { store, queue, enqueue } = setup();
+    const id = await enqueue({ kind: 'k', payload: null });
+    expect(await queue.claim('k', 'dead-worker', 30, 1)).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 50));
+    const queued = await enqueue({ kind: 'k', payload: { n: 2 } });
+    const due = await store.write((tx) => queue.claimIn(tx, 'k', 'w2', 10_000, 5, false));
+    expect(due.map((j) => j.id)).toEqual([queued]);
+    expect((await queue.get(id))!.status).toBe('running');
+    const looked = await store.write((tx) => queue.claimIn(tx, 'k', 'w3', 10_000, 5, true));
+    expect(looked).toMatchObject([{ id, attempts: 2 }]);
+  });
+
   it('releases a claimed job without counting the attempt', async () => {
     const { queue, enqueue } = setup();
     const id = await enqueue({ kind: 'k', payload: null });
