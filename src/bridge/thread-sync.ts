@@ -124,8 +124,15 @@ export class ThreadSync {
       const first = pending[0];
       if (first === undefined) return;
       try {
-        if (first.kind === 'close') await this.#close(thread, first, run);
-        else await this.#post(thread, leadingBatch(pending), run);
+        if (first.kind === 'close') {
+          await this.#close(thread, first, run);
+          continue;
+        }
+        const batch = leadingBatch(pending);
+        const posted = await this.#post(thread, batch, run);
+        // Everything that was pending is on the platform. An item that came in since has a job of its own (it rides
+        // only on a queued job, and this one runs), which flushes it after this one: no second read of the thread.
+        if (posted && batch.length === pending.length && pending.length < batchSize) return;
       } catch (err) {
         if (!(err instanceof BatchRefused)) throw err;
         batchSize = 1; // one of them is refused: send them one by one so only that one dies
@@ -136,7 +143,8 @@ export class ThreadSync {
     }
   }
 
-  async #post(thread: ThreadRow, batch: InboundRow[], run: Run): Promise<void> {
+  /** Posts `batch`; true once the platform has it and that is recorded, false when it is to be read and tried again. */
+  async #post(thread: ThreadRow, batch: InboundRow[], run: Run): Promise<boolean> {
     const body: CreateMessagesRequest = {
       messages: batch.map((m) => ({
         body: m.body,
@@ -157,7 +165,8 @@ export class ThreadSync {
     try {
       res = await this.#d.client.createMessages(registration.configId, body, { ...ONE_ATTEMPT, signal: run.signal });
     } catch (err) {
-      return this.#failed(err, thread, batch, registration.configId, run, started);
+      await this.#failed(err, thread, batch, registration.configId, run, started);
+      return false;
     }
     // The platform has them: recorded even across a database outage, or the next run would post them again.
     await this.#durably(run, 'messages posted', (tx) => this.#posted(tx, thread, batch, res, run, started));
@@ -165,6 +174,7 @@ export class ThreadSync {
       { connector: thread.connector, thread_id: thread.threadId, chat_id: res.chat_id, messages: batch.length, is_new_session: res.is_new_session },
       'messages posted to the platform',
     );
+    return true;
   }
 
   async #posted(tx: Repos, thread: ThreadRow, batch: InboundRow[], res: CreateMessagesResponse, run: Run, started: number): Promise<void> {
