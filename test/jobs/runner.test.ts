@@ -231,6 +231,8 @@ describe('job runner', () => {
       await until(async () => runs === 1, WAIT_MS, 'the first run');
       const firstOwner = (await store.read.sql.get<{ lease_owner: string }>('select lease_owner from jobs where id = ?', [id]))!.lease_owner;
       await store.write((tx) => tx.sql.run('update jobs set lease_until = 0 where id = ?', [id]));
+      // A kind's claims look for leases that ran out at most once a second (runner.ts, EXPIRED_LOOK_MS).
+      await new Promise((r) => setTimeout(r, 1_100));
       runner.notify();
       await until(async () => (await queue.get(id))?.status === 'done', WAIT_MS, 'the second run done');
       release();
