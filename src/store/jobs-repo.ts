@@ -32,6 +32,9 @@ export interface NewJobRow {
 
 const COLUMNS = 'id, kind, payload, status, attempts, max_attempts, give_up_at, run_at, last_error';
 
+/** A claim's or a take's change to the jobs it holds; its parameters: owner, lease end, now. */
+const HOLD = `update jobs set status = 'running', attempts = attempts + 1, lease_owner = ?, lease_until = ?, updated_at = ?`;
+
 export class JobsRepo {
   readonly #db: Sql;
 
@@ -71,14 +74,14 @@ export class JobsRepo {
              order by c.run_at, c.id limit ?${lock}`;
     if (!expired) {
       return this.#db.all<JobRow>(
-        `update jobs set status = 'running', attempts = attempts + 1, lease_owner = ?, lease_until = ?, updated_at = ?
+        `${HOLD}
          where id in (select id from (${due}) due)
          returning ${COLUMNS}`,
         [owner, until, now, kind, now, ...orderNow, limit],
       );
     }
     return this.#db.all<JobRow>(
-      `update jobs set status = 'running', attempts = attempts + 1, lease_owner = ?, lease_until = ?, updated_at = ?
+      `${HOLD}
        where id in (
          select id from (
            select * from (${due}) due
@@ -99,7 +102,7 @@ export class JobsRepo {
   take(id: number, owner: string, until: number, now: number): Promise<JobRow | undefined> {
     const running = this.#db.dialect === 'postgres' ? `e.status = 'running' or ` : '';
     return this.#db.get<JobRow>(
-      `update jobs set status = 'running', attempts = attempts + 1, lease_owner = ?, lease_until = ?, updated_at = ?
+      `${HOLD}
        where id = ? and status = 'queued' and run_at <= ?
          and (order_key is null or not exists (select 1 from jobs e where e.order_key = jobs.order_key and e.id < jobs.id
            and (${running}(e.status = 'queued' and e.run_at <= ?))))
