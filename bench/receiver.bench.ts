@@ -27,12 +27,16 @@ import { countDeliveriesByStatus } from '../src/store/status-counts.ts';
 import { startBenchGateway } from './bench-gateway.ts';
 import { cpuColumns } from './measure.ts';
 import type { LoadOutput, LoadSummary } from './receiver-load.ts';
+import { holdDeliveries } from './fixtures/noop-connector.ts';
 import { spawnJson } from './spawn-json.ts';
 
 /** 50 connections, as the issue's measurement; BENCH_CONNECTIONS overrides. */
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-/** The cases to run (BENCH_CASES=full for a CPU profile of the gateway alone). */
-const CASES = new Set((process.env.BENCH_CASES ?? 'bare,full,normal,steady').split(','));
+/**
+ * The cases to run (BENCH_CASES=full for a CPU profile of the gateway alone). `held`: `full` with every delivery
+ * held until the load ends, the gateway accepting alone (its maximum accept rate, with nothing delivered beside).
+ */
+const CASES = new Set((process.env.BENCH_CASES ?? 'bare,full,normal,held,steady').split(','));
 const SYNC_MODES = (['full', 'normal'] as const).filter((mode) => CASES.has(mode));
 const SECONDS = 10;
 const WARMUP_SECONDS = 2;
@@ -80,11 +84,17 @@ async function bareFastify(env: Record<string, string> = {}, label = ''): Promis
   }
 }
 
-async function gatewayReceiver(synchronous: 'full' | 'normal', env: Record<string, string> = {}, label = ''): Promise<{ result: CaseResult; ok: boolean }> {
+async function gatewayReceiver(
+  synchronous: 'full' | 'normal',
+  env: Record<string, string> = {},
+  label = '',
+  hold = false,
+): Promise<{ result: CaseResult; ok: boolean }> {
   const dir = mkdtempSync(join(tmpdir(), 'tg-bench-receiver-'));
   const sandbox = await startSandbox({ port: 0 });
   try {
     const gateway = await startBenchGateway(dir, sandbox, [{ name: CONNECTOR, type: 'noop', module: NOOP_MODULE, room_id: sandbox.roomId }], { synchronous });
+    const release = hold ? holdDeliveries() : () => {};
     try {
       const registration = (await gateway.store.read.registrations.get(CONNECTOR));
       if (!registration) throw new Error(`connector ${CONNECTOR} was not registered with the sandbox`);
@@ -115,12 +125,14 @@ async function gatewayReceiver(synchronous: 'full' | 'normal', env: Record<strin
         `2xx delivery_ids found accepted/delivered: ${matched}; ` +
         `stored without a counted answer: ${stored - answered2xx} (requests in flight when autocannon stopped: ${cutOff}); ` +
         `other statuses: ${others.length === 0 ? 'none' : JSON.stringify(Object.fromEntries(others))} -> ${ok ? 'OK' : 'MISMATCH'}`;
+      release();
       const drainSeconds = await drained(gateway.store);
       const cpu = process.cpuUsage(cpu0);
       const delivered = Number((await countDeliveriesByStatus(gateway.store.read.sql)).delivered ?? 0);
       const endToEnd = { microsPerWebhook: (cpu.user + cpu.system) / delivered, drainSeconds, delivered };
       return { result: { name: `gateway \`POST /webhooks/:connector\` (synchronous=${synchronous})${label}`, load: out.measured, check, endToEnd }, ok };
     } finally {
+      release();
       await gateway.close();
     }
   } finally {
@@ -149,6 +161,11 @@ export async function benchReceiver(): Promise<boolean> {
   if (CASES.has('bare')) results.push(await bareFastify());
   for (const synchronous of SYNC_MODES) {
     const { result, ok } = await gatewayReceiver(synchronous);
+    results.push(result);
+    allOk &&= ok;
+  }
+  if (CASES.has('held')) {
+    const { result, ok } = await gatewayReceiver('full', {}, ', deliveries held during the load', true);
     results.push(result);
     allOk &&= ok;
   }

@@ -1,0 +1,99 @@
+/**
+ * The jobs' claim and order indexes hold live jobs only (queued or running):
+ * partial indexes, which a database uses only for a query whose condition
+ * implies theirs. On both backends, every statement the runner's hot path
+ * makes (the claim with and without the lost-lease side, the take of a job
+ * just enqueued, the next due time) is planned on them, with a history of
+ * finished jobs beside the live ones. A statement rewritten so that it no
+ * longer names its status as the index does would read every job ever run.
+ */
+import { describe, expect, it } from 'vitest';
+import { JobsRepo, type NewJobRow } from '../../src/store/jobs-repo.ts';
+import type { RunResult, Sql, SqlParams } from '../../src/store/sql.ts';
+import type { Store } from '../../src/store/store.ts';
+import { openTestStore, STORE_BACKENDS } from '../support/store-backends.ts';
+
+const KIND = 'connector.deliver';
+const job = (orderKey: string | null, now: number): NewJobRow => ({
+  kind: KIND,
+  payload: '{}',
+  orderKey,
+  maxAttempts: 3,
+  retryForMs: 60_000,
+  giveUpAt: now + 60_000,
+  runAt: now,
+});
+
+/** Runs statements on `inner` and keeps each one's text and parameters. */
+class RecordingSql implements Sql {
+  readonly dialect: Sql['dialect'];
+  readonly seen: { sql: string; params: SqlParams }[] = [];
+  readonly #inner: Sql;
+  constructor(inner: Sql) {
+    this.#inner = inner;
+    this.dialect = inner.dialect;
+  }
+  run(sql: string, params: SqlParams = []): Promise<RunResult> {
+    this.seen.push({ sql, params });
+    return this.#inner.run(sql, params);
+  }
+  get<T>(sql: string, params: SqlParams = []): Promise<T | undefined> {
+    this.seen.push({ sql, params });
+    return this.#inner.get<T>(sql, params);
+  }
+  all<T>(sql: string, params: SqlParams = []): Promise<T[]> {
+    this.seen.push({ sql, params });
+    return this.#inner.all<T>(sql, params);
+  }
+}
+
+/** Each statement's plan, explained inside one write (PostgreSQL told not to prefer reading the table whole). */
+async function plans(store: Store, statements: readonly { sql: string; params: SqlParams }[]): Promise<string[]> {
+  return store.write(async (tx) => {
+    const postgres = tx.sql.dialect === 'postgres';
+    if (postgres) await tx.sql.run('set local enable_seqscan = off');
+    const out: string[] = [];
+    for (const s of statements) {
+      const rows = await tx.sql.all<Record<string, string>>(`${postgres ? 'explain' : 'explain query plan'} ${s.sql}`, s.params);
+      out.push(rows.map((r) => (postgres ? r['QUERY PLAN'] : r.detail)).join('\n'));
+    }
+    return out;
+  });
+}
+
+describe.each(STORE_BACKENDS)('%s store: the jobs indexes of live jobs', (backend) => {
+  it('plans the claim, the take and the next due time on them, with finished jobs beside', async () => {
+    const { store } = await openTestStore(backend);
+    const now = Date.now();
+    // A history: 200 jobs run and done, 20 dead; then live ones, two of a thread's order key.
+    await store.write(async (tx) => {
+      for (let i = 0; i < 220; i++) await tx.jobs.insert(job(`deliver:bench:${i}`, now - 1_000), now - 1_000);
+      const held = await tx.jobs.claim(KIND, 'old', now + 30_000, now, 220, false);
+      expect(held).toHaveLength(220);
+      for (const [i, h] of held.entries()) {
+        if (i < 200) expect(await tx.jobs.complete(h.id, 'old', now)).toBe(true);
+        else expect(await tx.jobs.bury(h.id, 'old', 'gave up', now)).toBe(true);
+      }
+    });
+    const recorder = await store.write(async (tx) => {
+      const recording = new RecordingSql(tx.sql);
+      const jobs = new JobsRepo(recording);
+      const first = await jobs.insert(job('deliver:bench:thread', now), now);
+      const second = await jobs.insert(job('deliver:bench:thread', now), now);
+      recording.seen.length = 0; // the inserts: nothing to plan
+      await jobs.take(second, 'me', now + 30_000, now); // not taken: the first stands before it
+      await jobs.claim(KIND, 'me', now + 30_000, now, 16, true);
+      await jobs.claim(KIND, 'me', now + 30_000, now, 16, false);
+      return recording;
+    });
+    const nextDue = new RecordingSql(store.read.sql);
+    await new JobsRepo(nextDue).nextDueAt(KIND);
+    const [take, claimWithExpired, claim, due] = await plans(store, [...recorder.seen, ...nextDue.seen]);
+
+    expect(take).toContain('jobs_order');
+    expect(claimWithExpired).toContain('jobs_due');
+    expect(claim).toContain('jobs_due');
+    expect(due).toContain('jobs_due');
+    for (const plan of [take, claimWithExpired, claim, due]) expect(plan).not.toMatch(/\bSCAN (c|e|jobs)\b(?! USING)|Seq Scan on jobs/);
+  });
+});
