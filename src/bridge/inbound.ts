@@ -111,8 +111,9 @@ export class InboundBridge {
     );
     if (thread.closed) await tx.threads.setClosed(thread.id, false, now);
     for (const [key, value] of Object.entries(state ?? {})) await tx.state.set(connector, key, value, now);
-    // A due job that will flush the thread takes this message along (one job per thread, not per message, in a burst).
-    const due = await tx.inbound.dueJobOfThread(thread.id, POST_MESSAGES_JOB, now);
+    // A queued, due job of the thread takes this message along (one job per thread, not per message, in a burst):
+    // it flushes every pending item of its thread when it runs, and it runs after this write's commit.
+    const due = await tx.jobs.queuedOfOrder(threadOrder(thread.id), POST_MESSAGES_JOB, now);
     if (due !== undefined) {
       await tx.inbound.setJob(id, due);
       return { duplicate: false, threadId: thread.threadId, queued: false };

@@ -155,20 +155,6 @@ export class InboundRepo {
     return changes;
   }
 
-  /**
-   * A platform job of `kind` that is queued, due by `now`, and will flush this thread (it was queued for one of
-   * the thread's pending items): a new item of the thread can ride on it instead of a job of its own.
-   */
-  async dueJobOfThread(threadRowId: number, kind: string, now: number): Promise<number | undefined> {
-    const row = await this.#db.get<{ id: number }>(
-      `select j.id from inbound_messages m join jobs j on j.id = m.job_id
-       where m.thread = ? and m.status = 'pending' and j.kind = ? and j.status = 'queued' and j.run_at <= ?
-       order by m.id desc limit 1`,
-      [threadRowId, kind, now],
-    );
-    return row?.id;
-  }
-
   /** The dead messages of a job back to pending (the job was retried by an operator); how many. */
   async reviveOfJob(jobId: number): Promise<number> {
     return (await this.#db.run(`update inbound_messages set status = 'pending' where job_id = ? and status = 'dead'`, [jobId])).changes;

@@ -20,6 +20,8 @@ export interface TestStore {
   store: Store;
   /** Opens the same data again (a restart), closed after the test too. */
   reopen(): Promise<Store>;
+  /** PostgreSQL: the database's URL (for a second replica); undefined for SQLite. */
+  url: string | undefined;
 }
 
 export async function openTestStore(backend: TestBackend): Promise<TestStore> {
@@ -30,5 +32,5 @@ export async function openTestStore(backend: TestBackend): Promise<TestStore> {
     onTestFinished(() => store.close());
     return store;
   };
-  return { store: await open(), reopen: open };
+  return { store: await open(), reopen: open, url };
 }
