@@ -25,6 +25,7 @@ import Fastify from 'fastify';
 import { startSandbox } from '../src/sandbox/index.ts';
 import { countDeliveriesByStatus } from '../src/store/status-counts.ts';
 import { startBenchGateway } from './bench-gateway.ts';
+import type { RunningGateway } from '../src/cli/gateway.ts';
 import { cpuColumns } from './measure.ts';
 import type { LoadOutput, LoadSummary } from './receiver-load.ts';
 import { holdDeliveries } from './fixtures/noop-connector.ts';
@@ -38,6 +39,11 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
  */
 const CASES = new Set((process.env.BENCH_CASES ?? 'bare,full,normal,held,steady').split(','));
 const SYNC_MODES = (['full', 'normal'] as const).filter((mode) => CASES.has(mode));
+/**
+ * BENCH_HISTORY=N: N delivered webhooks (and their finished jobs) stored before the load, as in a gateway that has
+ * run for a while (its retention keeps days of them); 0 by default, an empty store.
+ */
+const HISTORY = Number(process.env.BENCH_HISTORY ?? 0);
 const SECONDS = 10;
 const WARMUP_SECONDS = 2;
 const CONNECTOR = 'bench';
@@ -62,6 +68,29 @@ async function drained(store: { read: { sql: { get<T>(sql: string, params?: unkn
     await new Promise((r) => setTimeout(r, 20));
   }
   return (performance.now() - start) / 1000;
+}
+
+/** `count` delivered webhooks of the bench's connector with their done jobs, random event ids and threads, in writes of 10,000. */
+async function storeHistory(store: RunningGateway['store'], count: number): Promise<void> {
+  const body = JSON.stringify({ event_type: 'message_created', text: 'x'.repeat(600) });
+  for (let done = 0; done < count; done += 10_000) {
+    await store.write(async (tx) => {
+      const n = Math.min(10_000, count - done);
+      const now = Date.now();
+      await tx.sql.run(
+        `with recursive k(i) as (select 1 union all select i + 1 from k where i < ?)
+         insert into jobs (kind, payload, status, attempts, max_attempts, run_at, created_at, updated_at, finished_at, order_key)
+         select 'connector.deliver', '{}', 'done', 1, 10, ?, ?, ?, ?, 'deliver:${CONNECTOR}:' || lower(hex(randomblob(8))) from k`,
+        [n, now, now, now, now],
+      );
+      await tx.sql.run(
+        `with recursive k(i) as (select 1 union all select i + 1 from k where i < ?)
+         insert into deliveries (connector, event_type, dedup_key, thread_id, chat_id, body, headers, verification, status, received_at, updated_at)
+         select '${CONNECTOR}', 'message_created', lower(hex(randomblob(16))), lower(hex(randomblob(8))), 'chat', ?, '{}', 'valid', 'delivered', ?, ? from k`,
+        [n, body, now, now],
+      );
+    });
+  }
 }
 
 /** A steady load for latency: this many requests a second (the issue's p99 target is at 1,000/s). */
@@ -94,6 +123,7 @@ async function gatewayReceiver(
   const sandbox = await startSandbox({ port: 0 });
   try {
     const gateway = await startBenchGateway(dir, sandbox, [{ name: CONNECTOR, type: 'noop', module: NOOP_MODULE, room_id: sandbox.roomId }], { synchronous });
+    if (HISTORY > 0) await storeHistory(gateway.store, HISTORY);
     const release = hold ? holdDeliveries() : () => {};
     try {
       const registration = (await gateway.store.read.registrations.get(CONNECTOR));
@@ -103,6 +133,7 @@ async function gatewayReceiver(
 
       // Every 2xx answer must be a stored delivery, and nothing else may have been stored.
       const byStatus = await countDeliveriesByStatus(gateway.store.read.sql);
+      byStatus.delivered -= HISTORY; // what the history stored before the load
       const stored = (byStatus.accepted ?? 0) + (byStatus.delivered ?? 0);
       const acked = out.ackedDeliveryIds;
       const matched = (await gateway.store.read.sql.get<{ n: number }>(
@@ -128,7 +159,7 @@ async function gatewayReceiver(
       release();
       const drainSeconds = await drained(gateway.store);
       const cpu = process.cpuUsage(cpu0);
-      const delivered = Number((await countDeliveriesByStatus(gateway.store.read.sql)).delivered ?? 0);
+      const delivered = Number((await countDeliveriesByStatus(gateway.store.read.sql)).delivered ?? 0) - HISTORY;
       const endToEnd = { microsPerWebhook: (cpu.user + cpu.system) / delivered, drainSeconds, delivered };
       return { result: { name: `gateway \`POST /webhooks/:connector\` (synchronous=${synchronous})${label}`, load: out.measured, check, endToEnd }, ok };
     } finally {
@@ -186,7 +217,7 @@ export async function benchReceiver(): Promise<boolean> {
     const l = r.load;
     console.log(
       `| ${r.name} | ${fmt(l.requestsPerSecond)} | ${fmt(l.latencyMs.p50, 2)} | ${fmt(l.latencyMs.p99, 2)} | ${fmt(l.ok2xx)} | ` +
-        `${fmt(l.non2xx)} | ${fmt(l.errors)} | ${r === results[0] ? '—' : `${fmt(l.requestsPerSecond / base, 3)}`} | ${cpuCells(r)} |`,
+        `${fmt(l.non2xx)} | ${fmt(l.errors)} | ${r === results[0] || Number.isNaN(base) ? '—' : fmt(l.requestsPerSecond / base, 3)} | ${cpuCells(r)} |`,
     );
   }
   console.log('');

@@ -9,6 +9,7 @@ import type { Repos } from '../store/repos.ts';
 import { describeFailure, LeaseLostError, postponedUntil } from './errors.ts';
 import type { Job, JobQueue, TxWork } from './queue.ts';
 import { storeWasUnavailable, whileStoreUnavailable } from './store-retry.ts';
+import { lazyChild } from '../lazy-logger.ts';
 
 export interface JobContext<P> {
   job: Job<P>;
@@ -67,7 +68,7 @@ export function runJob(run: JobRun): void {
   const { job, owner, claimed, queue, handler, leaseMs, inFlight, onFinished } = run;
   const controller = new AbortController();
   inFlight.set(job.id, { controller, owner });
-  const logger = run.logger.child({ job_id: job.id, kind: job.kind, attempt: job.attempts });
+  const logger = lazyChild(run.logger, { job_id: job.id, kind: job.kind, attempt: job.attempts });
   const heartbeat = setInterval(
     () => void queue.extendLease(job.id, owner, leaseMs).catch((err: unknown) => logger.warn({ err }, 'renewing the job lease failed')),
     Math.max(50, Math.floor(leaseMs / 3)),
