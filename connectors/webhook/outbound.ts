@@ -15,11 +15,10 @@
  * and count as delivered.
  */
 import type { Logger } from 'pino';
-import { Webhook } from 'standardwebhooks';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { DeliverResult, Thread, WebhookEvent } from '../../src/connector/api.ts';
 import { OutboundWebhookError, OutboundWebhookTimeoutError, errorForStatus } from './outbound-errors.ts';
-import { signedHeaders, webhookIdOf } from './standard-webhooks.ts';
+import { signedHeaders, SigningKey, webhookIdOf } from './standard-webhooks.ts';
 
 /** Bytes of an answer kept for an error message; the rest is read and dropped. */
 const KEEP_BYTES = 2_048;
@@ -57,7 +56,7 @@ export function outboundPayload(event: WebhookEvent, thread: Thread | undefined,
 export class WebhookReplySink implements ReplySink {
   readonly #url: string;
   readonly #host: string;
-  readonly #webhook: Webhook;
+  readonly #key: SigningKey;
   readonly #timeoutMs: number;
   readonly #connectorName: string;
   readonly #logger: Logger;
@@ -70,7 +69,7 @@ export class WebhookReplySink implements ReplySink {
   constructor(options: WebhookSinkOptions) {
     this.#url = options.url;
     this.#host = new URL(options.url).host;
-    this.#webhook = new Webhook(options.secret);
+    this.#key = new SigningKey(options.secret);
     this.#timeoutMs = options.timeoutMs;
     this.#connectorName = options.connectorName;
     this.#logger = options.logger;
@@ -120,7 +119,7 @@ export class WebhookReplySink implements ReplySink {
       const res = await request(this.#url, {
         dispatcher: this.#agent,
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...signedHeaders(this.#webhook, id, body) },
+        headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...signedHeaders(this.#key, id, body) },
         body,
         signal,
         headersTimeout: this.#timeoutMs,

@@ -1,6 +1,5 @@
 /**
- * Standard Webhooks (https://www.standardwebhooks.com) both ways, through the
- * `standardwebhooks` library rather than by hand:
+ * Standard Webhooks (https://www.standardwebhooks.com) both ways:
  *
  *   webhook-id:        msg_…           (the receiver's dedup key)
  *   webhook-timestamp: <unix seconds>  (±5 minutes accepted)
@@ -9,10 +8,16 @@
  * Inbound: `verifyInbound` checks those headers over the raw body bytes.
  * Outbound: `signedHeaders` signs one attempt; `webhookIdOf` names an event so
  * every retry of it carries the same webhook-id.
+ *
+ * Written on the gateway's `hmacSha256` (node:crypto's one-shot hash) rather
+ * than through the `standardwebhooks` library, whose HMAC is JavaScript
+ * (fast-sha256): the library's check took 15 µs a request, 5 % of the
+ * connector intake's CPU. The library stays in the tests, as the other side
+ * of every exchange (the signer of inbound requests, the verifier of outbound
+ * ones), and its refusal messages are kept.
  */
-import { createHash } from 'node:crypto';
-import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import { RouteError, type RouteRequest, type WebhookEvent } from '../../src/connector/api.ts';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { hmacSha256, RouteError, type RouteRequest, type WebhookEvent } from '../../src/connector/api.ts';
 import { webhookEventKey } from '../../src/platform/schemas/unified-messaging.ts';
 
 export const HEADER_ID = 'webhook-id';
@@ -27,35 +32,61 @@ export class SignatureRefusedError extends RouteError {
   }
 }
 
+/** The tolerance of webhook-timestamp either way, as the standard and its libraries have it. */
+const TOLERANCE_SECONDS = 5 * 60;
+const PREFIX = 'whsec_';
+
+/** A Standard Webhooks secret (`whsec_` and base64, as the connector's settings check it) as the HMAC key. */
+export class SigningKey {
+  readonly #key: Buffer;
+
+  constructor(secret: string) {
+    this.#key = Buffer.from(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret, 'base64');
+    if (this.#key.length === 0) throw new Error('a Standard Webhooks secret cannot be empty');
+  }
+
+  /** `v1,` and the base64 HMAC-SHA256 of `<id>.<seconds>.<body>` (a Buffer as its bytes, a string as UTF-8). */
+  sign(id: string, seconds: number, body: string | Buffer): string {
+    return `v1,${hmacSha256(this.#key, `${id}.${seconds}.`, body).toString('base64')}`;
+  }
+}
+
 /** Checks a request's signature; `undefined` secret means unsigned requests are allowed. */
 export type InboundVerifier = (request: RouteRequest) => void;
 
-export function inboundVerifier(secret: string | undefined): InboundVerifier {
+export function inboundVerifier(secret: string | undefined, now: () => number = Date.now): InboundVerifier {
   if (secret === undefined) return () => {};
-  const webhook = new Webhook(secret);
+  const key = new SigningKey(secret);
   return (request) => {
-    const headers: Record<string, string> = {};
-    for (const name of [HEADER_ID, HEADER_TIMESTAMP, HEADER_SIGNATURE]) {
-      const value = request.headers[name];
-      if (value !== undefined) headers[name] = value;
-    }
-    try {
-      // jsonParse off: the body is parsed (and its errors reported) by the route.
-      webhook.verify(request.rawBody, headers, { jsonParse: false });
-    } catch (err) {
-      const reason = err instanceof WebhookVerificationError ? err.message : 'signature could not be checked';
-      throw new SignatureRefusedError(`signature check failed: ${reason}`, { cause: err });
-    }
+    const reason = refusal(key, request, Math.floor(now() / 1000));
+    if (reason !== undefined) throw new SignatureRefusedError(`signature check failed: ${reason}`);
   };
 }
 
+/** Why the request's signature headers do not hold, or undefined when one of its v1 signatures matches. */
+function refusal(key: SigningKey, request: RouteRequest, nowSeconds: number): string | undefined {
+  const id = request.headers[HEADER_ID];
+  const timestamp = request.headers[HEADER_TIMESTAMP];
+  const signatures = request.headers[HEADER_SIGNATURE];
+  if (!id || !timestamp || !signatures) return 'Missing required headers';
+  const seconds = Number.parseInt(timestamp, 10);
+  if (Number.isNaN(seconds)) return 'Invalid Signature Headers';
+  if (nowSeconds - seconds > TOLERANCE_SECONDS) return 'Message timestamp too old';
+  if (seconds > nowSeconds + TOLERANCE_SECONDS) return 'Message timestamp too new';
+  const expected = Buffer.from(key.sign(id, seconds, request.rawBody).slice('v1,'.length));
+  for (const versioned of signatures.split(' ')) {
+    const [version, signature] = versioned.split(',');
+    if (version !== 'v1' || signature === undefined) continue;
+    const given = Buffer.from(signature);
+    if (given.length === expected.length && timingSafeEqual(given, expected)) return undefined;
+  }
+  return 'No matching signature found';
+}
+
 /** Signs one outbound attempt: a fresh timestamp, the given (stable) id. */
-export function signedHeaders(webhook: Webhook, id: string, body: string, now: Date = new Date()): Record<string, string> {
-  return {
-    [HEADER_ID]: id,
-    [HEADER_TIMESTAMP]: String(Math.floor(now.getTime() / 1000)),
-    [HEADER_SIGNATURE]: webhook.sign(id, now, body),
-  };
+export function signedHeaders(key: SigningKey, id: string, body: string, now: Date = new Date()): Record<string, string> {
+  const seconds = Math.floor(now.getTime() / 1000);
+  return { [HEADER_ID]: id, [HEADER_TIMESTAMP]: String(seconds), [HEADER_SIGNATURE]: key.sign(id, seconds, body) };
 }
 
 /**

@@ -7,7 +7,8 @@
  * show the signed string; the default is `<timestamp>.<raw body>`, and
  * `body` signs the raw body alone (docs/decisions.md).
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { hmacSha256 } from '../hmac.ts';
 import { WebhookSignatureError } from './errors.ts';
 
 export const SIGNATURE_HEADER = 'x-svc-signature';
@@ -21,10 +22,7 @@ const HEX_SHA256 = /^[0-9a-f]{64}$/i;
 const UNIX_SECONDS = /^\d{1,12}$/;
 
 function digest(secret: string, timestamp: number, rawBody: Uint8Array | string, payload: SignaturePayload): Buffer {
-  const hmac = createHmac('sha256', secret);
-  if (payload === 'timestamp.body') hmac.update(`${timestamp}.`);
-  hmac.update(rawBody);
-  return hmac.digest();
+  return payload === 'timestamp.body' ? hmacSha256(secret, `${timestamp}.`, rawBody) : hmacSha256(secret, rawBody);
 }
 
 /** The `X-Svc-Signature` value for a body signed at `timestamp` (Unix seconds). */

@@ -96,7 +96,18 @@ describe('signature checks', () => {
     ['no webhook-id header', routeRequest('/messages', batch, { headers: { 'webhook-id': undefined } }), 'Missing required headers'],
     ['a body changed after signing', routeRequest('/messages', batch, { sentBody: JSON.stringify({ ...batch, thread_id: 'other' }) }), 'No matching signature'],
     ['a v2 signature only', routeRequest('/messages', batch, { headers: { 'webhook-signature': 'v2,AAAA' } }), 'No matching signature'],
+    ['a timestamp that is no number', routeRequest('/messages', batch, { headers: { 'webhook-timestamp': 'soon' } }), 'Invalid Signature Headers'],
+    ['a signature of another length', routeRequest('/messages', batch, { headers: { 'webhook-signature': 'v1,AAAA' } }), 'No matching signature'],
   ] as const;
+
+  it('accepts what the standardwebhooks library signed: a UTF-8 body, and the matching one of several signatures', async () => {
+    const { ctx } = await signedConnector();
+    const text = { ...batch, messages: [{ ...batch.messages[0], body: 'Grüße, 注文 42 — ✓' }] };
+    const signed = routeRequest('/messages', text);
+    const rotated = { ...signed, headers: { ...signed.headers, 'webhook-signature': `v1,${'A'.repeat(43)}= v2,AAAA ${signed.headers['webhook-signature']}` } };
+    expect(await post(ctx, '/messages', rotated)).toMatchObject({ status: 202, body: { accepted: 1 } });
+    expect(ctx.submits.map((m) => m.body)).toEqual(['Grüße, 注文 42 — ✓']);
+  });
 
   it.each(cases)('refuses %s with 401 TG_SIGNATURE_INVALID and submits nothing', async (_case, request, reason) => {
     const { ctx } = await signedConnector();
