@@ -1,4 +1,10 @@
-/** Webhook signature verification, the receiver's per-request cost. */
+/**
+ * Webhook signature verification, the receiver's and the webhook connector's
+ * per-request cost; the Standard Webhooks check beside the `standardwebhooks`
+ * package's in the same run.
+ */
+import { Webhook } from 'standardwebhooks';
+import { inboundVerifier } from '../connectors/webhook/standard-webhooks.ts';
 import { signWebhook, verifyWebhook } from '../src/platform/signature.ts';
 import { measure, type Measured } from './measure.ts';
 
@@ -8,6 +14,13 @@ export function benchSignature(): Measured[] {
   const ts = Math.floor(Date.now() / 1000);
   const signature = signWebhook(secret, body, ts);
   const previous = 'b'.repeat(64);
+  const whsec = `whsec_${Buffer.from('standard-webhooks-bench-secret!!').toString('base64')}`;
+  const at = new Date(ts * 1000);
+  const rawBody = Buffer.from(body);
+  const headers = { 'webhook-id': 'msg_bench', 'webhook-timestamp': String(ts), 'webhook-signature': new Webhook(whsec).sign('msg_bench', at, body) };
+  const library = new Webhook(whsec);
+  const ours = inboundVerifier(whsec);
+  const request = { method: 'POST', path: '/messages', params: {}, query: {}, headers, rawBody };
   return [
     measure('sign 2 KB body', 100_000, () => signWebhook(secret, body, ts)),
     measure('verify 2 KB body (current secret)', 100_000, () =>
@@ -16,5 +29,9 @@ export function benchSignature(): Measured[] {
     measure('verify 2 KB body (current + previous secret)', 100_000, () =>
       verifyWebhook({ secrets: [previous, secret], rawBody: body, signature, timestamp: String(ts) }),
     ),
+    measure('Standard Webhooks check, 2 KB body: standardwebhooks package (reference)', 100_000, () =>
+      library.verify(rawBody, headers, { jsonParse: false }),
+    ),
+    measure('Standard Webhooks check, 2 KB body: webhook connector', 100_000, () => ours(request)),
   ];
 }

@@ -32,8 +32,6 @@ export type { Logger, MessageAttachment, MessageCreatedEvent, ReplySuggestionCre
 export { knownAttachments } from '../platform/schemas/unified-messaging.ts';
 /** Waits `ms`, or less when `signal` aborts; never rejects (for poll and reconnect loops). */
 export { sleep } from '../sleep.ts';
-/** HMAC-SHA256 for a connector's own signatures: five times faster than `createHmac` on webhook-sized bodies. */
-export { hmacSha256 } from '../hmac.ts';
 /** A `Retry-After` header in ms (delta-seconds or an HTTP-date); undefined when absent or unreadable. */
 export { parseRetryAfter } from '../platform/retry.ts';
 /** A file size for people: `512 B`, `24 KB`, `1.4 MB` (1 KB = 1024 B). */

@@ -7,8 +7,7 @@
  * show the signed string; the default is `<timestamp>.<raw body>`, and
  * `body` signs the raw body alone (docs/decisions.md).
  */
-import { timingSafeEqual } from 'node:crypto';
-import { hmacSha256 } from '../hmac.ts';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { WebhookSignatureError } from './errors.ts';
 
 export const SIGNATURE_HEADER = 'x-svc-signature';
@@ -22,7 +21,10 @@ const HEX_SHA256 = /^[0-9a-f]{64}$/i;
 const UNIX_SECONDS = /^\d{1,12}$/;
 
 function digest(secret: string, timestamp: number, rawBody: Uint8Array | string, payload: SignaturePayload): Buffer {
-  return payload === 'timestamp.body' ? hmacSha256(secret, `${timestamp}.`, rawBody) : hmacSha256(secret, rawBody);
+  const hmac = createHmac('sha256', secret);
+  if (payload === 'timestamp.body') hmac.update(`${timestamp}.`);
+  hmac.update(rawBody);
+  return hmac.digest();
 }
 
 /** The `X-Svc-Signature` value for a body signed at `timestamp` (Unix seconds). */
