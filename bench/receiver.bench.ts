@@ -22,13 +22,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
+import type { RunningGateway } from '../src/cli/gateway.ts';
 import { startSandbox } from '../src/sandbox/index.ts';
 import { countDeliveriesByStatus } from '../src/store/status-counts.ts';
 import { startBenchGateway } from './bench-gateway.ts';
-import type { RunningGateway } from '../src/cli/gateway.ts';
+import { holdDeliveries } from './fixtures/noop-connector.ts';
 import { cpuColumns } from './measure.ts';
 import type { LoadOutput, LoadSummary } from './receiver-load.ts';
-import { holdDeliveries } from './fixtures/noop-connector.ts';
 import { spawnJson } from './spawn-json.ts';
 
 /** 50 connections, as the measurement; BENCH_CONNECTIONS overrides. */

@@ -5,7 +5,7 @@
  *   webhook-timestamp: <unix seconds>  (±5 minutes accepted)
  *   webhook-signature: v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>">
  *
- * Inbound: `verifyInbound` checks those headers over the raw body bytes.
+ * Inbound: `inboundVerifier` checks those headers over the raw body bytes.
  * Outbound: `signedHeaders` signs one attempt; `webhookIdOf` names an event so
  * every retry of it carries the same webhook-id.
  *
@@ -56,11 +56,11 @@ export class SigningKey {
 /** Checks a request's signature; `undefined` secret means unsigned requests are allowed. */
 export type InboundVerifier = (request: RouteRequest) => void;
 
-export function inboundVerifier(secret: string | undefined, now: () => number = Date.now): InboundVerifier {
+export function inboundVerifier(secret: string | undefined): InboundVerifier {
   if (secret === undefined) return () => {};
   const key = new SigningKey(secret);
   return (request) => {
-    const reason = refusal(key, request, Math.floor(now() / 1000));
+    const reason = refusal(key, request, Math.floor(Date.now() / 1000));
     if (reason !== undefined) throw new SignatureRefusedError(`signature check failed: ${reason}`);
   };
 }

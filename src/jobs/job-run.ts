@@ -5,11 +5,11 @@
  * released on stop — written again while the store is away.
  */
 import type { Logger } from 'pino';
+import { lazyChild } from '../lazy-logger.ts';
 import type { Repos } from '../store/repos.ts';
 import { describeFailure, LeaseLostError, postponedUntil } from './errors.ts';
 import type { Job, JobQueue, TxWork } from './queue.ts';
 import { storeWasUnavailable, whileStoreUnavailable } from './store-retry.ts';
-import { lazyChild } from '../lazy-logger.ts';
 
 export interface JobContext<P> {
   job: Job<P>;
