@@ -79,9 +79,11 @@ describe('job runner', () => {
 
   it('on stop lets in-flight jobs finish within the deadline', async () => {
     const { queue, runner, enqueue } = setup();
+    let started = false;
     let finished = false;
     runner.register('slow', {
       handler: async () => {
+        started = true;
         await new Promise((r) => setTimeout(r, 100));
         finished = true;
       },
@@ -89,7 +91,9 @@ describe('job runner', () => {
     runner.start();
     const id = await enqueue({ kind: 'slow', payload: {} });
     runner.notify();
-    await until(async () => runner.inFlightCount() === 1, WAIT_MS, 'the job in flight');
+    // The handler running, not only counted in flight: a slot is counted from the claim's statement on, and a stop
+    // before that claim commits gives the job back unrun (seen once in CI, stop returning after 77 ms).
+    await until(async () => started, WAIT_MS, 'the handler running');
     await runner.stop(2_000);
     expect(finished).toBe(true);
     expect((await queue.get(id))!.status).toBe('done');
@@ -98,10 +102,12 @@ describe('job runner', () => {
   // Guards against losing a job when the process stops mid-handler.
   it('on stop past the deadline aborts the handler and releases its job for the next run', async () => {
     const { queue, runner, enqueue } = setup();
+    let started = false;
     let aborted = false;
     runner.register('stuck', {
       handler: (_p, { signal }) =>
         new Promise<void>((_resolve, reject) => {
+          started = true;
           signal.addEventListener('abort', () => {
             aborted = true;
             reject(signal.reason as Error);
@@ -111,7 +117,7 @@ describe('job runner', () => {
     runner.start();
     const id = await enqueue({ kind: 'stuck', payload: {} });
     runner.notify();
-    await until(async () => runner.inFlightCount() === 1, WAIT_MS, 'the job in flight');
+    await until(async () => started, WAIT_MS, 'the handler running');
     await runner.stop(50);
     expect(aborted).toBe(true);
     expect(await queue.get(id)).toMatchObject({ status: 'queued', attempts: 0 });
@@ -146,8 +152,10 @@ describe('job runner', () => {
           throw new Error('after the fact');
         },
       });
+      let stuckStarted = false;
       runner.register('then-stuck', {
         handler: (_p, ctx) => {
+          stuckStarted = true;
           ctx.complete((tx) => out.write(tx, ctx.job.id, 'achieved'));
           return new Promise<void>((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason as Error)));
         },
@@ -156,7 +164,7 @@ describe('job runner', () => {
       const thrown = await enqueue({ kind: 'then-throws', payload: {} });
       const stuck = await enqueue({ kind: 'then-stuck', payload: {} });
       runner.notify();
-      await until(async () => (await queue.get(thrown))?.status === 'done' && runner.inFlightCount() === 1, WAIT_MS, 'one job done, the other in flight');
+      await until(async () => (await queue.get(thrown))?.status === 'done' && stuckStarted, WAIT_MS, 'one job done, the other running');
       await runner.stop(50);
       expect((await queue.get(thrown))).toMatchObject({ status: 'done', attempts: 1 });
       expect((await queue.get(stuck))).toMatchObject({ status: 'done', attempts: 1 });
