@@ -25,9 +25,8 @@ export const HEADER_SIGNATURE = 'webhook-signature';
 
 /** Why a request's signature was refused (401); never carries the signature or secret. */
 export class SignatureRefusedError extends RouteError {
-  constructor(message: string, options?: ErrorOptions) {
+  constructor(message: string) {
     super(401, 'TG_SIGNATURE_INVALID', message);
-    if (options?.cause !== undefined) this.cause = options.cause;
   }
 }
 

@@ -72,26 +72,17 @@ export class JobsRepo {
     const orderNow = postgres ? [now] : [];
     const due = `select c.id, c.run_at from jobs c where c.kind = ? and c.status = 'queued' and c.run_at <= ?${inOrder}
              order by c.run_at, c.id limit ?${lock}`;
-    if (!expired) {
-      return this.#db.all<JobRow>(
-        `${HOLD}
-         where id in (select id from (${due}) due)
-         returning ${COLUMNS}`,
-        [owner, until, now, kind, now, ...orderNow, limit],
-      );
-    }
-    return this.#db.all<JobRow>(
-      `${HOLD}
-       where id in (
-         select id from (
+    const dueParams = [kind, now, ...orderNow, limit];
+    const picked = expired
+      ? `select id from (
            select * from (${due}) due
            union all
            select * from (select c.id, c.run_at from jobs c where c.kind = ? and c.status = 'running' and c.lease_until < ?${inOrder}
              limit ?${lock}) expired) picked
-         order by run_at, id limit ?)
-       returning ${COLUMNS}`,
-      [owner, until, now, kind, now, ...orderNow, limit, kind, now, ...orderNow, limit, limit],
-    );
+         order by run_at, id limit ?`
+      : `select id from (${due}) due`;
+    const pickedParams = expired ? [...dueParams, kind, now, ...orderNow, limit, limit] : dueParams;
+    return this.#db.all<JobRow>(`${HOLD} where id in (${picked}) returning ${COLUMNS}`, [owner, until, now, ...pickedParams]);
   }
 
   /**
@@ -200,7 +191,7 @@ export class JobsRepo {
       `select id from jobs where order_key = ? and status = 'queued' and kind = ? and +run_at <= ? limit 1${lock}`,
       [orderKey, kind, now],
     );
-    return row === undefined ? undefined : Number(row.id);
+    return row?.id;
   }
 
   /** The earliest run_at among queued jobs of `kind`. */
