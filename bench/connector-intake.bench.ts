@@ -18,6 +18,7 @@ import Fastify from 'fastify';
 import { startBenchGateway } from './bench-gateway.ts';
 import { cpuColumns } from './measure.ts';
 import { startChildSandbox } from './child-sandbox.ts';
+import { standardWebhooks, startReceiverFloor } from './receiver-floor.ts';
 import type { LoadOutput, LoadSummary } from './receiver-load.ts';
 import { spawnJson } from './spawn-json.ts';
 
@@ -45,6 +46,23 @@ async function bare(): Promise<IntakeCase> {
   }
 }
 
+/** The floor (bench/receiver-floor.ts): Standard Webhooks, the JSON, two grouped synced writes; no platform post. */
+async function floor(): Promise<IntakeCase> {
+  const dir = mkdtempSync(join(tmpdir(), 'tg-bench-intake-floor-'));
+  const server = await startReceiverFloor(dir, standardWebhooks(INBOUND_SECRET));
+  try {
+    const out = await run(server.url);
+    await server.drained();
+    const { stored, delivered } = server.counts();
+    const answered = out.warmup.ok2xx + out.measured.ok2xx;
+    if (stored < answered || delivered !== stored) throw new Error(`floor: ${answered} answered 202, ${stored} stored, ${delivered} marked`);
+    return { name: 'floor: Fastify + Standard Webhooks + JSON + two grouped synced writes, no platform post', load: out.measured };
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function gateway(): Promise<IntakeCase> {
   const dir = mkdtempSync(join(tmpdir(), 'tg-bench-intake-'));
   const sandbox = await startChildSandbox();
@@ -66,9 +84,13 @@ async function gateway(): Promise<IntakeCase> {
 }
 
 export async function benchConnectorIntake(): Promise<IntakeCase[]> {
-  // BENCH_CASES=gateway: the gateway alone (for a CPU profile).
-  const cases = new Set((process.env.BENCH_CASES ?? 'bare,gateway').split(','));
-  return [...(cases.has('bare') ? [await bare()] : []), ...(cases.has('gateway') ? [await gateway()] : [])];
+  // BENCH_CASES=gateway: the gateway alone (for a CPU profile); `floor`: bench/receiver-floor.ts.
+  const cases = new Set((process.env.BENCH_CASES ?? 'bare,floor,gateway').split(','));
+  return [
+    ...(cases.has('bare') ? [await bare()] : []),
+    ...(cases.has('floor') ? [await floor()] : []),
+    ...(cases.has('gateway') ? [await gateway()] : []),
+  ];
 }
 
 export function reportIntake(cases: IntakeCase[]): void {

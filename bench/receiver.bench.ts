@@ -28,6 +28,7 @@ import { countDeliveriesByStatus } from '../src/store/status-counts.ts';
 import { startBenchGateway } from './bench-gateway.ts';
 import { holdDeliveries } from './fixtures/noop-connector.ts';
 import { cpuColumns } from './measure.ts';
+import { platformWebhooks, startReceiverFloor } from './receiver-floor.ts';
 import type { LoadOutput, LoadSummary } from './receiver-load.ts';
 import { spawnJson } from './spawn-json.ts';
 
@@ -37,7 +38,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
  * The cases to run (BENCH_CASES=full for a CPU profile of the gateway alone). `held`: `full` with every delivery
  * held until the load ends, the gateway accepting alone (its maximum accept rate, with nothing delivered beside).
  */
-const CASES = new Set((process.env.BENCH_CASES ?? 'bare,full,normal,held,steady').split(','));
+const CASES = new Set((process.env.BENCH_CASES ?? 'bare,floor,full,normal,held,steady').split(','));
 const SYNC_MODES = (['full', 'normal'] as const).filter((mode) => CASES.has(mode));
 /**
  * BENCH_HISTORY=N: N delivered webhooks (and their finished jobs) stored before the load, as in a gateway that has
@@ -110,6 +111,30 @@ async function bareFastify(env: Record<string, string> = {}, label = ''): Promis
     return { name: `bare Fastify \`POST /\`${label}`, load: out.measured };
   } finally {
     await app.close();
+  }
+}
+
+/** The receiver's floor (bench/receiver-floor.ts): the same load against the least a durable receiver does. */
+async function receiverFloor(): Promise<{ result: CaseResult; ok: boolean }> {
+  const dir = mkdtempSync(join(tmpdir(), 'tg-bench-floor-'));
+  const secret = 'f'.repeat(64);
+  const floor = await startReceiverFloor(dir, platformWebhooks(secret));
+  try {
+    const cpu0 = process.cpuUsage();
+    const out = await runLoad(floor.url, secret, randomUUID(), randomUUID(), {});
+    const drainStart = performance.now();
+    await floor.drained();
+    const drainSeconds = (performance.now() - drainStart) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const { stored, delivered, storeGroups, deliverGroups } = floor.counts();
+    const answered2xx = out.warmup.ok2xx + out.measured.ok2xx;
+    const ok = out.ackedDeliveryIds.length === answered2xx && stored >= answered2xx && delivered === stored;
+    const check = `2xx answers (warm-up + measured): ${answered2xx}; rows stored: ${stored} in ${storeGroups} groups, delivered: ${delivered} in ${deliverGroups} -> ${ok ? 'OK' : 'MISMATCH'}`;
+    const endToEnd = { microsPerWebhook: (cpu.user + cpu.system) / delivered, drainSeconds, delivered };
+    return { result: { name: 'floor: Fastify + HMAC + JSON + two grouped synced writes (bench/receiver-floor.ts)', load: out.measured, check, endToEnd }, ok };
+  } finally {
+    await floor.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -190,6 +215,11 @@ export async function benchReceiver(): Promise<boolean> {
   const results: CaseResult[] = [];
   let allOk = true;
   if (CASES.has('bare')) results.push(await bareFastify());
+  if (CASES.has('floor')) {
+    const { result, ok } = await receiverFloor();
+    results.push(result);
+    allOk &&= ok;
+  }
   for (const synchronous of SYNC_MODES) {
     const { result, ok } = await gatewayReceiver(synchronous);
     results.push(result);

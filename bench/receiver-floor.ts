@@ -1,0 +1,182 @@
+/**
+ * The floor of a receiver, for `npm run bench:receiver` and
+ * `npm run bench:connector-intake` (case `floor`): the least a receiver can do
+ * and still keep the gateway's promise, written straight on Fastify,
+ * node:crypto and better-sqlite3, with none of the gateway:
+ *
+ * - the raw body's HMAC checked (the platform's scheme, or Standard Webhooks
+ *   for a connector's intake; a key made once, `timingSafeEqual`), then
+ *   `JSON.parse`;
+ * - one row a request in a table with a unique event id (the dedup), stored
+ *   in groups: every request of an event-loop turn in one `BEGIN IMMEDIATE …
+ *   COMMIT`, answered with its row id only after that COMMIT and then an
+ *   `fdatasync` of the log (in libuv's pool, as the gateway's store does it:
+ *   `synchronous=full` in WAL mode without the event loop waiting) returned;
+ *   no checkpoint during the run (the gateway runs them off the event loop);
+ * - each stored row then "delivered" (nothing sent) and marked so, again in
+ *   one grouped, synced write a turn.
+ *
+ * No job table, no order per thread, no retries, no logs, no metrics, no
+ * validation beyond the signature, no platform post: what is left is the
+ * HTTP, the HMAC, the JSON and the two durable writes. Beside the bare route
+ * it shows how far a receiver of the gateway's design (one process, SQLite,
+ * every answer after its fsync) can go on this machine at all.
+ */
+import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
+import { closeSync, fdatasync, openSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { SIGNATURE_HEADER, SIGNATURE_PREFIX, TIMESTAMP_HEADER } from '../src/platform/signature.ts';
+
+export interface ReceiverFloor {
+  url: string;
+  /** Rows stored, and of them delivered (each read from the file); the groups committed for each. */
+  counts(): { stored: number; delivered: number; storeGroups: number; deliverGroups: number };
+  /** Resolves when every stored row is marked delivered. */
+  drained(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Runs `write` over every item queued in one event-loop turn in one transaction, then settles each item's promise
+ * once the log is synced (`sync`, off the event loop, as the gateway does it).
+ */
+function groupedWriter<T, R>(db: Database.Database, sync: () => Promise<void>, write: (item: T) => R): ((item: T) => Promise<R>) & { groups: number } {
+  let queue: { item: T; resolve: (r: R) => void; reject: (e: unknown) => void }[] = [];
+  const flush = () => {
+    const group = queue;
+    queue = [];
+    grouped.groups++;
+    const results: R[] = [];
+    try {
+      db.exec('BEGIN IMMEDIATE');
+      for (const { item } of group) results.push(write(item));
+      db.exec('COMMIT');
+    } catch (error) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      for (const g of group) g.reject(error);
+      return;
+    }
+    sync().then(
+      () => group.forEach((g, i) => g.resolve(results[i] as R)),
+      (error: unknown) => group.forEach((g) => g.reject(error)),
+    );
+  };
+  const grouped = Object.assign(
+    (item: T) =>
+      new Promise<R>((resolve, reject) => {
+        if (queue.length === 0) setImmediate(flush);
+        queue.push({ item, resolve, reject });
+      }),
+    { groups: 0 },
+  );
+  return grouped;
+}
+
+/** What a floor checks and stores: the signature scheme, and the event id and thread of a parsed body. */
+export interface FloorKind {
+  /** The route the load is sent to. */
+  path: string;
+  /** The 2xx status answered. */
+  status: number;
+  signed(headers: Record<string, string | string[] | undefined>, raw: Buffer): boolean;
+  keyOf(body: unknown): { eventId: string; threadId: string };
+}
+
+const single = (v: string | string[] | undefined) => (typeof v === 'string' ? v : undefined);
+
+/** The platform's webhooks: `x-svc-signature: sha256=<hex>` of `<timestamp>.<body>`. */
+export function platformWebhooks(secret: string): FloorKind {
+  const key = createSecretKey(Buffer.from(secret, 'utf8'));
+  return {
+    path: '/',
+    status: 200,
+    signed: (headers, raw) => {
+      const signature = single(headers[SIGNATURE_HEADER]);
+      if (!signature?.startsWith(SIGNATURE_PREFIX)) return false;
+      const given = Buffer.from(signature.slice(SIGNATURE_PREFIX.length), 'hex');
+      const mac = createHmac('sha256', key).update(`${single(headers[TIMESTAMP_HEADER])}.`).update(raw).digest();
+      return given.length === mac.length && timingSafeEqual(given, mac);
+    },
+    keyOf: (body) => {
+      const event = body as { thread_id: string; message: { id: string } };
+      return { eventId: event.message.id, threadId: event.thread_id };
+    },
+  };
+}
+
+/** A webhook connector's inbound messages, Standard Webhooks signed (`v1,<base64>` of `<id>.<timestamp>.<body>`). */
+export function standardWebhooks(whsec: string): FloorKind {
+  const key = createSecretKey(Buffer.from(whsec.replace(/^whsec_/, ''), 'base64'));
+  return {
+    path: '/connectors/hook/messages',
+    status: 202,
+    signed: (headers, raw) => {
+      const mac = createHmac('sha256', key)
+        .update(`${single(headers['webhook-id'])}.${single(headers['webhook-timestamp'])}.`)
+        .update(raw)
+        .digest();
+      return (single(headers['webhook-signature']) ?? '').split(' ').some((s) => {
+        const given = Buffer.from(s.slice(3), 'base64');
+        return s.startsWith('v1,') && given.length === mac.length && timingSafeEqual(given, mac);
+      });
+    },
+    keyOf: (body) => {
+      const message = body as { thread_id: string; messages: { message_id: string }[] };
+      return { eventId: (message.messages[0] as { message_id: string }).message_id, threadId: message.thread_id };
+    },
+  };
+}
+
+export async function startReceiverFloor(dir: string, kind: FloorKind): Promise<ReceiverFloor> {
+  const db = new Database(join(dir, 'floor.db'));
+  db.pragma('journal_mode = WAL');
+  // What `synchronous = FULL` does in WAL mode (a sync of the log after each commit), with the sync in libuv's pool.
+  db.pragma('synchronous = NORMAL');
+  // No checkpoints during the run (the gateway runs them on a connection of their own, off the event loop).
+  db.pragma('wal_autocheckpoint = 0');
+  db.exec(`create table events (id integer primary key, event_id text not null unique, thread_id text, body text not null, delivered integer not null default 0)`);
+  const insert = db.prepare('insert into events (event_id, thread_id, body) values (?, ?, ?) on conflict (event_id) do nothing returning id');
+  const byEvent = db.prepare<[string], { id: number }>('select id from events where event_id = ?');
+  const markDelivered = db.prepare('update events set delivered = 1 where id = ?');
+  const count = db.prepare<[], { stored: number; delivered: number }>('select count(*) as stored, coalesce(sum(delivered), 0) as delivered from events');
+
+  const walFd = openSync(join(dir, 'floor.db-wal'), 'r');
+  const sync = () => new Promise<void>((resolve, reject) => fdatasync(walFd, (err) => (err ? reject(err) : resolve())));
+  let pending = 0;
+  let onDrained: (() => void) | undefined;
+  const deliver = groupedWriter(db, sync, (id: number) => markDelivered.run(id));
+  const store = groupedWriter(db, sync, (row: { eventId: string; threadId: string; body: string }) => {
+    const inserted = insert.get(row.eventId, row.threadId, row.body) as { id: number } | undefined;
+    return { id: inserted?.id ?? (byEvent.get(row.eventId) as { id: number }).id, fresh: inserted !== undefined };
+  });
+
+  const app: FastifyInstance = Fastify();
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  app.post(kind.path, async (request, reply) => {
+    const raw = request.body as Buffer;
+    if (!kind.signed(request.headers, raw)) return reply.code(401).send({ error: 'signature' });
+    const text = raw.toString('utf8');
+    const { eventId, threadId } = kind.keyOf(JSON.parse(text));
+    const { id, fresh } = await store({ eventId, threadId, body: text });
+    if (fresh) {
+      pending++;
+      void deliver(id).then(() => {
+        if (--pending === 0) onDrained?.();
+      });
+    }
+    return reply.code(kind.status).send({ delivery_id: id });
+  });
+  const url = `${await app.listen({ host: '127.0.0.1', port: 0 })}${kind.path}`;
+  return {
+    url,
+    counts: () => ({ ...(count.get() as { stored: number; delivered: number }), storeGroups: store.groups, deliverGroups: deliver.groups }),
+    drained: () => (pending === 0 ? Promise.resolve() : new Promise<void>((resolve) => (onDrained = resolve))),
+    close: async () => {
+      await app.close();
+      db.close();
+      closeSync(walFd);
+    },
+  };
+}
