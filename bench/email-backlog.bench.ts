@@ -7,6 +7,9 @@
  *       source and parsing it, one after another, as a minimal importer would,
  *       in a process of its own (email-floor.ts): its seconds from the
  *       connect, and its peak RSS;
+ *   (a') the same floor storing each mail in a grouped synced write, posting
+ *       it to the platform and marking it posted (email-floor-posting.ts):
+ *       the least the gateway's duties add to the libraries;
  *   (b) a gateway child process (`threadgate serve`, an e-mail connector,
  *       store at `synchronous: full`) started against a sandbox platform in
  *       its own process: seconds from the spawn until every mail is posted to
@@ -15,6 +18,9 @@
  * dovecot-lmtpd dovecot-submissiond opensmtpd: scripts/install-mail-servers).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,11 +32,13 @@ import setupMailServers from '../test/support/mail-global-setup.ts';
 import type { MailServersInfo } from '../test/support/mail-servers.ts';
 import { startChildSandbox } from './child-sandbox.ts';
 import { peakRssMiB, type FloorResult } from './email-floor.ts';
+import { processCpuMicros } from './measure.ts';
 import { spawnJson } from './spawn-json.ts';
 
 const MAILS = Number(process.env.BENCH_MAILS ?? 2_000);
 const MAIN = join(import.meta.dirname, '../src/cli/main.ts');
 const FLOOR = join(import.meta.dirname, 'email-floor.ts');
+const POSTING_FLOOR = join(import.meta.dirname, 'email-floor-posting.ts');
 const PASSWORD = 'bench';
 
 export interface BacklogResult {
@@ -38,12 +46,16 @@ export interface BacklogResult {
   floorSeconds: number;
   /** The floor's own process at its peak (VmHWM). */
   floorRssMiB: number;
+  /** The floor that also stores and posts each mail (email-floor-posting.ts). */
+  postingFloor: FloorResult;
   gatewaySeconds: number;
   /** From the spawn until every mail was stored (submitted), before all were posted. */
   storedSeconds: number;
   /** From the spawn until the first mail was stored: the gateway's start and its first download. */
   firstStoredSeconds: number;
   peakRssMiB: number;
+  /** The gateway process's CPU time (all its threads, user + system) from its spawn until all were posted. */
+  gatewayCpuSeconds: number;
   posted: number;
 }
 
@@ -100,6 +112,36 @@ function count(file: string, sql: string): number {
   }
 }
 
+/**
+ * email-floor-posting.ts on the same mailbox, posting to a sandbox of its own (so the gateway's finds no
+ * conversations of it) through a channel configuration registered here, not timed.
+ */
+async function postingFloor(mail: MailServersInfo, user: string, dir: string): Promise<FloorResult> {
+  const sandbox = await startChildSandbox();
+  const sink = createServer((_req, res) => res.end()).listen(0, '127.0.0.1');
+  await once(sink, 'listening');
+  try {
+    const res = await fetch(`${sandbox.url}/api/v5/orgs/${sandbox.organizationId}/unified_messaging`, {
+      method: 'POST',
+      headers: { authorization: `Token ${sandbox.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'posting floor',
+        messaging_channel: 'email',
+        room_id: sandbox.roomId,
+        reply_webhook_url: `http://127.0.0.1:${(sink.address() as AddressInfo).port}/`,
+      }),
+    });
+    const config = (await res.json()) as { id?: string };
+    if (res.status !== 201 || !config.id) throw new Error(`the sandbox did not register the floor's configuration: ${res.status} ${JSON.stringify(config)}`);
+    const floorDir = mkdtempSync(join(dir, 'posting-floor-'));
+    const args = [mail.host, String(mail.imapPort), user, PASSWORD, String(MAILS), sandbox.url, sandbox.organizationId, sandbox.token, config.id, floorDir];
+    return await spawnJson<FloorResult>(POSTING_FLOOR, args);
+  } finally {
+    sink.close();
+    await sandbox.close();
+  }
+}
+
 export async function benchEmailBacklog(): Promise<BacklogResult> {
   let info: MailServersInfo | undefined;
   const teardown = await setupMailServers({ provide: (_key: string, value: MailServersInfo) => void (info = value) } as unknown as TestProject);
@@ -113,6 +155,7 @@ export async function benchEmailBacklog(): Promise<BacklogResult> {
     await fill(mail, support);
     const floor = await spawnJson<FloorResult>(FLOOR, [mail.host, String(mail.imapPort), support, PASSWORD, String(MAILS)]);
     const floorSeconds = floor.seconds;
+    const posting = await postingFloor(mail, support, dir);
 
     const file = join(dir, 'threadgate.yaml');
     const db = join(dir, 'backlog.db');
@@ -150,8 +193,9 @@ export async function benchEmailBacklog(): Promise<BacklogResult> {
       await Promise.race([new Promise((r) => setTimeout(r, 25)), gone]);
     }
     const gatewaySeconds = (performance.now() - started) / 1000;
+    const gatewayCpuSeconds = processCpuMicros(child.pid as number) / 1e6;
     if (Number.isNaN(storedSeconds)) storedSeconds = gatewaySeconds;
-    return { mails: MAILS, floorSeconds, floorRssMiB: floor.peakRssMiB, gatewaySeconds, storedSeconds, firstStoredSeconds, peakRssMiB: peakRssMiB(child.pid as number), posted: posted() };
+    return { mails: MAILS, floorSeconds, floorRssMiB: floor.peakRssMiB, postingFloor: posting, gatewaySeconds, storedSeconds, firstStoredSeconds, peakRssMiB: peakRssMiB(child.pid as number), gatewayCpuSeconds, posted: posted() };
   } finally {
     if (child && child.exitCode === null) {
       const exited = new Promise((r) => child!.once('exit', r));
@@ -169,12 +213,18 @@ export function reportBacklog(r: BacklogResult): void {
   console.log(`| e-mail backlog, ${fmt(r.mails)} mails waiting | seconds | mails/s | × floor | peak RSS |`);
   console.log('|---|---:|---:|---:|---:|');
   console.log(`| imapflow + mailparser alone (the floor, its own process) | ${fmt(r.floorSeconds, 2)} | ${fmt(r.mails / r.floorSeconds)} | — | ${fmt(r.floorRssMiB, 1)} MiB |`);
+  const p = r.postingFloor;
+  console.log(
+    `| the floor storing and posting each mail (email-floor-posting.ts, its own process) | ${fmt(p.seconds, 2)} | ${fmt(r.mails / p.seconds)} | ` +
+      `${fmt(r.floorSeconds / p.seconds, 3)} | ${fmt(p.peakRssMiB, 1)} MiB |`,
+  );
   console.log(`| gateway: start → first mail stored (its start-up) | ${fmt(r.firstStoredSeconds, 2)} | — | — | — |`);
   console.log(`| gateway: start → all stored (submitted) | ${fmt(r.storedSeconds, 2)} | ${fmt(r.mails / r.storedSeconds)} | ${fmt(r.floorSeconds / r.storedSeconds, 3)} | — |`);
   console.log(
     `| gateway: start → all posted to the platform | ${fmt(r.gatewaySeconds, 2)} | ${fmt(r.mails / r.gatewaySeconds)} | ` +
       `${fmt(r.floorSeconds / r.gatewaySeconds, 3)} | ${fmt(r.peakRssMiB, 1)} MiB |`,
   );
+  console.log(`\nthe gateway's CPU from its spawn to the last post: ${fmt(r.gatewayCpuSeconds, 2)} s, ${fmt((r.gatewayCpuSeconds * 1e6) / r.mails)} µs a mail`);
 }
 
 if (import.meta.main) reportBacklog(await benchEmailBacklog());
