@@ -21,7 +21,7 @@ import Database from 'better-sqlite3';
 import { ImapFlow } from 'imapflow';
 import { simpleParser } from 'mailparser';
 import { Pool } from 'undici';
-import { peakRssMiB, type FloorResult } from './email-floor.ts';
+import { cpuSecondsSince, peakRssMiB, type FloorResult } from './email-floor.ts';
 
 /** Platform posts at once (the gateway's default per connector). */
 const IN_FLIGHT = 8;
@@ -112,6 +112,7 @@ async function floorPosting(a: Args): Promise<FloorResult> {
   };
 
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const client = new ImapFlow({ host: a.host, port: a.port, secure: false, auth: { user: a.user, pass: a.pass }, logger: false });
   await client.connect();
   let parsed = 0;
@@ -144,11 +145,12 @@ async function floorPosting(a: Args): Promise<FloorResult> {
     await platform.close();
   }
   const seconds = (performance.now() - started) / 1000;
+  const cpuSeconds = cpuSecondsSince(cpu);
   const marked = (db.prepare('select count(*) as n from mails where posted = 1').get() as { n: number }).n;
   db.close();
   closeSync(walFd);
   if (marked !== parsed) throw new Error(`the posting floor marked ${marked} of ${parsed} mails posted`);
-  return { seconds, parsed, peakRssMiB: peakRssMiB('self') };
+  return { seconds, parsed, peakRssMiB: peakRssMiB('self'), cpuSeconds };
 }
 
 if (import.meta.main) {

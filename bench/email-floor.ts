@@ -14,6 +14,8 @@ export interface FloorResult {
   seconds: number;
   parsed: number;
   peakRssMiB: number;
+  /** This process's CPU time over those seconds (all its threads, user + system). */
+  cpuSeconds: number;
 }
 
 /** This process's peak RSS (VmHWM), or another's. */
@@ -22,8 +24,15 @@ export function peakRssMiB(pid: number | 'self'): number {
   return Number(line?.replace(/\D+/g, '') ?? 0) / 1024;
 }
 
+/** CPU seconds (user + system, all threads) since `start`. */
+export function cpuSecondsSince(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1e6;
+}
+
 async function floor(host: string, port: number, user: string, pass: string): Promise<FloorResult> {
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const client = new ImapFlow({ host, port, secure: false, auth: { user, pass }, logger: false });
   await client.connect();
   let parsed = 0;
@@ -37,7 +46,7 @@ async function floor(host: string, port: number, user: string, pass: string): Pr
   } finally {
     await client.logout();
   }
-  return { seconds: (performance.now() - started) / 1000, parsed, peakRssMiB: peakRssMiB('self') };
+  return { seconds: (performance.now() - started) / 1000, parsed, peakRssMiB: peakRssMiB('self'), cpuSeconds: cpuSecondsSince(cpu) };
 }
 
 if (import.meta.main) {
