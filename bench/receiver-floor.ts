@@ -8,13 +8,14 @@
  *   for a connector's intake; a key made once, `timingSafeEqual`), then
  *   `JSON.parse`;
  * - one row a request in a table with a unique event id (the dedup), stored
- *   in groups: every request of an event-loop turn in one `BEGIN IMMEDIATE …
- *   COMMIT`, answered with its row id only after that COMMIT and then an
- *   `fdatasync` of the log (in libuv's pool, as the gateway's store does it:
- *   `synchronous=full` in WAL mode without the event loop waiting) returned;
- *   no checkpoint during the run (the gateway runs them off the event loop);
- * - each stored row then "delivered" (nothing sent) and marked so, again in
- *   one grouped, synced write a turn.
+ *   in groups as the gateway's store does it: the writes asked for while the
+ *   last group was written and synced in one `BEGIN IMMEDIATE … COMMIT`, each
+ *   answered (with its row id) only after that COMMIT and then an `fdatasync`
+ *   of the log in libuv's pool (`synchronous=full` in WAL mode without the
+ *   event loop waiting); no checkpoint during the run (the gateway runs them
+ *   off the event loop);
+ * - each stored row then "delivered" (nothing sent) and marked so, a write of
+ *   the same groups.
  *
  * No job table, no order per thread, no retries, no logs, no metrics, no
  * validation beyond the signature, no platform post: what is left is the
@@ -31,47 +32,58 @@ import { SIGNATURE_HEADER, SIGNATURE_PREFIX, TIMESTAMP_HEADER } from '../src/pla
 
 export interface ReceiverFloor {
   url: string;
-  /** Rows stored, and of them delivered (each read from the file); the groups committed for each. */
-  counts(): { stored: number; delivered: number; storeGroups: number; deliverGroups: number };
+  /** Rows stored, and of them delivered (each read from the file); the groups committed. */
+  counts(): { stored: number; delivered: number; groups: number };
   /** Resolves when every stored row is marked delivered. */
   drained(): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
- * Runs `write` over every item queued in one event-loop turn in one transaction, then settles each item's promise
- * once the log is synced (`sync`, off the event loop, as the gateway does it).
+ * Every write asked for while the last group was written and synced, in one transaction; each caller answered once
+ * the log is synced (`sync`, off the event loop, as the gateway does it). One group at a time, as the gateway's:
+ * the writes that come while a group syncs form the next one.
  */
-function groupedWriter<T, R>(db: Database.Database, sync: () => Promise<void>, write: (item: T) => R): ((item: T) => Promise<R>) & { groups: number } {
-  let queue: { item: T; resolve: (r: R) => void; reject: (e: unknown) => void }[] = [];
+function groupCommitter(db: Database.Database, sync: () => Promise<void>): { write<R>(work: () => R): Promise<R>; groups: number } {
+  type Pending = { work: () => unknown; resolve: (r: unknown) => void; reject: (e: unknown) => void };
+  let queue: Pending[] = [];
+  let busy = false;
   const flush = () => {
     const group = queue;
     queue = [];
-    grouped.groups++;
-    const results: R[] = [];
+    committer.groups++;
+    const results: unknown[] = [];
     try {
       db.exec('BEGIN IMMEDIATE');
-      for (const { item } of group) results.push(write(item));
+      for (const { work } of group) results.push(work());
       db.exec('COMMIT');
     } catch (error) {
       if (db.inTransaction) db.exec('ROLLBACK');
       for (const g of group) g.reject(error);
+      next();
       return;
     }
     sync().then(
-      () => group.forEach((g, i) => g.resolve(results[i] as R)),
+      () => group.forEach((g, i) => g.resolve(results[i])),
       (error: unknown) => group.forEach((g) => g.reject(error)),
-    );
+    ).finally(next);
   };
-  const grouped = Object.assign(
-    (item: T) =>
+  const next = () => {
+    busy = queue.length > 0;
+    if (busy) setImmediate(flush);
+  };
+  const committer = {
+    groups: 0,
+    write: <R>(work: () => R) =>
       new Promise<R>((resolve, reject) => {
-        if (queue.length === 0) setImmediate(flush);
-        queue.push({ item, resolve, reject });
+        queue.push({ work, resolve: resolve as (r: unknown) => void, reject });
+        if (!busy) {
+          busy = true;
+          setImmediate(flush);
+        }
       }),
-    { groups: 0 },
-  );
-  return grouped;
+  };
+  return committer;
 }
 
 /** What a floor checks and stores: the signature scheme, and the event id and thread of a parsed body. */
@@ -146,11 +158,13 @@ export async function startReceiverFloor(dir: string, kind: FloorKind): Promise<
   const sync = () => new Promise<void>((resolve, reject) => fdatasync(walFd, (err) => (err ? reject(err) : resolve())));
   let pending = 0;
   let onDrained: (() => void) | undefined;
-  const deliver = groupedWriter(db, sync, (id: number) => markDelivered.run(id));
-  const store = groupedWriter(db, sync, (row: { eventId: string; threadId: string; body: string }) => {
-    const inserted = insert.get(row.eventId, row.threadId, row.body) as { id: number } | undefined;
-    return { id: inserted?.id ?? (byEvent.get(row.eventId) as { id: number }).id, fresh: inserted !== undefined };
-  });
+  const committer = groupCommitter(db, sync);
+  const deliver = (id: number) => committer.write(() => markDelivered.run(id));
+  const store = (row: { eventId: string; threadId: string; body: string }) =>
+    committer.write(() => {
+      const inserted = insert.get(row.eventId, row.threadId, row.body) as { id: number } | undefined;
+      return { id: inserted?.id ?? (byEvent.get(row.eventId) as { id: number }).id, fresh: inserted !== undefined };
+    });
 
   const app: FastifyInstance = Fastify();
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
@@ -171,7 +185,7 @@ export async function startReceiverFloor(dir: string, kind: FloorKind): Promise<
   const url = `${await app.listen({ host: '127.0.0.1', port: 0 })}${kind.path}`;
   return {
     url,
-    counts: () => ({ ...(count.get() as { stored: number; delivered: number }), storeGroups: store.groups, deliverGroups: deliver.groups }),
+    counts: () => ({ ...(count.get() as { stored: number; delivered: number }), groups: committer.groups }),
     drained: () => (pending === 0 ? Promise.resolve() : new Promise<void>((resolve) => (onDrained = resolve))),
     close: async () => {
       await app.close();

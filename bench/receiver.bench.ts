@@ -126,10 +126,10 @@ async function receiverFloor(): Promise<{ result: CaseResult; ok: boolean }> {
     await floor.drained();
     const drainSeconds = (performance.now() - drainStart) / 1000;
     const cpu = process.cpuUsage(cpu0);
-    const { stored, delivered, storeGroups, deliverGroups } = floor.counts();
+    const { stored, delivered, groups } = floor.counts();
     const answered2xx = out.warmup.ok2xx + out.measured.ok2xx;
     const ok = out.ackedDeliveryIds.length === answered2xx && stored >= answered2xx && delivered === stored;
-    const check = `2xx answers (warm-up + measured): ${answered2xx}; rows stored: ${stored} in ${storeGroups} groups, delivered: ${delivered} in ${deliverGroups} -> ${ok ? 'OK' : 'MISMATCH'}`;
+    const check = `2xx answers (warm-up + measured): ${answered2xx}; rows stored: ${stored}, delivered: ${delivered}, in ${groups} groups -> ${ok ? 'OK' : 'MISMATCH'}`;
     const endToEnd = { microsPerWebhook: (cpu.user + cpu.system) / delivered, drainSeconds, delivered };
     return { result: { name: 'floor: Fastify + HMAC + JSON + two grouped synced writes (bench/receiver-floor.ts)', load: out.measured, check, endToEnd }, ok };
   } finally {
