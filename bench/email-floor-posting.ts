@@ -5,8 +5,8 @@
  * grouped write (a page of 64 mails) synced before anything else happens to
  * it, its text posted to the platform (one `POST …/unified_messaging/<config>/messages` a mail, each
  * mail its own thread, at most 8 in flight on one keep-alive pool), and the
- * row marked posted in a grouped, synced write (the marks of a millisecond
- * together); at most 256 mails between
+ * row marked posted in a grouped, synced write (bench/floor-committer.ts, one
+ * group at a time, as the gateway's store); at most 256 mails between
  * the fetch and their post. No threading, no quotes
  * stripped, no jobs, no retries, no logs.
  *
@@ -15,13 +15,14 @@
  * prints `{ seconds, parsed, peakRssMiB }`: the seconds from the connect until
  * every mail is marked posted.
  */
-import { closeSync, fdatasync, openSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ImapFlow } from 'imapflow';
 import { simpleParser } from 'mailparser';
 import { Pool } from 'undici';
 import { cpuSecondsSince, peakRssMiB, type FloorResult } from './email-floor.ts';
+import { groupCommitter } from './floor-committer.ts';
 
 /** Platform posts at once (the gateway's default per connector). */
 const IN_FLIGHT = 8;
@@ -29,36 +30,6 @@ const IN_FLIGHT = 8;
 const OUTSTANDING = 256;
 /** Mails stored in one group. */
 const PAGE = 64;
-
-/**
- * Every item queued in one event-loop turn (or within `delayMs`) in one transaction; each promise settles after the
- * log's fdatasync.
- */
-function groupedWriter<T>(db: Database.Database, walFd: number, write: (item: T) => void, delayMs = 0): (item: T) => Promise<void> {
-  let queue: { item: T; done: (err?: unknown) => void }[] = [];
-  const flush = () => {
-    const group = queue;
-    queue = [];
-    try {
-      db.exec('BEGIN IMMEDIATE');
-      for (const { item } of group) write(item);
-      db.exec('COMMIT');
-    } catch (error) {
-      if (db.inTransaction) db.exec('ROLLBACK');
-      for (const g of group) g.done(error);
-      return;
-    }
-    fdatasync(walFd, (err) => group.forEach((g) => g.done(err ?? undefined)));
-  };
-  return (item) =>
-    new Promise<void>((resolve, reject) => {
-      if (queue.length === 0) {
-        if (delayMs > 0) setTimeout(flush, delayMs);
-        else setImmediate(flush);
-      }
-      queue.push({ item, done: (err) => (err ? reject(err) : resolve()) });
-    });
-}
 
 interface Args {
   host: string;
@@ -80,9 +51,9 @@ async function floorPosting(a: Args): Promise<FloorResult> {
   const walFd = openSync(join(a.dir, 'floor-posting.db-wal'), 'r');
   const insert = db.prepare('insert into mails (message_id, sender, body) values (?, ?, ?) on conflict (message_id) do nothing');
   const mark = db.prepare('update mails set posted = 1 where message_id = ?');
-  const store = groupedWriter(db, walFd, (m: { messageId: string; sender: string; body: string }) => insert.run(m.messageId, m.sender, m.body));
-  // Posts end one by one: their marks are collected for a millisecond, as the gateway's group commit would.
-  const posted = groupedWriter(db, walFd, (messageId: string) => mark.run(messageId), 1);
+  const committer = groupCommitter(db, walFd);
+  const store = (m: { messageId: string; sender: string; body: string }) => committer.write(() => insert.run(m.messageId, m.sender, m.body));
+  const posted = (messageId: string) => committer.write(() => mark.run(messageId));
 
   const platform = new Pool(a.platformUrl, { connections: IN_FLIGHT });
   const path = `/api/v5/orgs/${a.organization}/unified_messaging/${a.configId}/messages`;

@@ -24,11 +24,12 @@
  * every answer after its fsync) can go on this machine at all.
  */
 import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
-import { closeSync, fdatasync, openSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { SIGNATURE_HEADER, SIGNATURE_PREFIX, TIMESTAMP_HEADER } from '../src/platform/signature.ts';
+import { groupCommitter } from './floor-committer.ts';
 
 export interface ReceiverFloor {
   url: string;
@@ -37,53 +38,6 @@ export interface ReceiverFloor {
   /** Resolves when every stored row is marked delivered. */
   drained(): Promise<void>;
   close(): Promise<void>;
-}
-
-/**
- * Every write asked for while the last group was written and synced, in one transaction; each caller answered once
- * the log is synced (`sync`, off the event loop, as the gateway does it). One group at a time, as the gateway's:
- * the writes that come while a group syncs form the next one.
- */
-function groupCommitter(db: Database.Database, sync: () => Promise<void>): { write<R>(work: () => R): Promise<R>; groups: number } {
-  type Pending = { work: () => unknown; resolve: (r: unknown) => void; reject: (e: unknown) => void };
-  let queue: Pending[] = [];
-  let busy = false;
-  const flush = () => {
-    const group = queue;
-    queue = [];
-    committer.groups++;
-    const results: unknown[] = [];
-    try {
-      db.exec('BEGIN IMMEDIATE');
-      for (const { work } of group) results.push(work());
-      db.exec('COMMIT');
-    } catch (error) {
-      if (db.inTransaction) db.exec('ROLLBACK');
-      for (const g of group) g.reject(error);
-      next();
-      return;
-    }
-    sync().then(
-      () => group.forEach((g, i) => g.resolve(results[i])),
-      (error: unknown) => group.forEach((g) => g.reject(error)),
-    ).finally(next);
-  };
-  const next = () => {
-    busy = queue.length > 0;
-    if (busy) setImmediate(flush);
-  };
-  const committer = {
-    groups: 0,
-    write: <R>(work: () => R) =>
-      new Promise<R>((resolve, reject) => {
-        queue.push({ work, resolve: resolve as (r: unknown) => void, reject });
-        if (!busy) {
-          busy = true;
-          setImmediate(flush);
-        }
-      }),
-  };
-  return committer;
 }
 
 /** What a floor checks and stores: the signature scheme, and the event id and thread of a parsed body. */
@@ -155,10 +109,9 @@ export async function startReceiverFloor(dir: string, kind: FloorKind): Promise<
   const count = db.prepare<[], { stored: number; delivered: number }>('select count(*) as stored, coalesce(sum(delivered), 0) as delivered from events');
 
   const walFd = openSync(join(dir, 'floor.db-wal'), 'r');
-  const sync = () => new Promise<void>((resolve, reject) => fdatasync(walFd, (err) => (err ? reject(err) : resolve())));
   let pending = 0;
   let onDrained: (() => void) | undefined;
-  const committer = groupCommitter(db, sync);
+  const committer = groupCommitter(db, walFd);
   const deliver = (id: number) => committer.write(() => markDelivered.run(id));
   const store = (row: { eventId: string; threadId: string; body: string }) =>
     committer.write(() => {
