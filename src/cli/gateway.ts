@@ -36,19 +36,12 @@ import { createUnifiedMessagingClient } from '../platform/unified-messaging-clie
 import type { RunningSandbox } from '../sandbox/index.ts';
 import type { Store } from '../store/database.ts';
 import { DEMO_CONNECTOR, logDemoSteps } from './demo.ts';
+import { platformTarget, type PlatformTarget } from './platform-target.ts';
 import { retryPolicy } from './retry-policy.ts';
 import { reloadableConnectors, reloadSettings, type ReloadOutcome } from './reload.ts';
-import { openSettingsStore } from './store-access.ts';
 
-export interface PlatformTarget {
-  url: string;
-  organizationId: string;
-  token: string;
-  tokenType: 'Token' | 'Bearer';
-  embedded: boolean;
-  /** The room connectors without room_id use (the sandbox's seeded room). */
-  defaultRoomId: string | undefined;
-}
+export type { PlatformTarget } from './platform-target.ts';
+import { openSettingsStore } from './store-access.ts';
 
 export interface RunningGateway {
   url: string;
@@ -105,33 +98,9 @@ export async function startGateway(
   /** What a start that fails half-way must stop again, last started first. */
   const undo: (() => unknown)[] = [];
   try {
-    let platform: PlatformTarget;
-    if (embedded) {
-      // Loaded only when it runs: a gateway against a real platform does not hold the sandbox's code.
-      const { startSandbox } = await import('../sandbox/index.ts');
-      sandbox = await startSandbox({
-        port: settings.sandbox.port,
-        logger: logger.child({ room: 'sandbox' }),
-        signaturePayload: settings.platform.signature.payload,
-      });
-      platform = {
-        url: sandbox.url,
-        organizationId: sandbox.organizationId,
-        token: sandbox.token,
-        tokenType: sandbox.tokenType,
-        embedded: true,
-        defaultRoomId: sandbox.roomId,
-      };
-    } else {
-      platform = {
-        url: settings.platform.url as string,
-        organizationId: settings.platform.organization_id ?? '',
-        token: settings.platform.token ?? '',
-        tokenType: settings.platform.token_type,
-        embedded: false,
-        defaultRoomId: undefined,
-      };
-    }
+    const target = await platformTarget(settings, logger);
+    sandbox = target.sandbox;
+    const { platform } = target;
     const platformHealth = new PlatformHealth({
       probe: (signal) => client.listConfigurationsPage({ pageSize: 1, retry: { attempts: 1 }, signal }),
       logger: logger.child({ room: 'platform' }),

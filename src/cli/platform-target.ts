@@ -1,0 +1,53 @@
+/**
+ * The platform a gateway talks to: the one its settings name, or, when
+ * `platform.url` is not set, the embedded sandbox, started here on
+ * `sandbox.port` with the settings' signature scheme.
+ */
+import type { Settings } from '../config/schema.ts';
+import type { Logger } from '../logger.ts';
+import type { RunningSandbox } from '../sandbox/index.ts';
+
+export interface PlatformTarget {
+  url: string;
+  organizationId: string;
+  token: string;
+  tokenType: 'Token' | 'Bearer';
+  embedded: boolean;
+  /** The room connectors without room_id use (the sandbox's seeded room). */
+  defaultRoomId: string | undefined;
+}
+
+/** The target, and the sandbox started for it (null for a configured platform); the caller closes the sandbox. */
+export async function platformTarget(settings: Settings, logger: Logger): Promise<{ platform: PlatformTarget; sandbox: RunningSandbox | null }> {
+  if (settings.platform.url !== undefined) {
+    return {
+      platform: {
+        url: settings.platform.url,
+        organizationId: settings.platform.organization_id ?? '',
+        token: settings.platform.token ?? '',
+        tokenType: settings.platform.token_type,
+        embedded: false,
+        defaultRoomId: undefined,
+      },
+      sandbox: null,
+    };
+  }
+  // Loaded only when it runs: a gateway against a real platform does not hold the sandbox's code.
+  const { startSandbox } = await import('../sandbox/index.ts');
+  const sandbox = await startSandbox({
+    port: settings.sandbox.port,
+    logger: logger.child({ room: 'sandbox' }),
+    signaturePayload: settings.platform.signature.payload,
+  });
+  return {
+    platform: {
+      url: sandbox.url,
+      organizationId: sandbox.organizationId,
+      token: sandbox.token,
+      tokenType: sandbox.tokenType,
+      embedded: true,
+      defaultRoomId: sandbox.roomId,
+    },
+    sandbox,
+  };
+}
