@@ -1,19 +1,21 @@
 /**
  * The e-mail backlog's second floor: imapflow + mailparser as in
  * email-floor.ts, plus the least the gateway must do with each mail, none of
- * the gateway's code: the mail stored (one row, a unique Message-ID) in a
- * grouped write (a page of 64 mails) synced before anything else happens to
- * it, its text posted to the platform (one `POST …/unified_messaging/<config>/messages` a mail, each
- * mail its own thread, at most 8 in flight on one keep-alive pool), and the
- * row marked posted in a grouped, synced write (bench/floor-committer.ts, one
- * group at a time, as the gateway's store); at most 256 mails between
- * the fetch and their post. No threading, no quotes
- * stripped, no jobs, no retries, no logs.
+ * the gateway's code:
+ * - the mail stored (one row, a unique Message-ID) in a grouped write of a
+ *   page of 64 mails, synced before anything else happens to it;
+ * - its text posted to the platform: one `POST …/unified_messaging/<config>/
+ *   messages` a mail, each mail its own thread, at most 16 in flight on one
+ *   keep-alive pool (the gateway's pool to the platform has 16 connections);
+ * - the row marked posted in a grouped, synced write;
+ * every write through bench/floor-committer.ts (one group at a time, as the
+ * gateway's store), at most 256 mails between the fetch and their post. No
+ * threading, no quotes stripped, no jobs, no retries, no logs.
  *
  *   node bench/email-floor-posting.ts <host> <port> <user> <password> <expected> <platform url> <organization> <token> <config id> <dir>
  *
- * prints `{ seconds, parsed, peakRssMiB }`: the seconds from the connect until
- * every mail is marked posted.
+ * prints `{ seconds, parsed, peakRssMiB, cpuSeconds }`: the seconds (and this
+ * process's CPU seconds) from the connect until every mail is marked posted.
  */
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,8 +26,8 @@ import { Pool } from 'undici';
 import { cpuSecondsSince, peakRssMiB, type FloorResult } from './email-floor.ts';
 import { groupCommitter } from './floor-committer.ts';
 
-/** Platform posts at once (the gateway's default per connector). */
-const IN_FLIGHT = 8;
+/** Platform posts at once: the connections of the gateway's pool to the platform (src/platform/http-client.ts). */
+const IN_FLIGHT = 16;
 /** Mails parsed and not yet posted, at most: the fetch waits beyond it (bounded memory, as the gateway's pages). */
 const OUTSTANDING = 256;
 /** Mails stored in one group. */
