@@ -4,9 +4,9 @@
  * and still keep the gateway's promise, written straight on Fastify,
  * node:crypto and better-sqlite3, with none of the gateway:
  *
- * - the raw body's HMAC checked (the platform's scheme, or Standard Webhooks
- *   for a connector's intake; a key made once, `timingSafeEqual`), then
- *   `JSON.parse`;
+ * - the raw body's signature checked by the gateway's own checks (the
+ *   platform's scheme, src/platform/signature.ts; or Standard Webhooks for a
+ *   connector's intake, the webhook connector's), then `JSON.parse`;
  * - one row a request in a table with a unique event id (the dedup), stored
  *   in groups as the gateway's store does it: the writes asked for while the
  *   last group was written and synced in one `BEGIN IMMEDIATE … COMMIT`, each
@@ -19,16 +19,16 @@
  *
  * No job table, no order per thread, no retries, no logs, no metrics, no
  * validation beyond the signature, no platform post: what is left is the
- * HTTP, the HMAC, the JSON and the two durable writes. Beside the bare route
+ * HTTP, the signature, the JSON and the two durable writes. Beside the bare route
  * it shows how far a receiver of the gateway's design (one process, SQLite,
  * every answer after its fsync) can go on this machine at all.
  */
-import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { SIGNATURE_HEADER, SIGNATURE_PREFIX, TIMESTAMP_HEADER } from '../src/platform/signature.ts';
+import { HEADER_ID, HEADER_SIGNATURE, HEADER_TIMESTAMP, inboundVerifier } from '../connectors/webhook/standard-webhooks.ts';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyWebhook } from '../src/platform/signature.ts';
 import { groupCommitter } from './floor-committer.ts';
 
 export interface ReceiverFloor {
@@ -52,18 +52,18 @@ export interface FloorKind {
 
 const single = (v: string | string[] | undefined) => (typeof v === 'string' ? v : undefined);
 
-/** The platform's webhooks: `x-svc-signature: sha256=<hex>` of `<timestamp>.<body>`. */
+/** The platform's webhooks, checked as the receiver checks them (src/platform/signature.ts). */
 export function platformWebhooks(secret: string): FloorKind {
-  const key = createSecretKey(Buffer.from(secret, 'utf8'));
   return {
     path: '/',
     status: 200,
     signed: (headers, raw) => {
-      const signature = single(headers[SIGNATURE_HEADER]);
-      if (!signature?.startsWith(SIGNATURE_PREFIX)) return false;
-      const given = Buffer.from(signature.slice(SIGNATURE_PREFIX.length), 'hex');
-      const mac = createHmac('sha256', key).update(`${single(headers[TIMESTAMP_HEADER])}.`).update(raw).digest();
-      return given.length === mac.length && timingSafeEqual(given, mac);
+      try {
+        verifyWebhook({ secrets: [secret], rawBody: raw, signature: single(headers[SIGNATURE_HEADER]), timestamp: single(headers[TIMESTAMP_HEADER]) });
+        return true;
+      } catch {
+        return false;
+      }
     },
     keyOf: (body) => {
       const event = body as { thread_id: string; message: { id: string } };
@@ -72,21 +72,21 @@ export function platformWebhooks(secret: string): FloorKind {
   };
 }
 
-/** A webhook connector's inbound messages, Standard Webhooks signed (`v1,<base64>` of `<id>.<timestamp>.<body>`). */
+/** A webhook connector's inbound messages, Standard Webhooks signed, checked by the connector's own check. */
 export function standardWebhooks(whsec: string): FloorKind {
-  const key = createSecretKey(Buffer.from(whsec.replace(/^whsec_/, ''), 'base64'));
+  const verify = inboundVerifier(whsec);
+  const path = '/connectors/hook/messages';
   return {
-    path: '/connectors/hook/messages',
+    path,
     status: 202,
     signed: (headers, raw) => {
-      const mac = createHmac('sha256', key)
-        .update(`${single(headers['webhook-id'])}.${single(headers['webhook-timestamp'])}.`)
-        .update(raw)
-        .digest();
-      return (single(headers['webhook-signature']) ?? '').split(' ').some((s) => {
-        const given = Buffer.from(s.slice(3), 'base64');
-        return s.startsWith('v1,') && given.length === mac.length && timingSafeEqual(given, mac);
-      });
+      const names = [HEADER_ID, HEADER_TIMESTAMP, HEADER_SIGNATURE];
+      try {
+        verify({ method: 'POST', path, params: {}, query: {}, headers: Object.fromEntries(names.map((n) => [n, single(headers[n])])), rawBody: raw });
+        return true;
+      } catch {
+        return false;
+      }
     },
     keyOf: (body) => {
       const message = body as { thread_id: string; messages: { message_id: string }[] };
