@@ -152,10 +152,15 @@ export function isConnectionDrop(err: unknown): boolean {
   return typeof code === 'string' && CONNECTION_CODES.has(code);
 }
 
-/** imapflow's marks of "Mailbox doesn't exist" (SELECT/EXAMINE and STATUS respectively). */
+/**
+ * "Mailbox doesn't exist": imapflow's marks (SELECT/EXAMINE and STATUS respectively), or Dovecot's words. imapflow
+ * marks a failed SELECT only when a LIST run after it finds no mailbox, so a mailbox created between the two (the
+ * gateway making its after_import folder while a test polls it) fails with neither mark: CI saw that once.
+ */
 const isNonexistent = (err: unknown) => {
-  const e = err as { mailboxMissing?: unknown; code?: unknown } | null;
-  return e?.mailboxMissing === true || e?.code === 'NotFound';
+  const e = err as { mailboxMissing?: unknown; code?: unknown; responseStatus?: unknown; responseText?: unknown } | null;
+  if (e?.mailboxMissing === true || e?.code === 'NotFound') return true;
+  return e?.responseStatus === 'NO' && typeof e.responseText === 'string' && e.responseText.startsWith("Mailbox doesn't exist");
 };
 
 /** Runs `fn` on a fresh connection; on a dropped connection waits for Dovecot and tries once more. */
