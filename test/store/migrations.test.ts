@@ -132,4 +132,30 @@ describe('store migrations', () => {
       { status: 'dead', cap: 8, budget: null, deadline: null },
     ]);
   });
+
+  it('gives finished jobs without a finish time their last change as one, and no live job one, so the order index holds live jobs exactly', async () => {
+    const path = join(tempDir(), 'order-index.db');
+    const before = open(path, migrationsUpTo(12)); // up to 0011: jobs_order keyed by (order_key, status)
+    await before.write(async (tx) => {
+      for (const [status, finished] of [['queued', 5], ['running', null], ['done', null], ['dead', null], ['done', 7]] as const) {
+        await tx.sql.run(
+          `insert into jobs (kind, payload, status, max_attempts, run_at, created_at, updated_at, finished_at, order_key)
+           values ('connector.deliver', '{}', ?, 8, 0, 1000, 2000, ?, 'deliver:c:t')`,
+          [status, finished],
+        );
+      }
+    });
+    await before.close();
+    const after = open(path);
+    const rows = await after.read.sql.all(`select status, finished_at as finished from jobs order by id`);
+    expect(rows).toEqual([
+      { status: 'queued', finished: null },
+      { status: 'running', finished: null },
+      { status: 'done', finished: 2000 },
+      { status: 'dead', finished: 2000 },
+      { status: 'done', finished: 7 },
+    ]);
+    const live = await after.read.sql.all<{ status: string }>(`select status from jobs indexed by jobs_order where order_key = 'deliver:c:t' and finished_at is null order by id`);
+    expect(live.map((r) => r.status)).toEqual(['queued', 'running']);
+  });
 });
