@@ -81,8 +81,7 @@ export class OutboundDispatch {
    * delivery gone (retention) opens nothing; the run then fails on it.
    */
   readonly openAttempt = async (tx: Repos, job: Job<DeliverJobPayload>): Promise<number | undefined> => {
-    if (!(await tx.deliveries.exists(job.payload.delivery))) return undefined;
-    return tx.attempts.openDelivery(job.payload.delivery, job.id, job.attempts, job.payload.replay === true, this.#now());
+    return tx.attempts.openDeliveryIfStored(job.payload.delivery, job.id, job.attempts, job.payload.replay === true, this.#now());
   };
 
   async #load(payload: DeliverJobPayload): Promise<Loaded> {
@@ -116,7 +115,8 @@ export class OutboundDispatch {
         const at = this.#now();
         await tx.attempts.closeDelivery(attemptId, 'delivered', null, externalId, at);
         await tx.deliveries.recordOutcome(delivery.id, 'delivered', null, externalId, at);
-        await tx.deliveries.capBody(delivery.id, this.#d.maxStoredBodyBytes);
+        // The body read above is what is stored (or longer: a cap only cuts), so one within the cap needs no cut.
+        if (Buffer.byteLength(delivery.body) > this.#d.maxStoredBodyBytes) await tx.deliveries.capBody(delivery.id, this.#d.maxStoredBodyBytes);
       });
       ctx.logger.info(
         { connector: payload.connector, delivery_id: delivery.id, event_type: event.event_type, external_id: externalId, replay: payload.replay === true },

@@ -129,7 +129,6 @@ export class WebhookIntake {
     // same write when it has a free slot (the delivery starts as the commit returns), or looks for it after.
     const result = await this.#d.store.write(async (tx): Promise<IntakeResult> => {
       const now = this.#now();
-      const original = await tx.deliveries.originalOf(connector, dedupKey);
       const base = {
         connector,
         eventType: event.event_type,
@@ -142,11 +141,12 @@ export class WebhookIntake {
         verification,
         error: null,
       };
-      if (original !== undefined) {
-        const id = await tx.deliveries.insert({ ...base, duplicateOf: original, status: 'duplicate' }, now);
-        return { deliveryId: id, duplicate: true };
+      const id = await tx.deliveries.insertOriginal({ ...base, duplicateOf: null, status: 'accepted' }, now);
+      if (id === undefined) {
+        // Seen before: recorded as a duplicate of the first, and not delivered again.
+        const original = (await tx.deliveries.originalOf(connector, dedupKey)) as number;
+        return { deliveryId: await tx.deliveries.insert({ ...base, duplicateOf: original, status: 'duplicate' }, now), duplicate: true };
       }
-      const id = await tx.deliveries.insert({ ...base, duplicateOf: null, status: 'accepted' }, now);
       const payload: DeliverJobPayload = { connector, delivery: id, thread: event.thread_id };
       await tx.deliveries.setJob(id, await this.#d.queue.enqueue(tx, { kind: DELIVER_JOB, payload, orderKey: deliveryOrder(connector, event.thread_id), ...this.#d.budget }));
       return { deliveryId: id, duplicate: false };

@@ -50,6 +50,16 @@ export class AttemptsRepo {
     return (row as { id: number }).id;
   }
 
+  /** `openDelivery`, unless the delivery is gone (retention): then nothing is stored and the answer is undefined. */
+  async openDeliveryIfStored(delivery: number, jobId: number | null, attempt: number, replay: boolean, now: number): Promise<number | undefined> {
+    const row = await this.#db.get<{ id: number }>(
+      `insert into delivery_attempts (delivery, job_id, attempt, replay, started_at, outcome)
+       select ?, ?, ?, ?, ?, 'running' where exists (select 1 from deliveries where id = ?) returning id`,
+      [delivery, jobId, attempt, replay ? 1 : 0, now, delivery],
+    );
+    return row?.id;
+  }
+
   async closeDelivery(id: number, outcome: Exclude<AttemptOutcome, 'running'>, error: string | null, externalId: string | null, now: number): Promise<void> {
     await this.#db.run(`update delivery_attempts set ended_at = ?, outcome = ?, error = ?, external_id = ? where id = ?`, [now, outcome, error, externalId, id]);
   }

@@ -96,24 +96,33 @@ export class DeliveriesRepo {
   }
 
   async insert(d: NewDelivery, now: number): Promise<number> {
+    return (await this.#insert(d, now, '')) as number;
+  }
+
+  /**
+   * Inserts `d`, the first of its dedup key (`duplicateOf` null), unless that key has its original already: then
+   * nothing is stored and the answer is undefined. One statement against deliveries_dedup instead of a look-up and
+   * an insert.
+   */
+  insertOriginal(d: NewDelivery & { duplicateOf: null }, now: number): Promise<number | undefined> {
+    return this.#insert(d, now, ' on conflict (connector, dedup_key) where dedup_key is not null and duplicate_of is null do nothing');
+  }
+
+  async #insert(d: NewDelivery, now: number, onConflict: string): Promise<number | undefined> {
     const row = await this.#db.get<{ id: number }>(
       `insert into deliveries (connector, event_type, dedup_key, duplicate_of, thread_id, chat_id, body,
          body_truncated, headers, verification, status, error, received_at, updated_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id`,
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)${onConflict} returning id`,
       [
         d.connector, d.eventType, d.dedupKey, d.duplicateOf, d.threadId, d.chatId, d.body, d.bodyTruncated ? 1 : 0,
         JSON.stringify(d.headers), d.verification, d.status, d.error, now, now,
       ],
     );
-    return (row as { id: number }).id;
+    return row?.id;
   }
 
   async setJob(id: number, jobId: number): Promise<void> {
     await this.#db.run(`update deliveries set job_id = ? where id = ?`, [jobId, id]);
-  }
-
-  async exists(id: number): Promise<boolean> {
-    return (await this.#db.get(`select 1 as one from deliveries where id = ?`, [id])) !== undefined;
   }
 
   async byId(id: number): Promise<DeliveryRow | undefined> {
