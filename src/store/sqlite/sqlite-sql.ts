@@ -2,9 +2,12 @@
  * The SQLite executor behind the `Sql` seam: statements are prepared once per
  * SQL text and run synchronously by better-sqlite3, so every promise it
  * returns is already settled — the seam costs a microtask, not a thread hop.
+ * Each is prepared with its parameters as `+?`, so that it is planned once
+ * (plain-parameters.ts).
  */
 import type Database from 'better-sqlite3';
 import type { RunResult, Sql, SqlParams } from '../sql.ts';
+import { plainParameters } from './plain-parameters.ts';
 
 export class SqliteSql implements Sql {
   readonly dialect = 'sqlite';
@@ -18,7 +21,7 @@ export class SqliteSql implements Sql {
   statement(sql: string): Database.Statement {
     let statement = this.#statements.get(sql);
     if (statement === undefined) {
-      statement = this.#db.prepare(sql);
+      statement = this.#db.prepare(plainParameters(sql));
       this.#statements.set(sql, statement);
     }
     return statement;
