@@ -38,5 +38,6 @@ EXPOSE 8080
 # port given as `serve --port` is not seen by it; set server.port instead.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=15s --retries=3 \
   CMD ["node", "/app/src/cli/main.ts", "health"]
-ENTRYPOINT ["node", "/app/src/cli/main.ts"]
+# A young generation of 16 MiB instead of V8's up to 128 MiB (src/cli/node-flags.ts).
+ENTRYPOINT ["node", "--max-semi-space-size=16", "/app/src/cli/main.ts"]
 CMD ["serve", "--host", "0.0.0.0"]
