@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: every benchmark, with the machine it ran on. The write
- * path's (issue "durable write path"): the store's micro-benchmarks (and
+ * path's (issue "durable write path"): the store's micro-benchmarks (its hot
+ * reads prepared as the gateway does and as written, and
  * the writer on the main thread against a worker thread), the
  * receiver against a bare Fastify route (50 connections, `full` and `normal`,
  * and latency at a steady 1,000 req/s), the drain of 20,000 webhooks through
@@ -22,6 +23,7 @@ import { report } from './measure.ts';
 import { benchReceiver } from './receiver.bench.ts';
 import { benchReceiverReplicas } from './receiver-replicas.bench.ts';
 import { benchSignature } from './signature.bench.ts';
+import { benchStatements } from './statements.bench.ts';
 import { benchWriterThread } from './writer-thread.bench.ts';
 
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
@@ -31,6 +33,7 @@ section('signatures, job queue, group commit');
 report(benchSignature());
 report(await benchJobs());
 report(await benchGroupCommit());
+report(await benchStatements());
 await benchWriterThread();
 section('receiver');
 const receiverOk = await benchReceiver();
