@@ -1,8 +1,9 @@
 /**
  * The Node.js flags the gateway is started with: by `npm start`, by the
  * image's ENTRYPOINT (Dockerfile) and by the benchmarks that start it as a
- * process of its own. A test (test/docs/node-flags.test.ts) keeps the three
- * in step.
+ * process of its own. Tests keep the first two in step with this list
+ * (test/docs/node-flags.test.ts; test/cli/container-defaults.test.ts runs
+ * the image's command as written).
  *
  * `--max-semi-space-size=16`: V8 sizes its young generation by the machine's
  * memory, up to two semi-spaces of 64 MiB on a large host, and a busy

@@ -53,7 +53,8 @@ export class JobsRepo {
 
   /**
    * Takes up to `limit` due jobs of `kind`, or running ones whose lease expired. Each side picks at most `limit` rows
-   * in index order (jobs_due: kind, run_at, rowid of queued jobs; jobs_status for the running ones), so a backlog of thousands is not read and sorted whole.
+   * in index order (jobs_due: kind, run_at, rowid of the queued jobs; jobs_status for the running ones), so a backlog
+   * of thousands is not read and sorted whole.
    * On PostgreSQL (replicas) a job with an order key is passed over while an earlier job of its key (any kind) is
    * running or due, so a thread's jobs run one at a time, in order, whichever replica claims them; the picks lock
    * their rows and skip rows another replica's claim holds (`for update skip locked`), while the order check reads

@@ -31,8 +31,8 @@ export interface LongRunning {
 }
 
 /** Starts the command, collecting its JSON log lines; killed after the test. */
-export function startCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): LongRunning {
-  const child = spawn(process.execPath, [MAIN, ...args], {
+export function startCli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; nodeArgs?: string[] } = {}): LongRunning {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), MAIN, ...args], {
     cwd: options.cwd,
     env: { ...process.env, THREADGATE_CONFIG: '', ...options.env },
   });
