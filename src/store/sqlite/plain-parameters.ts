@@ -1,18 +1,19 @@
 /**
  * Every `?` of a statement written as `+?` before SQLite prepares it.
  *
- * SQLite re-plans a prepared statement on the first step after a new value
- * was bound to a parameter whose value the planner looked at: one compared
- * for equality in a statement with an ORDER BY (`thread = ? … order by id`),
- * one in a LIMIT beside an ORDER BY, one used as a LIKE pattern. better-sqlite3
- * binds every parameter on every run, so such a statement was parsed and
- * planned again each time it ran: 6 µs for a one-row look-up that takes
- * 0.7 µs, 26 µs for a thread's pending messages (docs/benchmarks.md, "Plans
- * made once"). `+?` is the same value, but no longer a bare parameter to the
- * planner, which then plans the statement once, for any value, as it does
- * for a statement without ORDER BY; an index is used for `column = +?` as for
- * `column = ?`. (SQLite's own switch for this, SQLITE_DBCONFIG_ENABLE_QPSG,
- * is not reachable through better-sqlite3.)
+ * SQLite plans a prepared statement again, on its next step, after a new
+ * value is bound to a parameter whose value its planner looked at: one
+ * compared for equality in a statement with an ORDER BY (`thread = ? … order
+ * by id`) or a join, one in a LIMIT beside an ORDER BY, a LIKE pattern (its
+ * `sqlite3VdbeReprepareOnBind`). better-sqlite3 binds every parameter on
+ * every run, so such a statement was parsed and planned on every run: a
+ * thread's pending messages took 34 µs instead of 6, a thread found by a
+ * reference 23 µs instead of 4 (`npm run bench:statements`; docs/benchmarks.md,
+ * "Plans made once"). `+?` is the same value but no longer a bare parameter
+ * to the planner, which then plans the statement once, for any value; an
+ * index serves `column = +?` as it serves `column = ?`. SQLite's own switch
+ * for this, SQLITE_DBCONFIG_ENABLE_QPSG, is not reachable through
+ * better-sqlite3.
  *
  * Quoted text, quoted names and comments are left as they are; numbered and
  * named parameters (`?1`, `:name`) are not rewritten.
