@@ -28,9 +28,9 @@ import Database from 'better-sqlite3';
 import { ImapFlow } from 'imapflow';
 import type { TestProject } from 'vitest/node';
 import { stringify } from 'yaml';
+import { GATEWAY_NODE_FLAGS } from '../src/cli/node-flags.ts';
 import setupMailServers from '../test/support/mail-global-setup.ts';
 import type { MailServersInfo } from '../test/support/mail-servers.ts';
-import { GATEWAY_NODE_FLAGS } from '../src/cli/node-flags.ts';
 import { startChildSandbox } from './child-sandbox.ts';
 import { peakRssMiB, type FloorResult } from './email-floor.ts';
 import { processCpuMicros } from './measure.ts';
@@ -180,7 +180,7 @@ export async function benchEmailBacklog(): Promise<BacklogResult> {
     const started = performance.now();
     // BENCH_GATEWAY_NODE_ARGS: node flags for the gateway alone (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
     const nodeArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
-    // Started as `npm start` and the image start it: with the gateway's Node.js flags.
+    // With the gateway's Node.js flags, as `npm start` and the image start it.
     child = spawn(process.execPath, [...GATEWAY_NODE_FLAGS, ...nodeArgs, MAIN, 'serve', '--config', file], { stdio: ['ignore', 'ignore', 'inherit'] });
     const gone = new Promise<never>((_, reject) => child!.once('exit', (code) => reject(new Error(`the gateway exited with ${code}`))));
     const posted = () => count(db, `select count(*) as n from inbound_messages where status = 'posted'`);

@@ -14,35 +14,26 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { POST_MESSAGES_JOB } from '../src/bridge/inbound.ts';
 import { applyMigrations } from '../src/store/migrations.ts';
 import { Repos } from '../src/store/repos.ts';
-import type { RunResult, Sql, SqlParams } from '../src/store/sql.ts';
 import { SqliteSql } from '../src/store/sqlite/sqlite-sql.ts';
 import { measureAsync, report, type Measured } from './measure.ts';
 
 const THREADS = 2_000;
 
-/** The executor as it was: each statement prepared with its text as written. */
-class BareSql implements Sql {
-  readonly dialect = 'sqlite';
+/** The executor as it was: the gateway's, with each statement prepared with its text as written. */
+class AsWrittenSql extends SqliteSql {
   readonly #db: Database.Database;
   readonly #statements = new Map<string, Database.Statement>();
   constructor(db: Database.Database) {
+    super(db);
     this.#db = db;
   }
-  #statement(sql: string): Database.Statement {
+  override statement(sql: string): Database.Statement {
     let s = this.#statements.get(sql);
     if (s === undefined) this.#statements.set(sql, (s = this.#db.prepare(sql)));
     return s;
-  }
-  async run(sql: string, params: SqlParams = []): Promise<RunResult> {
-    return { changes: this.#statement(sql).run(...(params as unknown[])).changes };
-  }
-  async get<T>(sql: string, params: SqlParams = []): Promise<T | undefined> {
-    return this.#statement(sql).get(...(params as unknown[])) as T | undefined;
-  }
-  async all<T>(sql: string, params: SqlParams = []): Promise<T[]> {
-    return this.#statement(sql).all(...(params as unknown[])) as T[];
   }
 }
 
@@ -61,7 +52,7 @@ async function seed(repos: Repos, db: Database.Database): Promise<{ threads: num
         skipWaitingState: false, closeSession: false },
       now,
     );
-    await repos.jobs.insert({ kind: 'platform.post', payload: '{}', orderKey: `post:mail:${thread.id}`, maxAttempts: 10, retryForMs: 60_000, giveUpAt: now + 60_000, runAt: now }, now);
+    await repos.jobs.insert({ kind: POST_MESSAGES_JOB, payload: '{}', orderKey: `post:mail:${thread.id}`, maxAttempts: 10, retryForMs: 60_000, giveUpAt: now + 60_000, runAt: now }, now);
     threads.push(thread.id);
     references.push(reference);
   }
@@ -75,7 +66,7 @@ export async function benchStatements(): Promise<Measured[]> {
   db.pragma('journal_mode = WAL');
   applyMigrations(db);
   const plain = new Repos(new SqliteSql(db));
-  const bare = new Repos(new BareSql(db));
+  const bare = new Repos(new AsWrittenSql(db));
   const { threads, references } = await seed(plain, db);
   const pick = <T>(list: T[], i: number) => list[i % list.length] as T;
   const rows: Measured[] = [];
@@ -83,7 +74,7 @@ export async function benchStatements(): Promise<Measured[]> {
     ["a thread's pending messages", (r, i) => r.inbound.pending(pick(threads, i), 20)],
     ['a thread by a reference (join)', (r, i) => r.threads.byReference('mail', pick(references, i))],
     ["a thread's references", (r, i) => r.threads.references(pick(threads, i))],
-    ['the next due time of a kind', (r) => r.jobs.nextDueAt('platform.post')],
+    ['the next due time of a kind', (r) => r.jobs.nextDueAt(POST_MESSAGES_JOB)],
   ];
   for (const [name, read] of cases) {
     for (const [executor, repos] of [['+?, as the gateway', plain], ['?, as written', bare]] as const) {
