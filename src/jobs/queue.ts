@@ -142,7 +142,7 @@ export class JobQueue {
   completeWith(id: number, owner: string, work?: TxWork): Promise<true> {
     return this.#store.write(async (tx) => {
       await work?.(tx);
-      // Checked in the same write: a run whose lease moved on records nothing (its savepoint rolls back).
+      // Checked in the same write: a run whose lease moved on records nothing (the write fails and is rolled back alone).
       held(await tx.jobs.complete(id, owner, this.#now()), id, owner);
       return true as const;
     });

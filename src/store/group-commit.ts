@@ -2,9 +2,11 @@
  * Group commit for the SQLite backend: writes asked for by concurrent
  * requests and jobs are collected while the current event-loop turn runs and
  * committed together in one `BEGIN IMMEDIATE … COMMIT`, so one fsync covers
- * many of them. Each write runs inside its own SAVEPOINT: one that throws or
- * rejects is rolled back alone and its caller gets the error, while its
- * neighbours commit. Every caller's promise settles only after the COMMIT
+ * many of them. One write that throws or rejects fails alone: its caller gets
+ * the error while its neighbours commit. The writes run straight in the
+ * transaction; when one throws, the transaction is rolled back and the others
+ * run again, each in its own SAVEPOINT (so a write may run twice, as on
+ * PostgreSQL: store.ts). Every caller's promise settles only after the COMMIT
  * that holds its write returned and, with `sync`, the log was fsynced — a
  * 2xx sent on it is durable.
  *
@@ -117,8 +119,8 @@ export class GroupCommitter {
 
   async #commitGroup(group: Pending[]): Promise<void> {
     const started = performance.now();
-    const settled: Settled[] = [];
-    const txs: TxSql[] = [];
+    const outcomes: Settled[] = [];
+    const live: TxSql[] = []; // the writes' handles whose fate their listeners have not heard yet
     try {
       this.#sql.begin.run();
     } catch (error) {
@@ -126,27 +128,11 @@ export class GroupCommitter {
       return;
     }
     try {
-      for (const p of group) {
-        this.#sql.savepoint.run();
-        const tx = new TxSql(this.#writer);
-        txs.push(tx);
-        try {
-          const value = await p.work(tx);
-          this.#sql.release.run();
-          settled.push({ ok: true, value, tx });
-        } catch (error) {
-          this.#sql.undo.run();
-          this.#sql.release.run();
-          settled.push({ ok: false, error, tx });
-        } finally {
-          tx.end();
-        }
-      }
-      this.#sql.commit.run();
+      await this.#write(group, outcomes, live);
     } catch (error) {
       // The COMMIT (or the savepoint bookkeeping) failed: nothing of the group is stored.
       if (this.#db.inTransaction) this.#sql.rollback.run();
-      failAll(group, txs, error);
+      failAll(group, live, error);
       return;
     }
     try {
@@ -154,17 +140,77 @@ export class GroupCommitter {
       await this.#sync?.();
     } catch (error) {
       // Committed but not known to be on disk: nobody is told it is stored.
-      failAll(group, txs, error);
+      failAll(group, live, error);
       return;
     }
     this.#onCommit?.(group.length, (performance.now() - started) / 1000);
     // In the order the writes ran: each write's commit listeners, then its caller.
     group.forEach((p, i) => {
-      const s = settled[i] as Settled;
+      const s = outcomes[i] as Settled;
       s.tx.settle(s.ok);
       if (s.ok) p.resolve(s.value);
       else p.reject(s.error);
     });
+  }
+
+  /**
+   * Runs the group's writes in the transaction just begun and commits it; `outcomes` gets theirs in order. The writes run
+   * straight in the transaction first, without savepoints (each costs its write a copy of every page it changes).
+   * When one throws, the transaction is rolled back: that write has failed, alone, and the others run again in a
+   * new transaction, each in its own savepoint. A write may run more than once (store.ts).
+   */
+  async #write(group: Pending[], outcomes: Settled[], live: TxSql[]): Promise<void> {
+    const failed = await this.#runStraight(group, outcomes, live);
+    if (failed === undefined) {
+      this.#sql.commit.run();
+      return;
+    }
+    if (this.#db.inTransaction) this.#sql.rollback.run();
+    const failure = outcomes[failed] as Settled;
+    // The runs rolled back are over: their listeners hear so before the writes run again.
+    for (const s of outcomes.splice(0, failed)) {
+      s.tx.settle(false);
+      live.splice(live.indexOf(s.tx), 1);
+    }
+    outcomes.length = 0;
+    this.#sql.begin.run();
+    for (const [i, p] of group.entries()) outcomes.push(i === failed ? failure : await this.#runInSavepoint(p, live));
+    this.#sql.commit.run();
+  }
+
+  /** Runs the writes one after another in the open transaction, until one throws: its index, or undefined. */
+  async #runStraight(group: Pending[], outcomes: Settled[], live: TxSql[]): Promise<number | undefined> {
+    for (const [i, p] of group.entries()) {
+      const tx = new TxSql(this.#writer);
+      live.push(tx);
+      try {
+        outcomes.push({ ok: true, value: await p.work(tx), tx });
+      } catch (error) {
+        outcomes.push({ ok: false, error, tx });
+        return i;
+      } finally {
+        tx.end();
+      }
+    }
+    return undefined;
+  }
+
+  /** Runs one write in a savepoint of the open transaction: rolled back alone if it throws. */
+  async #runInSavepoint(p: Pending, live: TxSql[]): Promise<Settled> {
+    this.#sql.savepoint.run();
+    const tx = new TxSql(this.#writer);
+    live.push(tx);
+    try {
+      const value = await p.work(tx);
+      this.#sql.release.run();
+      return { ok: true, value, tx };
+    } catch (error) {
+      this.#sql.undo.run();
+      this.#sql.release.run();
+      return { ok: false, error, tx };
+    } finally {
+      tx.end();
+    }
   }
 }
 

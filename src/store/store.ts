@@ -22,7 +22,11 @@ export interface Store {
    * COMMIT that holds it. `fn` may await only the store (its `tx`): the
    * transaction it runs in is shared with other writes (group commit), and
    * `tx` is refused once `fn` settled. A write that throws is rolled back
-   * alone.
+   * alone. `fn` may run more than once (its first run rolled back, its
+   * `afterCommit` listeners told so): on PostgreSQL after a conflict with
+   * another replica, on SQLite when a neighbour in its group threw. So it
+   * must be a function of its `tx` alone, its effects on the process left to
+   * `afterCommit`.
    */
   write<T>(fn: (tx: Repos) => T | Promise<T>): Promise<T>;
   /** Applies pending migrations. */

@@ -81,6 +81,45 @@ describe('group commit', () => {
     expect(names()).toEqual(['a', 'b', 'c']);
   });
 
+  it('runs each write of a group once when none fails; after a failure runs the writes before it again, and not the failed one', async () => {
+    const { names, committer } = files();
+    const gc = committer();
+    const runs = [0, 0, 0, 0, 0];
+    const counted = (i: number, work: (tx: Sql) => Promise<unknown>) => gc.write((tx) => ((runs[i] += 1), work(tx)));
+    await Promise.all([counted(0, (tx) => insert(tx, 'once-a')), counted(1, (tx) => insert(tx, 'once-b'))]);
+    expect(runs.slice(0, 2)).toEqual([1, 1]);
+
+    runs.fill(0);
+    const results = await Promise.allSettled([
+      counted(0, (tx) => insert(tx, 'p')),
+      counted(1, (tx) => insert(tx, 'q')),
+      counted(2, async (tx) => {
+        await insert(tx, 'r');
+        throw new Error('refused');
+      }),
+      counted(3, (tx) => insert(tx, 's')),
+      counted(4, (tx) => insert(tx, 'p')), // the unique constraint, against a neighbour of its own group
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled', 'rejected']);
+    // The first run stopped at the failed write and was rolled back: the two before it ran again, in savepoints.
+    expect(runs).toEqual([2, 2, 1, 1, 1]);
+    expect(names()).toEqual(['once-a', 'once-b', 'p', 'q', 's']);
+  });
+
+  it('keeps a write that catches its own failed statement and goes on: the statement alone left nothing', async () => {
+    const { names, committer } = files();
+    const gc = committer();
+    await gc.write((tx) => insert(tx, 'taken'));
+    const outcome = await gc.write(async (tx) => {
+      await insert(tx, 'before');
+      const refused = await insert(tx, 'taken').then(() => false, () => true);
+      await insert(tx, 'after');
+      return refused;
+    });
+    expect(outcome).toBe(true);
+    expect(names()).toEqual(['taken', 'before', 'after']);
+  });
+
   it('refuses a transaction handle used after its write settled (work left behind would land in a later group)', async () => {
     const { names, committer } = files();
     const gc = committer();
