@@ -114,6 +114,30 @@ describe.each(STORE_BACKENDS)('taking jobs in the enqueuing write (%s store)', (
     h.release();
   });
 
+  it('runs a job once, on one slot, when its enqueuing write ran again because a later write of its group failed', async () => {
+    const { store, queue, runner, startIdle } = await setup(backend);
+    const h = held();
+    runner.register<string>('send', { ...h.options, concurrency: 1 });
+    await startIdle();
+    // Asked for in one turn: one group on SQLite, whose first run stops at the failure and is rolled back, the take
+    // with it; the enqueue then runs again and takes the job again. On PostgreSQL each is a transaction of its own.
+    const kept = store.write((tx) => queue.enqueue(tx, { kind: 'send', payload: 'kept' }));
+    const refused = store.write(async (tx) => {
+      await queue.enqueue(tx, { kind: 'other', payload: null });
+      throw new Error('a neighbour failed');
+    });
+    await expect(refused).rejects.toThrow('a neighbour failed');
+    const id = await kept;
+    expect(await store.read.jobs.get(id)).toMatchObject({ status: 'running', attempts: 1 });
+    await until(async () => h.started.length === 1, WAIT_MS, 'the kept job started');
+    // Its first run's slot was given back: one job in flight, on the one slot.
+    expect(runner.inFlightCount()).toBe(1);
+    expect(await queue.countByStatus()).toMatchObject({ queued: 0, running: 1 });
+    h.release();
+    await until(async () => (await queue.countByStatus()).done === 2 && runner.inFlightCount() === 0, WAIT_MS, 'the job done');
+    expect(h.started).toEqual(['kept']);
+  });
+
   it('leaves the job queued for a claim when every slot is taken, and runs it once one frees', async () => {
     const { store, runner, enqueue, startIdle } = await setup(backend);
     const h = held();

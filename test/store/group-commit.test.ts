@@ -85,7 +85,10 @@ describe('group commit', () => {
     const { names, committer } = files();
     const gc = committer();
     const runs = [0, 0, 0, 0, 0];
-    const counted = (i: number, work: (tx: Sql) => Promise<unknown>) => gc.write((tx) => ((runs[i] += 1), work(tx)));
+    const counted = (i: number, work: (tx: Sql) => Promise<unknown>) => gc.write((tx) => {
+      runs[i] = (runs[i] ?? 0) + 1;
+      return work(tx);
+    });
     await Promise.all([counted(0, (tx) => insert(tx, 'once-a')), counted(1, (tx) => insert(tx, 'once-b'))]);
     expect(runs.slice(0, 2)).toEqual([1, 1]);
 
