@@ -130,7 +130,7 @@ export class GroupCommitter {
     try {
       await this.#write(group, outcomes, live);
     } catch (error) {
-      // The COMMIT (or the savepoint bookkeeping) failed: nothing of the group is stored.
+      // The COMMIT failed (or, after a failed write, the second run's BEGIN or savepoints): nothing of the group is stored.
       if (this.#db.inTransaction) this.#sql.rollback.run();
       failAll(group, live, error);
       return;
