@@ -115,7 +115,8 @@ describe('group commit', () => {
     await gc.write((tx) => insert(tx, 'taken'));
     const outcome = await gc.write(async (tx) => {
       await insert(tx, 'before');
-      const refused = await insert(tx, 'taken').then(() => false, () => true);
+      // Its first row would be stored, its second breaks the unique constraint: SQLite undoes the whole statement.
+      const refused = await tx.run(`insert into items (name) values ('half'), ('taken')`).then(() => false, () => true);
       await insert(tx, 'after');
       return refused;
     });
