@@ -168,11 +168,10 @@ export class GroupCommitter {
     if (this.#db.inTransaction) this.#sql.rollback.run();
     const failure = outcomes[failed] as Settled;
     // The runs rolled back are over: their listeners hear so before the writes run again.
-    for (const s of outcomes.splice(0, failed)) {
-      s.tx.settle(false);
-      live.splice(live.indexOf(s.tx), 1);
-    }
+    for (const s of outcomes.slice(0, failed)) s.tx.settle(false);
     outcomes.length = 0;
+    live.length = 0;
+    live.push(failure.tx);
     this.#sql.begin.run();
     for (const [i, p] of group.entries()) outcomes.push(i === failed ? failure : await this.#runInSavepoint(p, live));
     this.#sql.commit.run();
