@@ -8,7 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { JobOutcome } from '../jobs/job-run.ts';
-import type { PlatformAttemptInfo } from '../platform/http-client.ts';
+import type { PlatformAttemptInfo } from '../platform/http-request.ts';
 import { ProxyCallHistogram, type ProxyCall } from './proxy/call-histogram.ts';
 import { countJobsByKindAndStatus } from '../store/status-counts.ts';
 import type { Store } from '../store/database.ts';

@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import type { PlatformRedirect } from './client.ts';
 import type { PlatformDownload } from './download.ts';
 import type { ENDPOINTS } from './endpoints/index.ts';
-import type { CallOptions } from './http-client.ts';
+import type { CallOptions } from './http-request.ts';
 
 type AnyEndpoint = (typeof ENDPOINTS)[number];
 

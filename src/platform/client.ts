@@ -31,7 +31,8 @@ import { ALL_ENDPOINTS } from './endpoints/index.ts';
 import type { EndpointSpec, Upstream } from './endpoints/types.ts';
 import { PlatformClientOptionsError, PlatformRequestInvalidError, PlatformResponseError, zodIssues, type FieldIssue } from './errors.ts';
 import { queryString } from './http-outcomes.ts';
-import { PlatformHttpClient, type PlatformAttemptInfo, type PlatformRequest, type TokenType } from './http-client.ts';
+import { PlatformHttpClient } from './http-client.ts';
+import type { PlatformAttemptInfo, PlatformRequest, TokenType } from './http-request.ts';
 import type { RetryPolicy } from './retry.ts';
 
 export type * from './client-types.ts';

@@ -8,11 +8,10 @@
  * platform errors in `errors.ts`. Logs carry method, path, status, duration
  * and attempt; never the Authorization header or a body.
  */
-import type { IncomingHttpHeaders } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { Pool, type Dispatcher } from 'undici';
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
   PlatformClientOptionsError,
   PlatformHttpError,
@@ -22,117 +21,21 @@ import {
   type PlatformCall,
 } from './errors.ts';
 import { callerHeaders, classify, classifyUnsafe, codeOf, httpError, mapTransportError, parseBody, queryString } from './http-outcomes.ts';
+import {
+  CredentialsSchema,
+  HttpOptionsSchema,
+  type CallOptions,
+  type HttpMethod,
+  type PlatformAttemptInfo,
+  type PlatformHttpOptions,
+  type PlatformRequest,
+  type PlatformResponse,
+  type PlatformStreamResponse,
+  type TokenType,
+} from './http-request.ts';
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy } from './retry.ts';
 
-export type TokenType = 'Token' | 'Bearer';
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-export const DEFAULT_TIMEOUT_MS = 10_000;
 const USER_AGENT = 'threadgate';
-
-export interface PlatformHttpOptions {
-  /** The platform's API address, e.g. `https://chat.example.com`; a path prefix is kept. */
-  baseUrl: string;
-  token: string;
-  tokenType?: TokenType;
-  /** Per attempt, for status line, headers and body together. */
-  timeoutMs?: number;
-  retry?: Partial<RetryPolicy>;
-  logger?: Logger;
-  /** Told about every attempt (for metrics): method, status when one came, duration, error code. */
-  onAttempt?: (attempt: PlatformAttemptInfo) => void;
-  /** Used instead of an own Pool; not closed by `close()`. */
-  dispatcher?: Dispatcher;
-}
-
-export interface PlatformAttemptInfo {
-  method: HttpMethod;
-  status: number | undefined;
-  durationMs: number;
-  /** The error code (TG_PLATFORM_*), or undefined on success. */
-  error: string | undefined;
-}
-
-/** Per-call overrides; the job queue calls with `retry: { attempts: 1 }`. */
-export interface CallOptions {
-  timeoutMs?: number;
-  retry?: Partial<RetryPolicy>;
-  /**
-   * A POST is retried only when the platform cannot have acted on it
-   * (connection refused, 429, 503); true says repeating it is harmless, so
-   * timeouts, resets and other 5xx are retried too. Other methods are retried
-   * on every transient failure.
-   */
-  idempotent?: boolean;
-  /** Aborts the call, waits between attempts included; its reason is thrown. */
-  signal?: AbortSignal;
-}
-
-export interface PlatformRequest extends CallOptions {
-  method: HttpMethod;
-  /** Relative to the base URL, starting with `/`, segments already encoded. */
-  path: string;
-  query?: Record<string, string | number | readonly string[] | undefined>;
-  /** Sent as JSON when defined. */
-  body?: unknown;
-  /**
-   * Sent as it is instead of `body`: a multipart upload (undici sets the
-   * content type of a FormData) or a text whose content type `headers` names.
-   */
-  rawBody?: FormData | string;
-  /** Extra headers (e.g. `X-PRIVATE-KEY`); never logged. Authorization cannot be overridden. */
-  headers?: Record<string, string>;
-  /** A 3xx is the answer (sign-in redirects), resolved like a 2xx instead of thrown; never followed. */
-  redirects?: boolean;
-  /**
-   * Send no platform token (sign-in endpoints authenticate the app, not the
-   * API caller); the caller's own Authorization header, e.g. HTTP Basic with
-   * the app ID and secret, is then passed on.
-   */
-  anonymous?: boolean;
-}
-
-/** A 2xx answer whose body is left unread: a download to stream. */
-export interface PlatformStreamResponse {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: Dispatcher.ResponseData['body'];
-  attempts: number;
-}
-
-export interface PlatformResponse {
-  status: number;
-  headers: IncomingHttpHeaders;
-  /** Parsed JSON; the text when it is not JSON; undefined when empty. */
-  body: unknown;
-  /** Tries it took, the first included. */
-  attempts: number;
-}
-
-const Token = z.string().regex(/^[\x21-\x7e]+$/, { error: 'must be printable ASCII without spaces' });
-const TokenTypeSchema = z.enum(['Token', 'Bearer']);
-const Credentials = z.strictObject({ token: Token, tokenType: TokenTypeSchema });
-
-const Options = z.strictObject({
-  baseUrl: z
-    .url({ protocol: /^https?$/ })
-    .refine((u) => !/^[a-z]+:\/\/[^/]*@/i.test(u), { error: 'must not carry credentials' })
-    .refine((u) => !u.includes('?') && !u.includes('#'), { error: 'must not carry a query or fragment' }),
-  token: Token,
-  tokenType: TokenTypeSchema.default('Token'),
-  timeoutMs: z.number().int().min(1).max(600_000).default(DEFAULT_TIMEOUT_MS),
-  retry: z
-    .strictObject({
-      attempts: z.number().int().min(1).max(20),
-      baseMs: z.number().int().min(0),
-      maxMs: z.number().int().min(0),
-    })
-    .partial()
-    .default({}),
-  logger: z.custom<Logger>().optional(),
-  onAttempt: z.custom<(attempt: PlatformAttemptInfo) => void>((v) => typeof v === 'function').optional(),
-  dispatcher: z.custom<Dispatcher>().optional(),
-});
 
 type Outgoing = string | Uint8Array | undefined;
 interface OutgoingRequest {
@@ -157,7 +60,7 @@ export class PlatformHttpClient {
   readonly #ownsDispatcher: boolean;
 
   constructor(options: PlatformHttpOptions) {
-    const parsed = Options.safeParse(options);
+    const parsed = HttpOptionsSchema.safeParse(options);
     if (!parsed.success) {
       const problems = zodIssues(parsed.error).map((i) => `${i.path}: ${i.message}`);
       throw new PlatformClientOptionsError(`platform client options invalid: ${problems.join('; ')}`);
@@ -191,7 +94,7 @@ export class PlatformHttpClient {
    * PlatformClientOptionsError when the token cannot be sent.
    */
   setCredentials(token: string, tokenType: TokenType): void {
-    const parsed = Credentials.safeParse({ token, tokenType });
+    const parsed = CredentialsSchema.safeParse({ token, tokenType });
     if (!parsed.success) {
       const problems = zodIssues(parsed.error).map((i) => `${i.path}: ${i.message}`);
       throw new PlatformClientOptionsError(`platform credentials invalid: ${problems.join('; ')}`);

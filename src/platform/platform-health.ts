@@ -8,7 +8,7 @@
  * Changes are logged once each (down at warn, up again at info).
  */
 import type { Logger } from 'pino';
-import type { PlatformAttemptInfo } from './http-client.ts';
+import type { PlatformAttemptInfo } from './http-request.ts';
 
 export const PLATFORM_PROBE_IDLE_MS = 30_000;
 

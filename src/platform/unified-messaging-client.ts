@@ -10,7 +10,8 @@
  */
 import { callOptions, createPlatformClient, isPathSegment } from './client.ts';
 import { PlatformClientOptionsError } from './errors.ts';
-import type { CallOptions, PlatformHttpClient } from './http-client.ts';
+import type { PlatformHttpClient } from './http-client.ts';
+import type { CallOptions } from './http-request.ts';
 import type { Chat } from './schemas/chats.ts';
 import type { Page } from './schemas/pagination.ts';
 import type {

@@ -11,7 +11,8 @@ import {
   PlatformTimeoutError,
   isRetryable,
 } from '../../src/platform/errors.ts';
-import { PlatformHttpClient, type PlatformHttpOptions } from '../../src/platform/http-client.ts';
+import { PlatformHttpClient } from '../../src/platform/http-client.ts';
+import type { PlatformHttpOptions } from '../../src/platform/http-request.ts';
 import { failure } from '../support/failure.ts';
 import { closedPort } from '../support/ports.ts';
 import { capturingLogger, TOKEN } from './fixtures.ts';

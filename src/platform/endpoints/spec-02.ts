@@ -1,26 +1,11 @@
 /**
  * Every endpoint of spec 02 (builder, form data, workflow reporting, event
- * listing), as data. Paths are written exactly as documented, trailing
+ * listing), as data; the interactions are in spec-02-interactions.ts. Paths are written exactly as documented, trailing
  * slashes included; the builder address serves /api/orgs, /api/v2,
  * /api/interactions, /api/v1/collections and /api/templates ({builder_url}),
  * the API address serves /api/reporting and /api/objectives ({api_url}).
  */
 import { Collection, CollectionList, CollectionWrite } from '../schemas/builder-collections.ts';
-import {
-  DefaultTemplate,
-  Interaction,
-  InteractionCopyRequest,
-  InteractionCreate,
-  InteractionList,
-  InteractionListQuery,
-  InteractionMoveRequest,
-  InteractionOrStale,
-  LegacyInteraction,
-  LegacyInteractionUpdate,
-  PublishQuery,
-  RevertRequest,
-  RevertResponse,
-} from '../schemas/builder-interactions.ts';
 import {
   EventRowsRequest,
   EventRowsResponse,
@@ -42,10 +27,10 @@ import {
   WorkflowStepDownloadRequest,
   WorkflowStepRequest,
 } from '../schemas/workflow-reporting.ts';
+import { SPEC_02_INTERACTIONS } from './spec-02-interactions.ts';
 import type { EndpointSpec } from './types.ts';
 
 const FORMS = '/api/orgs/<organization_id>/forms';
-const V2_INTERACTIONS = '/api/v2/orgs/<organization_id>/interactions';
 const WORKFLOW = '/api/reporting/workflow/v1/orgs/<organization_id>/workflows/<workflow_id>';
 const OBJECTIVES = '/api/objectives/v1/orgs/<organization_id>';
 
@@ -87,124 +72,6 @@ const formData = [
     summary: 'Export the matching form submissions as CSV (the access token also goes in the body).',
     body: FormSubmissionCsvRequest,
     download: true,
-  },
-] as const satisfies readonly EndpointSpec[];
-
-const interactions = [
-  {
-    id: 'listInteractions',
-    method: 'GET',
-    path: V2_INTERACTIONS,
-    upstream: 'builder',
-    source: '02 Interactions',
-    summary: 'List interactions (list shape), optionally of one collection and ordered.',
-    query: InteractionListQuery,
-    response: InteractionList,
-  },
-  {
-    id: 'getInteraction',
-    method: 'GET',
-    path: `${V2_INTERACTIONS}/<interaction_id>`,
-    upstream: 'builder',
-    source: '02 Interactions',
-    summary: 'Read one interaction (single shape).',
-    response: Interaction,
-  },
-  {
-    id: 'getLegacyInteraction',
-    method: 'GET',
-    path: '/api/interactions/<interaction_id>',
-    upstream: 'builder',
-    source: '02 Interactions',
-    summary: 'Read one interaction in the legacy camelCase shape (with its tag).',
-    response: LegacyInteraction,
-  },
-  {
-    id: 'updateInteraction',
-    method: 'POST',
-    path: '/api/interactions/<interaction_id>',
-    upstream: 'builder',
-    source: '02 Interactions',
-    summary: 'Update an interaction: the complete camelCase object as read, with changed values.',
-    body: LegacyInteractionUpdate,
-    response: LegacyInteraction,
-  },
-  {
-    id: 'deleteInteraction',
-    method: 'DELETE',
-    path: '/api/interactions/<interaction_id>',
-    upstream: 'builder',
-    source: '02 Interactions',
-    summary: 'Delete an interaction; success is 200.',
-  },
-  {
-    id: 'copyInteraction',
-    method: 'POST',
-    path: `${V2_INTERACTIONS}/<interaction_id>/copy`,
-    upstream: 'builder',
-    source: '02 Interactions',
-    summary: 'Copy an interaction to the same or another collection.',
-    body: InteractionCopyRequest,
-    response: Interaction,
-  },
-  {
-    id: 'moveInteraction',
-    method: 'POST',
-    path: `${V2_INTERACTIONS}/<interaction_id>/move`,
-    upstream: 'builder',
-    source: '02 Interactions',
-    summary: 'Move an interaction to the same or another collection of the same organization.',
-    body: InteractionMoveRequest,
-    response: Interaction,
-  },
-  {
-    id: 'createInteraction',
-    method: 'POST',
-    path: '/api/interactions/',
-    upstream: 'builder',
-    source: '02 Interactions',
-    summary: 'Create an interaction (the default template is the base payload).',
-    body: InteractionCreate,
-    response: Interaction,
-  },
-  {
-    id: 'publishInteraction',
-    method: 'POST',
-    path: '/api/interactions/<interaction_id>/publish',
-    upstream: 'builder',
-    source: '02 Interactions',
-    summary: 'Publish the latest version; null when the tag is stale.',
-    query: PublishQuery,
-    response: InteractionOrStale,
-  },
-  {
-    id: 'unpublishInteraction',
-    method: 'POST',
-    path: '/api/interactions/<interaction_id>/unpublish',
-    upstream: 'builder',
-    source: '02 Interactions',
-    summary: 'Unpublish the latest published version; null when the tag is stale.',
-    query: PublishQuery,
-    response: InteractionOrStale,
-  },
-  {
-    id: 'revertInteraction',
-    method: 'POST',
-    path: '/api/interactions/<interaction_id>/revert',
-    upstream: 'builder',
-    source: '02 Interactions',
-    summary: 'Revert the draft to the latest published state (only if it has been published).',
-    body: RevertRequest,
-    response: RevertResponse,
-  },
-  {
-    id: 'getDefaultTemplate',
-    method: 'GET',
-    path: '/api/templates/default',
-    upstream: 'builder',
-    source: '02 Interactions',
-    summary: 'Read the default project template, the base payload of a create.',
-    response: DefaultTemplate,
   },
 ] as const satisfies readonly EndpointSpec[];
 
@@ -345,7 +212,7 @@ const eventListing = [
 /** The list with its literal types, for the typed client. */
 export const SPEC_02_TYPED = [
   ...formData,
-  ...interactions,
+  ...SPEC_02_INTERACTIONS,
   ...collections,
   ...workflowReporting,
   ...eventListing,

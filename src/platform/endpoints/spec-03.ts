@@ -1,7 +1,8 @@
 /**
- * Every endpoint of spec 03 (channel messaging, its public live stream
- * endpoints, and unified messaging), as data. Paths are exactly as
- * documented, with `<param>` placeholders; all are served by `platform.url`.
+ * Every endpoint of spec 03, as data: channel messaging and its public live
+ * stream endpoints here, unified messaging from spec-03-unified-messaging.ts.
+ * Paths are exactly as documented, with `<param>` placeholders; all are
+ * served by `platform.url`.
  */
 import {
   AddChannelMemberRequest,
@@ -24,40 +25,17 @@ import {
   UpdateChannelRequest,
   UpdateNotificationSettingsRequest,
 } from '../schemas/channel-messaging.ts';
-import {
-  ChannelConfiguration,
-  ChannelConfigurationCreate,
-  ChannelConfigurationListQuery,
-  ChannelConfigurationPatch,
-  CloseSessionRequest,
-  CloseSessionResponse,
-  CreateMessagesRequest,
-  CreateMessagesResponse,
-} from '../schemas/unified-messaging.ts';
-import type { EndpointSpec } from './types.ts';
+import { SPEC_03_UNIFIED_MESSAGING } from './spec-03-unified-messaging.ts';
+import { section, type EndpointSpec } from './types.ts';
 
 const CM = '/api/pub/v1/orgs/<organization_id>';
 const CHANNEL = `${CM}/channels/<channel_id>`;
 const USER = `${CM}/users/<user_id>`;
 const MEMBER = `${CHANNEL}/members/<member_id>`;
 const PUBLIC_CONFERENCE = '/api/pub/public/v1/orgs/<organization_id>/channels/<channel_id>/conference';
-const UM = '/api/v5/orgs/<organization_id>/unified_messaging';
-const CONFIG = `${UM}/<config_id>`;
 
 const CHANNEL_MESSAGING = '03 Channel messaging';
 const PUBLIC_STREAM = '03 Channel messaging (public live stream)';
-const UNIFIED_MESSAGING = '03 Unified messaging';
-
-/** An entry of one section: upstream and source are added by {@link section}. */
-type Entry = Omit<EndpointSpec, 'upstream' | 'source'>;
-
-/** The entries with `upstream: 'api'` and `source` added, their literal types kept (the typed client reads them). */
-function section<const E extends readonly Entry[]>(
-  source: string,
-  entries: E,
-): { readonly [K in keyof E]: E[K] & { readonly upstream: 'api'; readonly source: string } } {
-  return Object.freeze(entries.map((e) => Object.freeze({ ...e, upstream: 'api', source }))) as never;
-}
 
 const channelMessaging = section(CHANNEL_MESSAGING, [
   // Channels
@@ -261,76 +239,10 @@ const publicStream = section(PUBLIC_STREAM, [
   },
 ]);
 
-const unifiedMessaging = section(UNIFIED_MESSAGING, [
-  {
-    id: 'createChannelConfiguration',
-    method: 'POST',
-    path: UM,
-    summary: 'Register channel configuration (201, webhook_secret_key included)',
-    body: ChannelConfigurationCreate,
-    response: ChannelConfiguration,
-  },
-  {
-    id: 'listChannelConfigurations',
-    method: 'GET',
-    path: UM,
-    summary: 'List channel configurations (ordering, cursor)',
-    query: ChannelConfigurationListQuery,
-    // Wrapper shape not shown (docs/decisions.md): the spec 01 wrapper, or a bare array.
-    response: Collection(ChannelConfiguration),
-  },
-  {
-    id: 'getChannelConfiguration',
-    method: 'GET',
-    path: CONFIG,
-    summary: 'One channel configuration',
-    response: ChannelConfiguration,
-  },
-  {
-    id: 'replaceChannelConfiguration',
-    method: 'PUT',
-    path: CONFIG,
-    summary: 'Replace all fields of a channel configuration; required fields must be present',
-    body: ChannelConfigurationCreate,
-    response: ChannelConfiguration,
-  },
-  {
-    id: 'updateChannelConfiguration',
-    method: 'PATCH',
-    path: CONFIG,
-    summary: 'Update the supplied writable fields of a channel configuration',
-    body: ChannelConfigurationPatch,
-    response: ChannelConfiguration,
-  },
-  {
-    id: 'deleteChannelConfiguration',
-    method: 'DELETE',
-    path: CONFIG,
-    summary: 'Permanently remove a channel configuration (204, empty body)',
-  },
-  {
-    id: 'createUnifiedMessages',
-    method: 'POST',
-    path: `${CONFIG}/messages`,
-    summary: 'Create messages of one external thread (201)',
-    body: CreateMessagesRequest,
-    response: CreateMessagesResponse,
-  },
-  {
-    id: 'closeUnifiedSession',
-    method: 'POST',
-    path: `${CONFIG}/close_session`,
-    summary: 'Close the chat session of an external thread',
-    body: CloseSessionRequest,
-    response: CloseSessionResponse,
-  },
-]);
-
-/** The list with its literal types, for the typed client. */
 export const SPEC_03_TYPED = Object.freeze([
   ...channelMessaging,
   ...publicStream,
-  ...unifiedMessaging,
+  ...SPEC_03_UNIFIED_MESSAGING,
 ] as const) satisfies readonly EndpointSpec[];
 
 export const SPEC_03_ENDPOINTS: readonly EndpointSpec[] = SPEC_03_TYPED;

@@ -1,7 +1,8 @@
 /**
  * One documented endpoint of the platform, as data: the proxy's route table,
  * the request checks and the typed client are all generated from lists of
- * these (one list per spec area, in this folder).
+ * these (one list per spec area, in this folder), and the helper that builds
+ * a section of such a list.
  */
 import type { z } from 'zod';
 
@@ -32,4 +33,18 @@ export interface EndpointSpec {
   multipart?: boolean;
   /** Redirects are part of the protocol (sign-in): passed to the caller untouched. */
   redirects?: boolean;
+}
+
+/** An entry of one section of a spec: upstream and source are added by {@link section}. */
+export type SectionEntry = Omit<EndpointSpec, 'upstream' | 'source'>;
+
+/**
+ * A section's entries, all served by `platform.url`: each given `upstream: 'api'` and the section's `source`, their
+ * literal types kept (the typed client reads them).
+ */
+export function section<const E extends readonly SectionEntry[]>(
+  source: string,
+  entries: E,
+): { readonly [K in keyof E]: E[K] & { readonly upstream: 'api'; readonly source: string } } {
+  return Object.freeze(entries.map((e) => Object.freeze({ ...e, upstream: 'api', source }))) as never;
 }
