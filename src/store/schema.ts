@@ -1,21 +1,15 @@
 /**
- * The store's tables. Change this file, then `npm run db:generate` writes the
- * SQL migration into migrations/; never edit a migration that has shipped.
+ * The store's tables (the inbound flow's in schema-inbound.ts, exported here
+ * too). Change either file, then `npm run db:generate` writes the SQL
+ * migration into migrations/; never edit a migration that has shipped.
  * Times are Unix milliseconds (integers) so ordering and arithmetic are exact.
  */
 import { sql } from 'drizzle-orm';
 import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
-
-import {
-  ATTEMPT_OUTCOMES,
-  DELIVERY_STATUSES,
-  INBOUND_KINDS,
-  INBOUND_OUTCOMES,
-  INBOUND_STATUSES,
-  JOB_STATUSES,
-} from './statuses.ts';
+import { ATTEMPT_OUTCOMES, DELIVERY_STATUSES, JOB_STATUSES } from './statuses.ts';
 
 export * from './statuses.ts';
+export * from './schema-inbound.ts';
 
 const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
 /** A job waiting for its turn: the condition of the claim's index. */
@@ -64,7 +58,6 @@ export const leases = sqliteTable('leases', {
   expiresAt: integer('expires_at').notNull(),
 });
 
-
 /** The durable job queue: every external side effect is a row here. */
 export const jobs = sqliteTable(
   'jobs',
@@ -109,86 +102,6 @@ export const jobs = sqliteTable(
   ],
 );
 
-/** One conversation of a connector: its key, the platform thread_id and the latest chat. */
-export const threads = sqliteTable(
-  'threads',
-  {
-    id: integer('id').primaryKey({ autoIncrement: true }),
-    connector: text('connector').notNull(),
-    threadKey: text('thread_key').notNull(),
-    /** The platform's thread_id (≤ 512 characters), derived from connector and key. */
-    threadId: text('thread_id').notNull(),
-    chatId: text('chat_id'),
-    mappingId: text('mapping_id'),
-    /** 1 after close_session was queued, back to 0 with the next message. */
-    closed: integer('closed').notNull().default(0),
-    createdAt: integer('created_at').notNull().default(now),
-    updatedAt: integer('updated_at').notNull().default(now),
-  },
-  (t) => [
-    uniqueIndex('threads_key').on(t.connector, t.threadKey),
-    uniqueIndex('threads_thread_id').on(t.connector, t.threadId),
-    index('threads_chat').on(t.chatId),
-  ],
-);
-
-/** External references of a thread (e-mail Message-IDs, ticket URLs). */
-export const threadReferences = sqliteTable(
-  'thread_references',
-  {
-    connector: text('connector').notNull(),
-    reference: text('reference').notNull(),
-    thread: integer('thread')
-      .notNull()
-      .references(() => threads.id, { onDelete: 'cascade' }),
-    createdAt: integer('created_at').notNull().default(now),
-  },
-  (t) => [primaryKey({ columns: [t.connector, t.reference] }), index('thread_references_thread').on(t.thread)],
-);
-
-
-/**
- * Every external message submitted by a connector, until and after it reached
- * the platform — and every close request, so that a thread's messages and
- * closes reach the platform in the order they were asked for.
- */
-export const inboundMessages = sqliteTable(
-  'inbound_messages',
-  {
-    id: integer('id').primaryKey({ autoIncrement: true }),
-    connector: text('connector').notNull(),
-    /** The external system's message id: `(connector, external_id)` is the dedup key. */
-    externalId: text('external_id').notNull(),
-    kind: text('kind', { enum: INBOUND_KINDS }).notNull().default('message'),
-    thread: integer('thread')
-      .notNull()
-      .references(() => threads.id),
-    senderId: text('sender_id').notNull(),
-    senderName: text('sender_name'),
-    senderType: text('sender_type', { enum: ['visitor', 'user'] }).notNull().default('visitor'),
-    body: text('body').notNull(),
-    fullText: text('full_text'),
-    /** JSON object of visitor variables, or null. */
-    variables: text('variables'),
-    skipWaitingState: integer('skip_waiting_state').notNull().default(0),
-    closeSession: integer('close_session').notNull().default(0),
-    status: text('status', { enum: INBOUND_STATUSES }).notNull().default('pending'),
-    chatId: text('chat_id'),
-    platformMessageId: text('platform_message_id'),
-    isNewSession: integer('is_new_session'),
-    lastError: text('last_error'),
-    jobId: integer('job_id'),
-    receivedAt: integer('received_at').notNull().default(now),
-    postedAt: integer('posted_at'),
-  },
-  (t) => [
-    uniqueIndex('inbound_dedup').on(t.connector, t.externalId),
-    index('inbound_thread_status').on(t.thread, t.status, t.id),
-    index('inbound_status').on(t.status),
-  ],
-);
-
-
 /** Every webhook the platform sent (or that claimed to be from it), and what became of it. */
 export const deliveries = sqliteTable(
   'deliveries',
@@ -226,24 +139,6 @@ export const deliveries = sqliteTable(
   ],
 );
 
-/** External messages a connector read and deliberately did not post (auto-replies, bounces, its own mail). */
-export const skippedInbound = sqliteTable(
-  'skipped_inbound',
-  {
-    id: integer('id').primaryKey({ autoIncrement: true }),
-    connector: text('connector').notNull(),
-    externalId: text('external_id').notNull(),
-    senderId: text('sender_id'),
-    /** A short description (a subject line), no body. */
-    summary: text('summary'),
-    code: text('code').notNull(),
-    reason: text('reason').notNull(),
-    receivedAt: integer('received_at').notNull().default(now),
-  },
-  (t) => [uniqueIndex('skipped_dedup').on(t.connector, t.externalId), index('skipped_received').on(t.receivedAt)],
-);
-
-
 /** Every time a delivery was handed to its connector: first tries, retries and replays. */
 export const deliveryAttempts = sqliteTable(
   'delivery_attempts',
@@ -264,28 +159,6 @@ export const deliveryAttempts = sqliteTable(
     externalId: text('external_id'),
   },
   (t) => [index('delivery_attempts_delivery').on(t.delivery)],
-);
-
-
-/** Every platform POST an inbound message (or close request) took part in. */
-export const inboundAttempts = sqliteTable(
-  'inbound_attempts',
-  {
-    id: integer('id').primaryKey({ autoIncrement: true }),
-    inbound: integer('inbound')
-      .notNull()
-      .references(() => inboundMessages.id, { onDelete: 'cascade' }),
-    jobId: integer('job_id'),
-    attempt: integer('attempt').notNull(),
-    startedAt: integer('started_at').notNull(),
-    endedAt: integer('ended_at').notNull(),
-    outcome: text('outcome', { enum: INBOUND_OUTCOMES }).notNull(),
-    /** The platform's HTTP status, when it answered. */
-    status: integer('status'),
-    error: text('error'),
-    chatId: text('chat_id'),
-  },
-  (t) => [index('inbound_attempts_inbound').on(t.inbound)],
 );
 
 /**
