@@ -13,7 +13,7 @@ import type { RetryPolicy } from './retry.ts';
 export type TokenType = 'Token' | 'Bearer';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-export const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_TIMEOUT_MS = 10_000;
 
 export interface PlatformHttpOptions {
   /** The platform's API address, e.g. `https://chat.example.com`; a path prefix is kept. */

@@ -4,11 +4,9 @@
  * submitted, those it skipped, and every platform POST they took part in.
  * Change this file, then `npm run db:generate`, as for schema.ts.
  */
-import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { now } from './schema-time.ts';
 import { INBOUND_KINDS, INBOUND_OUTCOMES, INBOUND_STATUSES } from './statuses.ts';
-
-const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
 
 /** One conversation of a connector: its key, the platform thread_id and the latest chat. */
 export const threads = sqliteTable(

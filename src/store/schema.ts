@@ -6,12 +6,12 @@
  */
 import { sql } from 'drizzle-orm';
 import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { now } from './schema-time.ts';
 import { ATTEMPT_OUTCOMES, DELIVERY_STATUSES, JOB_STATUSES } from './statuses.ts';
 
 export * from './statuses.ts';
 export * from './schema-inbound.ts';
 
-const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
 /** A job waiting for its turn: the condition of the claim's index. */
 const QUEUED_JOB = sql`status = 'queued'`;
 /** A job still to run or running (done and dead jobs have their finished_at): the condition of the order index. */

@@ -5,7 +5,7 @@
  */
 import type { MailDomain } from './mail-servers.ts';
 
-export const MAIL_DOMAINS: readonly MailDomain[] = ['example.test', 'customer.test'];
+const MAIL_DOMAINS: readonly MailDomain[] = ['example.test', 'customer.test'];
 export const HOST = '127.0.0.1';
 export const MAIL_ID = 8; // Debian's system user and group `mail`
 

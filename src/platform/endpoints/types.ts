@@ -36,7 +36,7 @@ export interface EndpointSpec {
 }
 
 /** An entry of one section of a spec: upstream and source are added by {@link section}. */
-export type SectionEntry = Omit<EndpointSpec, 'upstream' | 'source'>;
+type SectionEntry = Omit<EndpointSpec, 'upstream' | 'source'>;
 
 /**
  * A section's entries, all served by `platform.url`: each given `upstream: 'api'` and the section's `source`, their
