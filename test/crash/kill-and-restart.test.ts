@@ -1,6 +1,7 @@
 /**
  * Crash safety. A gateway child process is killed with SIGKILL at random
- * moments and started again on the same store, while 500 inbound messages (50
+ * moments (the first while inbound requests are in flight) and started again
+ * on the same store, while 500 inbound messages (50
  * threads × 10) come in through the webhook connector and 500 agent replies
  * go out through it. At the end every inbound message is in the platform and
  * every reply reached the customer's server: none lost. Duplicates are counted
@@ -102,10 +103,14 @@ describe('SIGKILL at random points', () => {
     await ready();
 
     let kills = 0;
+    // The first kill lands while an inbound round is in flight, so that some POSTs meet a dead gateway whatever the
+    // random timings (six kills at random moments could all fall between rounds); the others at random moments.
+    let roundInFlight = () => {};
+    const aRoundInFlight = new Promise<void>((resolve) => (roundInFlight = resolve));
     // All the kills happen, also when the flows finish first (a fast run): the last restarts then find work still draining.
     const killer = (async () => {
       while (kills < KILLS) {
-        await sleep(between(LIFE_MS));
+        await (kills === 0 ? aRoundInFlight : sleep(between(LIFE_MS)));
         current!.child.kill('SIGKILL');
         await current!.exited;
         kills += 1;
@@ -118,7 +123,9 @@ describe('SIGKILL at random points', () => {
     const inbound = (async () => {
       let tries = 0;
       for (let i = 0; i < PER_THREAD; i++) {
-        const results = await Promise.all(threadIds.map((t) => sendUntilAccepted(url, t, `${t}-m${i}`)));
+        const round = Promise.all(threadIds.map((t) => sendUntilAccepted(url, t, `${t}-m${i}`)));
+        if (i === 1) roundInFlight();
+        const results = await round;
         tries += results.reduce((a, b) => a + b, 0);
         await sleep(INBOUND_ROUND_GAP_MS);
       }
