@@ -12,14 +12,13 @@
  * Before each catch-up the session does `betweenCatchUps` (the Sent copies of
  * replies, sent-copies.ts), which `poke()` asks for at once.
  *
- * Memory: catching up first fetches only `(UID, RFC822.SIZE)` of the next
- * UIDs, then downloads the raw mails in groups of at most `maxGroupMails`
- * (100) whose sizes add up to at most `maxGroupBytes` (8 MiB; a single bigger
- * mail is a group of its own) and handles each group, in UID order, before
- * downloading the next. So at most one group of raw mail (or one big mail) is
- * held at a time. With `handleGroup` a group is handled at once (the e-mail
- * connector: one store write for the group); should that fail, its mails are
- * handled one by one.
+ * Memory: catching up (catch-up.ts) downloads the raw mails in groups of at
+ * most `maxGroupMails` (100) whose sizes add up to at most `maxGroupBytes` (8
+ * MiB; a single bigger mail is a group of its own) and handles each group, in
+ * UID order, before downloading the next. So at most one group of raw mail
+ * (or one big mail) is held at a time. With `handleGroup` a group is handled
+ * at once (the e-mail connector: one store write for the group); should that
+ * fail, its mails are handled one by one.
  *
  * A mail the handler keeps failing on must not stall the mailbox. An error
  * thrown by the handler (not by IMAP: those are connection problems and are
@@ -40,18 +39,13 @@ import { sleep, type ConnectorState, type Logger } from '../../src/connector/api
 import { imapAuth } from './imap-auth.ts';
 import type { EmailConnectorConfig } from './config.ts';
 import { MailHandling, type WatcherOptions } from './mail-handling.ts';
-import { describeImapError, groupsBySize, imapErrorForLog, MailHandlingError, UidValidityChangedError } from './watcher-parts.ts';
+import { CatchUp, CURSOR_KEY, type Cursor } from './catch-up.ts';
+import { describeImapError, imapErrorForLog, MailHandlingError, UidValidityChangedError } from './watcher-parts.ts';
 
 export type { WatcherOptions } from './mail-handling.ts';
 
-export interface Cursor {
-  uidValidity: string;
-  lastUid: number;
-}
+export type { Cursor } from './catch-up.ts';
 
-const CURSOR_KEY = 'cursor';
-/** How many UIDs' sizes are asked for at a time. */
-const SIZE_BATCH = 200;
 export const DEFAULT_MAX_GROUP_BYTES = 8 * 1024 * 1024;
 export const DEFAULT_MAX_GROUP_MAILS = 100;
 const AUTO_IDLE_DELAY_MS = 250;
@@ -70,9 +64,7 @@ export class MailboxWatcher {
   /** Where the cursor lives: the state given to `run` (the connector's poll: fenced by its lease). */
   #state: ConnectorState;
   readonly #logger: Logger;
-  readonly #handling: MailHandling;
-  readonly #maxGroupBytes: number;
-  readonly #maxGroupMails: number;
+  readonly #catchUp: CatchUp;
   readonly #betweenCatchUps: WatcherOptions['betweenCatchUps'];
   readonly #tokens: WatcherOptions['tokens'];
   /** The last login was refused: the next one asks for a fresh OAuth2 token. */
@@ -92,9 +84,14 @@ export class MailboxWatcher {
     this.#config = config;
     this.#state = state;
     this.#logger = logger;
-    this.#handling = new MailHandling(handle, logger, options);
-    this.#maxGroupBytes = options.maxGroupBytes ?? DEFAULT_MAX_GROUP_BYTES;
-    this.#maxGroupMails = Math.max(1, options.maxGroupMails ?? DEFAULT_MAX_GROUP_MAILS);
+    this.#catchUp = new CatchUp({
+      maxGroupBytes: options.maxGroupBytes ?? DEFAULT_MAX_GROUP_BYTES,
+      maxGroupMails: Math.max(1, options.maxGroupMails ?? DEFAULT_MAX_GROUP_MAILS),
+      afterImport: config.after_import,
+      handling: new MailHandling(handle, logger, options),
+      state: () => this.#state,
+      onUid: (uid) => (this.status.lastUid = uid),
+    });
     this.#betweenCatchUps = options.betweenCatchUps;
     this.#tokens = options.tokens;
   }
@@ -177,7 +174,7 @@ export class MailboxWatcher {
       while (!signal.aborted) {
         noticedSince = false;
         if (await this.#betweenCatchUps?.(client, this.#state)) await this.#checkValidity(client, cursor.uidValidity);
-        await this.#catchUp(client, cursor, signal);
+        await this.#catchUp.run(client, cursor, signal);
         if (noticedSince) continue;
         this.status.idle = hasIdle;
         const noticed = new Promise<void>((resolve) => (wake = resolve));
@@ -223,78 +220,5 @@ export class MailboxWatcher {
     const fresh = { uidValidity, lastUid: 0 };
     await this.#state.set(CURSOR_KEY, fresh);
     return fresh;
-  }
-
-  async #catchUp(client: ImapFlow, cursor: Cursor, signal: AbortSignal): Promise<void> {
-    for (;;) {
-      const found = await client.search({ uid: `${cursor.lastUid + 1}:*` }, { uid: true });
-      // `N:*` always names the highest UID, even one below N.
-      const uids = (found || []).filter((uid) => uid > cursor.lastUid).sort((a, b) => a - b).slice(0, SIZE_BATCH);
-      if (uids.length === 0) return;
-      const sized: { uid: number; size: number }[] = [];
-      for await (const msg of client.fetch(uids.join(','), { uid: true, size: true }, { uid: true })) {
-        // No size given: assume the worst, so it is downloaded alone.
-        sized.push({ uid: msg.uid, size: typeof msg.size === 'number' ? msg.size : this.#maxGroupBytes });
-      }
-      sized.sort((a, b) => a.uid - b.uid);
-      for (const group of groupsBySize(sized, this.#maxGroupBytes, this.#maxGroupMails)) {
-        if (signal.aborted) return;
-        const batch: { uid: number; source: Buffer }[] = [];
-        for await (const msg of client.fetch(group.map((m) => m.uid).join(','), { uid: true, source: true }, { uid: true })) {
-          if (msg.source) batch.push({ uid: msg.uid, source: msg.source });
-        }
-        batch.sort((a, b) => a.uid - b.uid);
-        // The cursor is stored once per group, after the last mail handled (and also when one fails or the watcher
-        // stops half-way): never ahead of what was handled, one write instead of one a mail.
-        const before = cursor.lastUid;
-        const imported: number[] = [];
-        try {
-          if (await this.#handling.tryGroup(batch, signal)) {
-            for (const { uid } of batch) imported.push(uid);
-            const last = batch[batch.length - 1];
-            if (last) cursor.lastUid = this.status.lastUid = last.uid;
-            continue;
-          }
-          for (const [i, { uid, source }] of batch.entries()) {
-            if (signal.aborted) return;
-            const next = batch[i + 1];
-            if (next) this.#handling.prepare(next.source); // parsed while this one is stored
-            if (await this.#handling.handleOne(source, uid, cursor.uidValidity, signal)) imported.push(uid);
-            cursor.lastUid = uid;
-            this.status.lastUid = uid;
-          }
-        } finally {
-          await this.#finishGroup(client, cursor, before, imported);
-        }
-      }
-      // Every mail still there was handled; what was listed and is gone was expunged meanwhile.
-      const last = uids[uids.length - 1] as number;
-      if (cursor.lastUid < last) cursor.lastUid = last;
-    }
-  }
-
-  /**
-   * After a group (or the part of it handled before a failure or a stop): `after_import` for its handled mails in
-   * one IMAP command, then the cursor. Should the command fail, the cursor stays where the group began: the group
-   * is read again (the bridge's dedup absorbs it) and the command tried again.
-   */
-  async #finishGroup(client: ImapFlow, cursor: Cursor, before: number, imported: number[]): Promise<void> {
-    if (cursor.lastUid === before) return;
-    try {
-      await this.#afterImport(client, imported);
-    } catch (err) {
-      cursor.lastUid = before;
-      this.status.lastUid = before;
-      throw err;
-    }
-    await this.#state.set(CURSOR_KEY, cursor);
-  }
-
-  async #afterImport(client: ImapFlow, uids: number[]): Promise<void> {
-    if (uids.length === 0) return;
-    const set = uids.join(',');
-    const action = this.#config.after_import;
-    if (action === 'seen') await client.messageFlagsAdd(set, ['\\Seen'], { uid: true });
-    else if (action.startsWith('move:')) await client.messageMove(set, action.slice('move:'.length), { uid: true });
   }
 }

@@ -8,7 +8,7 @@ import { ImapFlow } from 'imapflow';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { MailIntake } from '../../../connectors/email/mail-intake.ts';
 import { until } from '../../support/wait.ts';
-import { appendRaw, mailServers } from '../../support/mail-servers.ts';
+import { appendRaw, fetchAll, mailServers, openImap } from '../../support/mail-servers.ts';
 import { ARRIVES_MS, gatewayFor, inbound, prose, rawMail, watcherFor } from './hard-mail-support.ts';
 
 describe('memory: raw mail is downloaded in groups of bounded size', () => {
@@ -104,5 +104,51 @@ describe('memory: raw mail is downloaded in groups of bounded size', () => {
     // Stored once per downloaded group, after its last mail: never ahead of a mail not yet handled.
     expect(cursorAtHandle).toEqual([0, 0, 2, 3, 3, 5]);
     expect(maxHeld()).toBe(2);
+  });
+
+  it('450 small mails and a big one: listed by two SEARCHes, only the big one sized, groups of maxGroupMails, marked seen silently', { timeout: 60_000 }, async () => {
+    const support = await mailServers().addUser('many');
+    const client = await openImap(support);
+    const bigUid = 300;
+    for (let n = 1; n <= 451; n++) {
+      const text = n === bigUid ? prose(200_000) : `mail ${n}`;
+      const { uid } = (await client.append('INBOX', rawMail({ id: `<m${n}@customer.test>`, subject: `m${n}`, text }))) || {};
+      expect(uid).toBe(n);
+    }
+    const imap: string[] = [];
+    const search = ImapFlow.prototype.search;
+    const searchSpy = vi.spyOn(ImapFlow.prototype, 'search').mockImplementation(function (this: ImapFlow, query, options) {
+      imap.push(`search ${JSON.stringify(query)}`);
+      return search.call(this, query, options);
+    });
+    const fetch = ImapFlow.prototype.fetch;
+    const fetchSpy = vi.spyOn(ImapFlow.prototype, 'fetch').mockImplementation(function (this: ImapFlow, range, query, options) {
+      imap.push(`${query.source ? 'download' : 'sizes'} ${String(range)}`);
+      return fetch.call(this, range, query, options);
+    });
+    const flagsAdd = ImapFlow.prototype.messageFlagsAdd;
+    const flagsSpy = vi.spyOn(ImapFlow.prototype, 'messageFlagsAdd').mockImplementation(function (this: ImapFlow, range, flags, options) {
+      imap.push(`seen ${String(range).split(',').length} silent=${String(options?.silent)}`);
+      return flagsAdd.call(this, range, flags, options);
+    });
+    onTestFinished(() => [searchSpy, fetchSpy, flagsSpy].forEach((spy) => spy.mockRestore()));
+    const handled: number[] = [];
+    const { cursor } = watcherFor(support, async (_raw, uid) => void handled.push(uid));
+    await until(async () => cursor()?.lastUid === 451, 30_000, 'all 451 handled');
+
+    expect(handled).toEqual(Array.from({ length: 451 }, (_, i) => i + 1));
+    const firstDownload = imap.findIndex((line) => line.startsWith('download'));
+    // One round: the UIDs after the cursor, then those larger than a group's share (8 MiB / 100 mails).
+    expect(imap.slice(0, firstDownload)).toEqual([`search {"uid":"1:*"}`, `search {"uid":"1:*","larger":${Math.floor((8 * 1024 * 1024) / 100)}}`]);
+    expect(imap.filter((line) => line.startsWith('sizes'))).toEqual([`sizes ${bigUid}`]);
+    const groups = imap.filter((line) => line.startsWith('download')).map((line) => line.slice('download '.length).split(',').map(Number));
+    // Slices of 200 UIDs, downloaded in groups of at most 100 mails and 8 MiB, a small mail counted as a share: the
+    // big one (over two shares) closes the group before it, and its own group holds fewer small ones.
+    expect(groups.map((g) => [g[0], g[g.length - 1], g.length])).toEqual([[1, 100, 100], [101, 200, 100], [201, 299, 99], [300, 397, 98], [398, 400, 3], [401, 451, 51]]);
+    expect(imap.filter((line) => line.startsWith('seen'))).toEqual(groups.map((g) => `seen ${g.length} silent=true`));
+    const lastSeen = imap.findLastIndex((line) => line.startsWith('seen'));
+    expect(imap.slice(0, lastSeen).filter((line) => line.startsWith('search'))).toHaveLength(2); // not one a slice
+    const flags = (await fetchAll(support)).map((m) => m.flags.includes('\\Seen'));
+    expect(flags.filter(Boolean)).toHaveLength(451);
   });
 });
