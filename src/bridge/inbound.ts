@@ -90,9 +90,9 @@ export class InboundBridge {
     const now = this.#now();
     const thread = await tx.threads.ensure(connector, message.threadKey, deriveThreadId(connector, message.threadKey), now);
     if (message.references?.length) await tx.threads.attach(connector, thread.id, message.references, now);
-    if (await tx.inbound.exists(connector, message.messageId)) return { duplicate: true, threadId: thread.threadId, queued: false };
     const variables = { ...(message.senderName ? { name: message.senderName } : {}), ...message.variables };
-    const id = await tx.inbound.insert(
+    // The dedup is the insert's: a message id the connector already sent stores nothing.
+    const id = await tx.inbound.insertIfNew(
       {
         connector,
         externalId: message.messageId,
@@ -109,6 +109,7 @@ export class InboundBridge {
       },
       now,
     );
+    if (id === undefined) return { duplicate: true, threadId: thread.threadId, queued: false };
     if (thread.closed) await tx.threads.setClosed(thread.id, false, now);
     for (const [key, value] of Object.entries(state ?? {})) await tx.state.set(connector, key, value, now);
     // A queued, due job of the thread takes this message along (one job per thread, not per message, in a burst):

@@ -87,16 +87,14 @@ export class InboundRepo {
   }
 
   async insert(m: NewInbound, now: number): Promise<number> {
-    const row = await this.#db.get<{ id: number }>(
-      `insert into inbound_messages (connector, external_id, kind, thread, sender_id, sender_name, sender_type, body,
-         full_text, variables, skip_waiting_state, close_session, received_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id`,
-      [
-        m.connector, m.externalId, m.kind, m.thread, m.senderId, m.senderName, m.senderType, m.body, m.fullText,
-        m.variables === null ? null : JSON.stringify(m.variables), m.skipWaitingState ? 1 : 0, m.closeSession ? 1 : 0, now,
-      ],
-    );
+    const row = await this.#db.get<{ id: number }>(`${INSERT} returning id`, insertParams(m, now));
     return (row as { id: number }).id;
+  }
+
+  /** `insert`, unless the connector already has a message of that external id: then nothing is stored (undefined). */
+  async insertIfNew(m: NewInbound, now: number): Promise<number | undefined> {
+    const row = await this.#db.get<{ id: number }>(`${INSERT} on conflict (connector, external_id) do nothing returning id`, insertParams(m, now));
+    return row?.id;
   }
 
   /** The job a message was last handed to; null when none. */
@@ -164,4 +162,15 @@ export class InboundRepo {
   async revive(id: number): Promise<boolean> {
     return (await this.#db.run(`update inbound_messages set status = 'pending' where id = ? and status = 'dead'`, [id])).changes === 1;
   }
+}
+
+const INSERT = `insert into inbound_messages (connector, external_id, kind, thread, sender_id, sender_name, sender_type, body,
+   full_text, variables, skip_waiting_state, close_session, received_at)
+ values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+function insertParams(m: NewInbound, now: number): unknown[] {
+  return [
+    m.connector, m.externalId, m.kind, m.thread, m.senderId, m.senderName, m.senderType, m.body, m.fullText,
+    m.variables === null ? null : JSON.stringify(m.variables), m.skipWaitingState ? 1 : 0, m.closeSession ? 1 : 0, now,
+  ];
 }
