@@ -29,6 +29,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ImapFlow } from 'imapflow';
 import nodemailer from 'nodemailer';
 import { inject, onTestFinished } from 'vitest';
+import { toFetched, type FetchedMail } from './fetched-mail.ts';
+
+export type { FetchedMail } from './fetched-mail.ts';
 
 export type MailDomain = 'example.test' | 'customer.test';
 
@@ -74,16 +77,6 @@ export interface MailServers {
   submission: Endpoint;
   /** A new mailbox user `<localPart>-<random>@<domain>`, able to log in at once. */
   addUser(localPart?: string, domain?: MailDomain): Promise<MailUser>;
-}
-
-export interface FetchedMail {
-  uid: number;
-  raw: Buffer;
-  flags: string[];
-  /** Header fields by lower-case name, unfolded, in message order. */
-  headers: Record<string, string[]>;
-  subject: string | undefined;
-  messageId: string | undefined;
 }
 
 export interface OutgoingMail {
@@ -289,17 +282,4 @@ export async function issueAccessToken(user: MailUser, options: { expiresInSecon
 export async function revokeAccessToken(token: string): Promise<void> {
   const response = await fetch(`${info().controlUrl}/tokens/${encodeURIComponent(token)}`, { method: 'DELETE' });
   if (response.status !== 204) throw new Error(`revokeAccessToken: ${response.status} ${await response.text()}`);
-}
-
-function toFetched(uid: number, raw: Buffer, flags: Set<string> | undefined): FetchedMail {
-  const end = raw.indexOf('\r\n\r\n');
-  const head = raw.subarray(0, end === -1 ? raw.length : end).toString('utf8');
-  const headers: Record<string, string[]> = {};
-  for (const line of head.replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/)) {
-    const colon = line.indexOf(':');
-    if (colon <= 0) continue;
-    const name = line.slice(0, colon).trim().toLowerCase();
-    (headers[name] ??= []).push(line.slice(colon + 1).trim());
-  }
-  return { uid, raw, flags: [...(flags ?? [])], headers, subject: headers.subject?.[0], messageId: headers['message-id']?.[0] };
 }
