@@ -182,16 +182,22 @@ interface WebhookAttempt {
  * Pairs of replies delivered out of order where order was owed, and how many
  * pairs owed an order. The platform sends each reply's webhook on its own
  * and retries each on its own schedule, so two replies whose webhooks were in flight together have no order; but a
- * reply whose webhook the gateway had answered 2xx before the platform started sending the other's must be
- * delivered first. Judged from the platform's record of webhook attempts (wall-clock start and duration).
+ * reply whose webhook the gateway had answered 2xx before the platform started sending the other's (its first
+ * attempt) must be delivered first. Judged from the platform's record of webhook attempts (wall-clock start and
+ * duration).
  */
 export async function orderViolations(cluster: ReplicaCluster, traffic: Traffic, delivered: Map<string, string[]>): Promise<{ owed: number; violations: string[] }> {
   const attempts = (await cluster.sandbox.call('GET', '/_sandbox/webhook_attempts')).body.results as WebhookAttempt[];
-  const answered = new Map<string, { start: number; end: number }>();
+  // A webhook's first attempt, whatever its answer: one the gateway answered 5xx may still have been stored (a commit
+  // whose answer the database restart cut off), and the platform's retry is then a duplicate. So the other reply's
+  // sending starts at its first attempt, and a reply is accepted at the end of its first 2xx attempt.
+  const firstSent = new Map<string, number>();
+  const accepted = new Map<string, number>();
   for (const a of attempts) {
-    if (a.status === null || a.status < 200 || a.status > 299) continue;
     const start = Date.parse(a.started_at);
-    answered.set(a.event_id, { start, end: start + a.duration_ms });
+    firstSent.set(a.event_id, Math.min(start, firstSent.get(a.event_id) ?? Infinity));
+    if (a.status === null || a.status < 200 || a.status > 299) continue;
+    accepted.set(a.event_id, Math.min(start + a.duration_ms, accepted.get(a.event_id) ?? Infinity));
   }
   const violations: string[] = [];
   let owed = 0;
@@ -199,9 +205,9 @@ export async function orderViolations(cluster: ReplicaCluster, traffic: Traffic,
     const position = new Map(firstOccurrences(delivered.get(key) ?? []).order.map((t, i) => [t, i]));
     for (const a of texts) {
       for (const b of texts) {
-        const ta = answered.get(traffic.replyIds.get(a)!);
-        const tb = answered.get(traffic.replyIds.get(b)!);
-        if (ta === undefined || tb === undefined || ta.end >= tb.start) continue;
+        const acceptedA = accepted.get(traffic.replyIds.get(a)!);
+        const sentB = firstSent.get(traffic.replyIds.get(b)!);
+        if (acceptedA === undefined || sentB === undefined || acceptedA >= sentB) continue;
         owed += 1;
         if ((position.get(a) ?? -1) > (position.get(b) ?? -1)) violations.push(`"${a}" was accepted before "${b}" was sent, but delivered after it`);
       }
