@@ -7,9 +7,10 @@
  *
  * What it asks the server, a round (a round ends when nothing is left after
  * the cursor):
- * - one `UID SEARCH` for the UIDs after the cursor, and one for those of
- *   them `LARGER` than a group's share of bytes (`maxGroupBytes /
- *   maxGroupMails`): only those have their `RFC822.SIZE` fetched (200 at a
+ * - one `UID SEARCH` for the UIDs after the cursor, and (when more than one
+ *   waits) one for those of them `LARGER` than a group's share of bytes
+ *   (`maxGroupBytes / maxGroupMails`): only those have their `RFC822.SIZE`
+ *   fetched (200 at a
  *   time); any other mail counts as the share, so a group of them is bounded
  *   by its count. A mailbox of ordinary mail is listed in two answers, not
  *   one FETCH answer a mail, and not one SEARCH per 200 UIDs (each of which
@@ -61,7 +62,8 @@ export class CatchUp {
       // `N:*` always names the highest UID, even one below N.
       const pending = ((await client.search({ uid: after }, { uid: true })) || []).filter((uid) => uid > cursor.lastUid).sort((a, b) => a - b);
       if (pending.length === 0) return;
-      const big = new Set((await client.search({ uid: after, larger: this.#share }, { uid: true })) || []);
+      // One mail is a group of its own whatever its size: nothing to ask.
+      const big = pending.length > 1 ? new Set((await client.search({ uid: after, larger: this.#share }, { uid: true })) || []) : new Set<number>();
       for (let i = 0; i < pending.length; i += SLICE) {
         if (signal.aborted) return;
         const uids = pending.slice(i, i + SLICE);
@@ -79,10 +81,10 @@ export class CatchUp {
     const heavy = uids.filter((uid) => big.has(uid));
     if (heavy.length > 0) {
       for await (const msg of client.fetch(heavy.join(','), { uid: true, size: true }, { uid: true })) {
-        // No size given: assume the worst, so it is downloaded alone.
-        sizes.set(msg.uid, typeof msg.size === 'number' ? msg.size : this.#o.maxGroupBytes);
+        if (typeof msg.size === 'number') sizes.set(msg.uid, msg.size);
       }
     }
+    // A big mail without a size answer counts as the worst, so it is downloaded alone.
     const sized = uids.map((uid) => ({ uid, size: sizes.get(uid) ?? (big.has(uid) ? this.#o.maxGroupBytes : this.#share) }));
     for (const group of groupsBySize(sized, this.#o.maxGroupBytes, this.#o.maxGroupMails)) {
       if (signal.aborted) return false;

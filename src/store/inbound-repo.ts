@@ -82,10 +82,6 @@ export class InboundRepo {
     this.#db = db;
   }
 
-  async exists(connector: string, externalId: string): Promise<boolean> {
-    return (await this.#db.get(`select id from inbound_messages where connector = ? and external_id = ?`, [connector, externalId])) !== undefined;
-  }
-
   async insert(m: NewInbound, now: number): Promise<number> {
     const row = await this.#db.get<{ id: number }>(`${INSERT} returning id`, insertParams(m, now));
     return (row as { id: number }).id;

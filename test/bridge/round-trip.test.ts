@@ -89,7 +89,7 @@ describe('inbound: connector → platform', () => {
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'TG_SUBMIT_INVALID' });
     expect(res.body.message).toContain('body');
-    expect((await tg.gateway.store.read.inbound.exists('desk', 'b-1'))).toBe(false);
+    expect(await tg.gateway.store.read.sql.get(`select id from inbound_messages where connector = ? and external_id = ?`, ['desk', 'b-1'])).toBeUndefined();
     expect((await tg.gateway.store.read.threads.byKey('desk', 'T-bad'))).toBeUndefined();
   });
 });
