@@ -10,11 +10,10 @@
  * - one `UID SEARCH` for the UIDs after the cursor, and (when more than one
  *   waits) one for those of them `LARGER` than a group's share of bytes
  *   (`maxGroupBytes / maxGroupMails`): only those have their `RFC822.SIZE`
- *   fetched (200 at a
- *   time); any other mail counts as the share, so a group of them is bounded
- *   by its count. A mailbox of ordinary mail is listed in two answers, not
- *   one FETCH answer a mail, and not one SEARCH per 200 UIDs (each of which
- *   listed every UID still left).
+ *   fetched (200 at a time); any other mail counts as the share, so a group
+ *   of them is bounded by its count. A mailbox of ordinary mail is listed in
+ *   two answers, not one FETCH answer a mail, and not one SEARCH per 200 UIDs
+ *   (each of which listed every UID still left).
  * - a `UID FETCH` of the sources a group;
  * - a `UID STORE +FLAGS.SILENT (\Seen)` or a `UID MOVE` a group: silent, so
  *   the server does not answer every mail's new flags.
