@@ -49,6 +49,10 @@ export interface Enqueued {
   id: number;
   kind: string;
   runAt: number;
+  /** The row's payload (JSON), attempts and deadline as written: a take needs no read of them. */
+  payload: string;
+  maxAttempts: number;
+  giveUpAt: number;
 }
 
 /** Runs inside the enqueuing write: may take the job there (`JobQueue.take`) or wait for the commit to look. */
@@ -90,30 +94,33 @@ export class JobQueue {
     const now = this.#now();
     const retryForMs = input.retryForMs ?? DEFAULT_RETRY_BUDGET.retryForMs;
     const runAt = input.runAt ?? now;
-    const id = await tx.jobs.insert(
-      {
-        kind: input.kind,
-        payload: JSON.stringify(input.payload),
-        maxAttempts: input.maxAttempts ?? DEFAULT_RETRY_BUDGET.maxAttempts,
-        retryForMs,
-        giveUpAt: now + retryForMs,
-        runAt,
-        orderKey: input.orderKey ?? null,
-      },
-      now,
-    );
-    await this.#enqueued?.(tx, { id, kind: input.kind, runAt });
+    const row = {
+      kind: input.kind,
+      payload: JSON.stringify(input.payload),
+      maxAttempts: input.maxAttempts ?? DEFAULT_RETRY_BUDGET.maxAttempts,
+      retryForMs,
+      giveUpAt: now + retryForMs,
+      runAt,
+      orderKey: input.orderKey ?? null,
+    };
+    const id = await tx.jobs.insert(row, now);
+    await this.#enqueued?.(tx, { id, kind: row.kind, runAt, payload: row.payload, maxAttempts: row.maxAttempts, giveUpAt: row.giveUpAt });
     return id;
   }
 
   /**
-   * Claims the job `id`, just enqueued in `tx`, for `owner` in that same write, when it is due and none of its order
+   * Claims `job`, just enqueued in `tx`, for `owner` in that same write, when it is due and none of its order
    * key stands before it (jobs-repo.ts `take`); undefined otherwise. It must not start before `tx` committed.
    */
-  async take(tx: Repos, id: number, owner: string, leaseMs: number): Promise<Job | undefined> {
+  async take(tx: Repos, job: Enqueued, owner: string, leaseMs: number): Promise<Job | undefined> {
     const now = this.#now();
-    const row = await tx.jobs.take(id, owner, now + leaseMs, now);
-    return row && this.#toJob(row, now);
+    if (!(await tx.jobs.take(job.id, owner, now + leaseMs, now))) return undefined;
+    // The row as the take left it: written in this write, never run before.
+    const row: JobRow = {
+      id: job.id, kind: job.kind, payload: job.payload, status: 'running', attempts: 1, max_attempts: job.maxAttempts,
+      give_up_at: job.giveUpAt, run_at: job.runAt, last_error: null,
+    };
+    return this.#toJob(row, now);
   }
 
   /** Takes up to `limit` due jobs of `kind` (or with an expired lease) for `owner`, in one grouped write; each knows whether it is on its last try. */

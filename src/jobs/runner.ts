@@ -202,7 +202,7 @@ export class JobRunner {
       if (taken) this.#start(state, [taken], owner, notes);
       else missed();
     });
-    taken = await this.#queue.take(tx, job.id, owner, state.leaseMs);
+    taken = await this.#queue.take(tx, job, owner, state.leaseMs);
     if (taken && state.onClaim) notes.set(taken.id, await state.onClaim(tx, taken));
   }
 

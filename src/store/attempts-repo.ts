@@ -43,21 +43,20 @@ export class AttemptsRepo {
   }
 
   async openDelivery(delivery: number, jobId: number | null, attempt: number, replay: boolean, now: number): Promise<number> {
-    const row = await this.#db.get<{ id: number }>(
-      `insert into delivery_attempts (delivery, job_id, attempt, replay, started_at, outcome) values (?, ?, ?, ?, ?, 'running') returning id`,
+    const id = await this.#db.insert(
+      `insert into delivery_attempts (delivery, job_id, attempt, replay, started_at, outcome) values (?, ?, ?, ?, ?, 'running')`,
       [delivery, jobId, attempt, replay ? 1 : 0, now],
     );
-    return (row as { id: number }).id;
+    return id as number;
   }
 
   /** `openDelivery`, unless the delivery is gone (retention): then nothing is stored and the answer is undefined. */
   async openDeliveryIfStored(delivery: number, jobId: number | null, attempt: number, replay: boolean, now: number): Promise<number | undefined> {
-    const row = await this.#db.get<{ id: number }>(
+    return this.#db.insert(
       `insert into delivery_attempts (delivery, job_id, attempt, replay, started_at, outcome)
-       select ?, ?, ?, ?, ?, 'running' where exists (select 1 from deliveries where id = ?) returning id`,
+       select ?, ?, ?, ?, ?, 'running' where exists (select 1 from deliveries where id = ?)`,
       [delivery, jobId, attempt, replay ? 1 : 0, now, delivery],
     );
-    return row?.id;
   }
 
   async closeDelivery(id: number, outcome: Exclude<AttemptOutcome, 'running'>, error: string | null, externalId: string | null, now: number): Promise<void> {

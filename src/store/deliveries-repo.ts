@@ -109,16 +109,15 @@ export class DeliveriesRepo {
   }
 
   async #insert(d: NewDelivery, now: number, onConflict: string): Promise<number | undefined> {
-    const row = await this.#db.get<{ id: number }>(
+    return this.#db.insert(
       `insert into deliveries (connector, event_type, dedup_key, duplicate_of, thread_id, chat_id, body,
          body_truncated, headers, verification, status, error, received_at, updated_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)${onConflict} returning id`,
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)${onConflict}`,
       [
         d.connector, d.eventType, d.dedupKey, d.duplicateOf, d.threadId, d.chatId, d.body, d.bodyTruncated ? 1 : 0,
         JSON.stringify(d.headers), d.verification, d.status, d.error, now, now,
       ],
     );
-    return row?.id;
   }
 
   async setJob(id: number, jobId: number): Promise<void> {

@@ -83,14 +83,12 @@ export class InboundRepo {
   }
 
   async insert(m: NewInbound, now: number): Promise<number> {
-    const row = await this.#db.get<{ id: number }>(`${INSERT} returning id`, insertParams(m, now));
-    return (row as { id: number }).id;
+    return (await this.#db.insert(INSERT, insertParams(m, now))) as number;
   }
 
   /** `insert`, unless the connector already has a message of that external id: then nothing is stored (undefined). */
   async insertIfNew(m: NewInbound, now: number): Promise<number | undefined> {
-    const row = await this.#db.get<{ id: number }>(`${INSERT} on conflict (connector, external_id) do nothing returning id`, insertParams(m, now));
-    return row?.id;
+    return this.#db.insert(`${INSERT} on conflict (connector, external_id) do nothing`, insertParams(m, now));
   }
 
   /** The job a message was last handed to; null when none. */

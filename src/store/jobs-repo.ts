@@ -43,12 +43,12 @@ export class JobsRepo {
   }
 
   async insert(j: NewJobRow, now: number): Promise<number> {
-    const row = await this.#db.get<{ id: number }>(
+    const id = await this.#db.insert(
       `insert into jobs (kind, payload, max_attempts, retry_for_ms, give_up_at, run_at, created_at, updated_at, order_key)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?) returning id`,
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [j.kind, j.payload, j.maxAttempts, j.retryForMs, j.giveUpAt, j.runAt, now, now, j.orderKey],
     );
-    return (row as { id: number }).id;
+    return id as number;
   }
 
   /**
@@ -89,18 +89,19 @@ export class JobsRepo {
   /**
    * Takes the queued job `id` for `owner` if it is due and no earlier job of its order key stands before it (due and
    * queued; on PostgreSQL also running, on another replica maybe): the claim of one job just enqueued in the same
-   * write, which then starts as soon as that write commits. Undefined when it is not to be taken now.
+   * write, which then starts as soon as that write commits. False when it is not to be taken now. No RETURNING: the
+   * caller wrote the row, and SQLite would pay a temporary b-tree for it (sql.ts `insert`).
    */
-  take(id: number, owner: string, until: number, now: number): Promise<JobRow | undefined> {
+  async take(id: number, owner: string, until: number, now: number): Promise<boolean> {
     const running = this.#db.dialect === 'postgres' ? `e.status = 'running' or ` : '';
-    return this.#db.get<JobRow>(
+    const { changes } = await this.#db.run(
       `${HOLD}
        where id = ? and status = 'queued' and run_at <= ?
          and (order_key is null or not exists (select 1 from jobs e where e.order_key = jobs.order_key and e.id < jobs.id
-           and e.finished_at is null and (${running}(e.status = 'queued' and e.run_at <= ?))))
-       returning ${COLUMNS}`,
+           and e.finished_at is null and (${running}(e.status = 'queued' and e.run_at <= ?))))`,
       [owner, until, now, id, now, now],
     );
+    return changes === 1;
   }
 
   async complete(id: number, owner: string, now: number): Promise<boolean> {

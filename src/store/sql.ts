@@ -21,6 +21,13 @@ export interface Sql {
   readonly dialect: SqlDialect;
   /** A statement that returns no rows. */
   run(sql: string, params?: SqlParams): Promise<RunResult>;
+  /**
+   * An INSERT of one row, written without a RETURNING clause: the new row's `id`, or undefined when it inserted
+   * nothing (`on conflict … do nothing`, an `insert … select` that selected nothing). Not for upserts. SQLite
+   * answers with the insert's rowid (a RETURNING clause costs it a temporary b-tree, opened and freed, every time;
+   * docs/benchmarks.md, "The write path, twelfth increment"); PostgreSQL asks `returning id`.
+   */
+  insert(sql: string, params?: SqlParams): Promise<number | undefined>;
   /** The first row, or undefined. */
   get<T>(sql: string, params?: SqlParams): Promise<T | undefined>;
   all<T>(sql: string, params?: SqlParams): Promise<T[]>;

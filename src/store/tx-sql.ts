@@ -56,6 +56,10 @@ export class TxSql implements Sql {
     return this.#live ? this.#inner.run(sql, params) : ended();
   }
 
+  insert(sql: string, params?: SqlParams): Promise<number | undefined> {
+    return this.#live ? this.#inner.insert(sql, params) : ended();
+  }
+
   get<T>(sql: string, params?: SqlParams): Promise<T | undefined> {
     return this.#live ? this.#inner.get<T>(sql, params) : ended();
   }

@@ -38,6 +38,10 @@ class RecordingSql implements Sql {
     this.seen.push({ sql, params });
     return this.#inner.run(sql, params);
   }
+  insert(sql: string, params: SqlParams = []): Promise<number | undefined> {
+    this.seen.push({ sql, params });
+    return this.#inner.insert(sql, params);
+  }
   get<T>(sql: string, params: SqlParams = []): Promise<T | undefined> {
     this.seen.push({ sql, params });
     return this.#inner.get<T>(sql, params);

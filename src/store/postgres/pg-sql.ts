@@ -131,6 +131,11 @@ export class PgSql implements Sql {
     return { changes: result.rowCount ?? 0 };
   }
 
+  async insert(sql: string, params?: SqlParams): Promise<number | undefined> {
+    const result = await this.#exec(`${sql} returning id`, params);
+    return (result.rows[0] as { id: number } | undefined)?.id;
+  }
+
   async get<T>(sql: string, params?: SqlParams): Promise<T | undefined> {
     const result = await this.#exec(sql, params);
     return result.rows[0] as T | undefined;

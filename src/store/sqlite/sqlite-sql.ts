@@ -35,6 +35,15 @@ export class SqliteSql implements Sql {
     }
   }
 
+  insert(sql: string, params: SqlParams = []): Promise<number | undefined> {
+    try {
+      const result = bind(this.statement(sql), params, 'run');
+      return Promise.resolve(result.changes === 0 ? undefined : Number(result.lastInsertRowid));
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
+  }
+
   get<T>(sql: string, params: SqlParams = []): Promise<T | undefined> {
     try {
       return Promise.resolve(bind(this.statement(sql), params, 'get') as T | undefined);
