@@ -72,13 +72,10 @@ export class ThreadsRepo {
   async ensure(connector: string, threadKey: string, threadId: string, now: number): Promise<ThreadRow> {
     const found = await this.byKey(connector, threadKey);
     if (found) return found;
-    const id = await this.#db.insert(`insert into threads (connector, thread_key, thread_id, created_at, updated_at) values (?, ?, ?, ?, ?)`, [
-      connector,
-      threadKey,
-      threadId,
-      now,
-      now,
-    ]);
+    const id = await this.#db.insert(
+      `insert into threads (connector, thread_key, thread_id, created_at, updated_at) values (?, ?, ?, ?, ?)`,
+      [connector, threadKey, threadId, now, now],
+    );
     // A new thread's row is what was written and the columns' defaults: no chat yet, open.
     return { id: id as number, connector, threadKey, threadId, chatId: null, mappingId: null, closed: false, createdAt: now, updatedAt: now };
   }

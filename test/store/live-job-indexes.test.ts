@@ -10,8 +10,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { JobsRepo, type NewJobRow } from '../../src/store/jobs-repo.ts';
-import type { RunResult, Sql, SqlParams } from '../../src/store/sql.ts';
+import type { SqlParams } from '../../src/store/sql.ts';
 import type { Store } from '../../src/store/store.ts';
+import { RecordingSql } from '../support/recording-sql.ts';
 import { openTestStore, STORE_BACKENDS } from '../support/store-backends.ts';
 
 const KIND = 'connector.deliver';
@@ -24,33 +25,6 @@ const job = (orderKey: string | null, now: number): NewJobRow => ({
   giveUpAt: now + 60_000,
   runAt: now,
 });
-
-/** Runs statements on `inner` and keeps each one's text and parameters. */
-class RecordingSql implements Sql {
-  readonly dialect: Sql['dialect'];
-  readonly seen: { sql: string; params: SqlParams }[] = [];
-  readonly #inner: Sql;
-  constructor(inner: Sql) {
-    this.#inner = inner;
-    this.dialect = inner.dialect;
-  }
-  run(sql: string, params: SqlParams = []): Promise<RunResult> {
-    this.seen.push({ sql, params });
-    return this.#inner.run(sql, params);
-  }
-  insert(sql: string, params: SqlParams = []): Promise<number | undefined> {
-    this.seen.push({ sql, params });
-    return this.#inner.insert(sql, params);
-  }
-  get<T>(sql: string, params: SqlParams = []): Promise<T | undefined> {
-    this.seen.push({ sql, params });
-    return this.#inner.get<T>(sql, params);
-  }
-  all<T>(sql: string, params: SqlParams = []): Promise<T[]> {
-    this.seen.push({ sql, params });
-    return this.#inner.all<T>(sql, params);
-  }
-}
 
 /** Each statement's plan, explained inside one write (PostgreSQL told not to prefer reading the table whole). */
 async function plans(store: Store, statements: readonly { sql: string; params: SqlParams }[]): Promise<string[]> {

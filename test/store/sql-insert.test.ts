@@ -10,8 +10,8 @@
 import { describe, expect, it } from 'vitest';
 import { JobQueue, type Job } from '../../src/jobs/queue.ts';
 import type { NewDelivery } from '../../src/store/deliveries-repo.ts';
-import type { RunResult, Sql, SqlParams } from '../../src/store/sql.ts';
 import { Repos } from '../../src/store/repos.ts';
+import { RecordingSql } from '../support/recording-sql.ts';
 import { openTestStore, STORE_BACKENDS } from '../support/store-backends.ts';
 
 const NOW = 1_790_000_000_000;
@@ -57,57 +57,27 @@ describe.each(STORE_BACKENDS)('%s store: Sql.insert', (backend) => {
     const id = await store.write((tx) =>
       queue.enqueue(tx, { kind: 'connector.deliver', payload: { delivery: 7, thread: 't' }, orderKey: 'deliver:x:t', maxAttempts: 4, retryForMs: 60_000 }),
     );
-    const claimedLater = await store.write(async (tx) => {
-      // The same row read back: what a claim of it would have answered.
-      const row = await tx.sql.get<{ status: string; attempts: number; lease_owner: string; lease_until: number; max_attempts: number; give_up_at: number; run_at: number; payload: string; last_error: string | null }>(
-        `select status, attempts, lease_owner, lease_until, max_attempts, give_up_at, run_at, payload, last_error from jobs where id = ?`,
-        [id],
-      );
-      return row;
-    });
+    // The row as stored: what a claim of it would have answered.
+    const stored = await store.read.sql.get<{ status: string; attempts: number; lease_owner: string; max_attempts: number; give_up_at: number; run_at: number; payload: string; last_error: string | null }>(
+      `select status, attempts, lease_owner, max_attempts, give_up_at, run_at, payload, last_error from jobs where id = ?`,
+      [id],
+    );
     expect(taken).toEqual({
       id,
       kind: 'connector.deliver',
-      payload: JSON.parse(String(claimedLater?.payload)),
-      status: claimedLater?.status,
-      attempts: Number(claimedLater?.attempts),
-      maxAttempts: Number(claimedLater?.max_attempts),
-      giveUpAt: Number(claimedLater?.give_up_at),
-      runAt: Number(claimedLater?.run_at),
-      lastError: claimedLater?.last_error,
+      payload: JSON.parse(String(stored?.payload)),
+      status: stored?.status,
+      attempts: Number(stored?.attempts),
+      maxAttempts: Number(stored?.max_attempts),
+      giveUpAt: Number(stored?.give_up_at),
+      runAt: Number(stored?.run_at),
+      lastError: stored?.last_error,
       lastTry: false,
     });
-    expect(claimedLater).toMatchObject({ status: 'running', lease_owner: 'owner-1' });
-    expect(Number(claimedLater?.attempts)).toBe(1);
+    expect(stored).toMatchObject({ status: 'running', lease_owner: 'owner-1' });
+    expect(Number(stored?.attempts)).toBe(1);
   });
 });
-
-/** Runs statements on `inner` and keeps each one's text and parameters. */
-class RecordingSql implements Sql {
-  readonly dialect: Sql['dialect'];
-  readonly seen: string[] = [];
-  readonly #inner: Sql;
-  constructor(inner: Sql) {
-    this.#inner = inner;
-    this.dialect = inner.dialect;
-  }
-  run(sql: string, params: SqlParams = []): Promise<RunResult> {
-    this.seen.push(sql);
-    return this.#inner.run(sql, params);
-  }
-  insert(sql: string, params: SqlParams = []): Promise<number | undefined> {
-    this.seen.push(sql);
-    return this.#inner.insert(sql, params);
-  }
-  get<T>(sql: string, params: SqlParams = []): Promise<T | undefined> {
-    this.seen.push(sql);
-    return this.#inner.get<T>(sql, params);
-  }
-  all<T>(sql: string, params: SqlParams = []): Promise<T[]> {
-    this.seen.push(sql);
-    return this.#inner.all<T>(sql, params);
-  }
-}
 
 describe('sqlite store: the write path opens no temporary b-tree', () => {
   it("neither a webhook's write and its delivery's attempt nor a message's write plans one", async () => {
@@ -131,7 +101,7 @@ describe('sqlite store: the write path opens no temporary b-tree', () => {
         },
         NOW,
       );
-      return recording.seen;
+      return recording.seen.map((s) => s.sql);
     });
     expect(seen.length).toBeGreaterThanOrEqual(8);
     const temporary = await store.write(async (tx) => {
