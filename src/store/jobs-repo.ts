@@ -5,6 +5,7 @@
  * lease owner and reports whether it still held it.
  */
 import type { Sql } from './sql.ts';
+import { ORDERED_UNFINISHED_JOB } from './sqlite/order-index.ts';
 import type { JobStatus } from './statuses.ts';
 
 export interface JobRow {
@@ -87,20 +88,28 @@ export class JobsRepo {
   }
 
   /**
-   * Takes the queued job `id` for `owner` if it is due and no earlier job of its order key stands before it (due and
-   * queued; on PostgreSQL also running, on another replica maybe): the claim of one job just enqueued in the same
-   * write, which then starts as soon as that write commits. False when it is not to be taken now. No RETURNING: the
-   * caller wrote the row, and SQLite would pay a temporary b-tree for it (sql.ts `insert`).
+   * Takes the queued job `id` for `owner` if it is due and nothing stands before it: the claim of one job just
+   * enqueued in the same write, which then starts as soon as that write commits. False when it is not to be taken now.
+   * What stands before it: on PostgreSQL an earlier job of its order key, due and queued or running (on another
+   * replica maybe); on SQLite, whose one gateway keeps a thread's order with its per-thread locks, an earlier due job
+   * of its kind that no claim took yet (another process queued it: a replay from the CLI), so that the claims take
+   * them in due order (jobs_due; sqlite/order-index.ts). No RETURNING: the caller wrote the row, and SQLite
+   * would pay a temporary b-tree for it (sql.ts `insert`).
    */
   async take(id: number, owner: string, until: number, now: number): Promise<boolean> {
-    const running = this.#db.dialect === 'postgres' ? `e.status = 'running' or ` : '';
-    const { changes } = await this.#db.run(
-      `${HOLD}
-       where id = ? and status = 'queued' and run_at <= ?
-         and (order_key is null or not exists (select 1 from jobs e where e.order_key = jobs.order_key and e.id < jobs.id
-           and e.finished_at is null and (${running}(e.status = 'queued' and e.run_at <= ?))))`,
-      [owner, until, now, id, now, now],
-    );
+    const before =
+      this.#db.dialect === 'postgres'
+        ? `order_key is null or not exists (select 1 from jobs e where e.order_key = jobs.order_key and e.id < jobs.id
+             and e.finished_at is null and (e.status = 'running' or (e.status = 'queued' and e.run_at <= ?)))`
+        : `not exists (select 1 from jobs e where e.kind = jobs.kind and e.status = 'queued' and e.run_at <= ? and e.id < jobs.id)`;
+    const { changes } = await this.#db.run(`${HOLD} where id = ? and status = 'queued' and run_at <= ? and (${before})`, [
+      owner,
+      until,
+      now,
+      id,
+      now,
+      now,
+    ]);
     return changes === 1;
   }
 
@@ -181,7 +190,8 @@ export class JobsRepo {
 
   /**
    * In a write: a job of `kind` and order key `orderKey` that is queued and due by `now` (the first in jobs_order,
-   * which holds live jobs only: a few rows), if any, which will run only after this write commits. On PostgreSQL the row is
+   * which holds live jobs only: a few rows), if any, which will run only after this write commits. Not for the kind
+   * SQLite's order index leaves out (sqlite/order-index.ts): there it finds none. On PostgreSQL the row is
    * locked, so another replica's claim (`skip locked`) passes it over until then, and a claim that took it first
    * makes this read wait and find it running. SQLite's claims are writes, after this one.
    */
@@ -191,7 +201,8 @@ export class JobsRepo {
     const row = await this.#db.get<{ id: number }>(
       // SQLite would otherwise take jobs_status (two equal columns against one) and read every queued job of the kind.
       // `+run_at` keeps jobs_due out too. No `order by id desc`: SQLite then reads the key's whole range (7 µs against 1.6).
-      `select id from jobs${postgres ? '' : ' indexed by jobs_order'} where order_key = ? and finished_at is null and status = 'queued' and kind = ? and +run_at <= ? limit 1${lock}`,
+      `select id from jobs${postgres ? '' : ' indexed by jobs_order'} where order_key = ? and ${postgres ? 'finished_at is null' : ORDERED_UNFINISHED_JOB}
+         and status = 'queued' and kind = ? and +run_at <= ? limit 1${lock}`,
       [orderKey, kind, now],
     );
     return row?.id;

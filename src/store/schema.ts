@@ -7,6 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { now } from './schema-time.ts';
+import { ORDERED_UNFINISHED_JOB } from './sqlite/order-index.ts';
 import { ATTEMPT_OUTCOMES, DELIVERY_STATUSES, JOB_STATUSES } from './statuses.ts';
 
 export * from './statuses.ts';
@@ -14,8 +15,6 @@ export * from './schema-inbound.ts';
 
 /** A job waiting for its turn: the condition of the claim's index. */
 const QUEUED_JOB = sql`status = 'queued'`;
-/** A job still to run or running (done and dead jobs have their finished_at): the condition of the order index. */
-const UNFINISHED_JOB = sql`finished_at is null`;
 
 /** One platform channel configuration per connector, with its webhook secrets. */
 export const channelRegistrations = sqliteTable('channel_registrations', {
@@ -93,12 +92,12 @@ export const jobs = sqliteTable(
   // pages however long the history (docs/benchmarks.md, "Indexes of live jobs"). Their conditions and keys leave out
   // what a claim changes, so a claim takes a job out of jobs_due and does not touch jobs_order: SQLite rewrites an
   // entry whenever a column of its key or of its condition changes (docs/benchmarks.md, "Indexes a claim leaves
-  // alone"). The queries name `status = 'queued'` and `finished_at is null`, which is how SQLite knows a partial index
-  // answers them.
+  // alone"). The queries name `status = 'queued'` and ORDERED_UNFINISHED_JOB, which is how SQLite knows a partial
+  // index answers them.
   (t) => [
     index('jobs_due').on(t.kind, t.runAt).where(QUEUED_JOB),
     index('jobs_status').on(t.status, t.kind),
-    index('jobs_order').on(t.orderKey).where(UNFINISHED_JOB),
+    index('jobs_order').on(t.orderKey).where(sql.raw(ORDERED_UNFINISHED_JOB)),
   ],
 );
 

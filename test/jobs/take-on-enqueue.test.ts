@@ -4,7 +4,7 @@
  * `onClaim` work done) by the time that write's caller is answered, and its
  * handler starts without a claim of its own; a later job of an order key is
  * not taken past an earlier one that waits (queued by another process, which
- * the runner cannot know of); a rolled-back enqueue gives its slot back; with
+ * the runner cannot know of; on SQLite, past an earlier one of its kind); a rolled-back enqueue gives its slot back; with
  * every slot busy the job waits for a claim, behind those queued before it.
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -80,20 +80,39 @@ describe.each(STORE_BACKENDS)('taking jobs in the enqueuing write (%s store)', (
     await until(async () => (await store.read.jobs.get(id))?.status === 'done', WAIT_MS, 'the job done');
   });
 
-  it('does not take a job past an earlier due one of its order key: they start in the order queued', async () => {
+  /**
+   * A job of order key `earlierKey` queued through another queue (another process's, a CLI's: this runner is not
+   * told of it), then one of `laterKey` through this runner's, both of the kind `held` runs.
+   */
+  async function earlierElsewhereThenLater(earlierKey: string, laterKey: string) {
     const { runner, enqueue, store, startIdle } = await setup(backend);
     const h = held();
     runner.register<string>('send', h.options);
     await startIdle();
-    // Queued through another queue (another process's, a CLI's): this runner is not told of it.
     const elsewhere = new JobQueue(store);
-    await store.write((tx) => elsewhere.enqueue(tx, { kind: 'send', payload: 'earlier', orderKey: 'thread-1' }));
-    const later = await enqueue({ kind: 'send', payload: 'later', orderKey: 'thread-1' });
-    expect((await store.read.jobs.get(later))?.status).toBe('queued');
+    await store.write((tx) => elsewhere.enqueue(tx, { kind: 'send', payload: 'earlier', orderKey: earlierKey }));
+    const later = await enqueue({ kind: 'send', payload: 'later', orderKey: laterKey });
+    return { h, laterStatus: (await store.read.jobs.get(later))?.status };
+  }
+
+  it('does not take a job past an earlier due one of its order key: they start in the order queued', async () => {
+    const { h, laterStatus } = await earlierElsewhereThenLater('thread-1', 'thread-1');
+    expect(laterStatus).toBe('queued');
     await until(async () => h.started.length >= 1, WAIT_MS, 'the earlier job started');
     h.release(); // on PostgreSQL the later one waits until the earlier one is done
     await until(async () => h.started.length === 2, WAIT_MS, 'both jobs started');
     expect(h.started).toEqual(['earlier', 'later']);
+  });
+
+  it('on SQLite takes no job past an earlier due one of its kind queued elsewhere, whatever their keys; PostgreSQL only keeps a key waiting', async () => {
+    const { h, laterStatus } = await earlierElsewhereThenLater('thread-1', 'thread-2');
+    // SQLite's one gateway keeps a thread's order by claiming in due order, so the later job waits for that claim.
+    expect(laterStatus).toBe(backend === 'sqlite' ? 'queued' : 'running');
+    // On PostgreSQL the earlier job waits for this runner's next look (it was not told of it): only the later one runs.
+    const expected = backend === 'sqlite' ? ['earlier', 'later'] : ['later'];
+    await until(async () => h.started.length === expected.length, WAIT_MS, 'the jobs started');
+    expect(h.started).toEqual(expected);
+    h.release();
   });
 
   it('gives the slot back when the enqueuing write is rolled back', async () => {

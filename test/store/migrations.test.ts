@@ -4,6 +4,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { openStore } from '../../src/store/database.ts';
 import { MIGRATIONS_FOLDER, readJournal } from '../../src/store/migrations.ts';
+import { ORDERED_UNFINISHED_JOB } from '../../src/store/sqlite/order-index.ts';
 import { tempDir } from '../support/temp-dir.ts';
 
 function open(path: string, migrationsFolder?: string) {
@@ -140,7 +141,7 @@ describe('store migrations', () => {
       for (const [status, finished] of [['queued', 5], ['running', null], ['done', null], ['dead', null], ['done', 7]] as const) {
         await tx.sql.run(
           `insert into jobs (kind, payload, status, max_attempts, run_at, created_at, updated_at, finished_at, order_key)
-           values ('connector.deliver', '{}', ?, 8, 0, 1000, 2000, ?, 'deliver:c:t')`,
+           values ('platform.post_messages', '{}', ?, 8, 0, 1000, 2000, ?, 'thread:7')`,
           [status, finished],
         );
       }
@@ -155,7 +156,9 @@ describe('store migrations', () => {
       { status: 'dead', finished: 2000 },
       { status: 'done', finished: 7 },
     ]);
-    const live = await after.read.sql.all<{ status: string }>(`select status from jobs indexed by jobs_order where order_key = 'deliver:c:t' and finished_at is null order by id`);
+    const live = await after.read.sql.all<{ status: string }>(
+      `select status from jobs indexed by jobs_order where order_key = 'thread:7' and ${ORDERED_UNFINISHED_JOB} order by id`,
+    );
     expect(live.map((r) => r.status)).toEqual(['queued', 'running']);
   });
 });
