@@ -50,15 +50,6 @@ export class AttemptsRepo {
     return id as number;
   }
 
-  /** `openDelivery`, unless the delivery is gone (retention): then nothing is stored and the answer is undefined. */
-  async openDeliveryIfStored(delivery: number, jobId: number | null, attempt: number, replay: boolean, now: number): Promise<number | undefined> {
-    return this.#db.insert(
-      `insert into delivery_attempts (delivery, job_id, attempt, replay, started_at, outcome)
-       select ?, ?, ?, ?, ?, 'running' where exists (select 1 from deliveries where id = ?)`,
-      [delivery, jobId, attempt, replay ? 1 : 0, now, delivery],
-    );
-  }
-
   async closeDelivery(id: number, outcome: Exclude<AttemptOutcome, 'running'>, error: string | null, externalId: string | null, now: number): Promise<void> {
     await this.#db.run(`update delivery_attempts set ended_at = ?, outcome = ?, error = ?, external_id = ? where id = ?`, [now, outcome, error, externalId, id]);
   }

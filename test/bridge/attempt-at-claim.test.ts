@@ -2,18 +2,74 @@
  * A delivery's attempt is opened in the write that takes (or claims) its
  * job, and closed whatever happens before the hand-over: a delivery whose
  * connector is no longer configured dead-letters its job, and its attempt is
- * closed `dead` with the reason, not left `running` in the delivery log.
+ * closed `dead` with the reason, not left `running` in the delivery log. The
+ * delivery is read in that write too, and the run delivers what it read
+ * there, without reading it again; a delivery gone by then opens no attempt
+ * and dead-letters its job.
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { OutboundDispatch } from '../../src/bridge/outbound-dispatch.ts';
+import type { ConnectorInstance } from '../../src/connector/api.ts';
 import { DELIVER_JOB, type DeliverJobPayload } from '../../src/bridge/webhook-intake.ts';
 import { JobQueue } from '../../src/jobs/queue.ts';
 import { JobRunner } from '../../src/jobs/runner.ts';
 import { createLogger } from '../../src/logger.ts';
-import { openTestStore, STORE_BACKENDS } from '../support/store-backends.ts';
+import type { Store } from '../../src/store/database.ts';
+import { messageCreatedEnvelope } from '../support/events.ts';
+import { openTestStore, STORE_BACKENDS, type TestBackend } from '../support/store-backends.ts';
 import { until } from '../support/wait.ts';
 
+const accepted = (connector: string, body: string) => ({
+  connector, eventType: 'message_created', dedupKey: `message_created:${body.length}`, duplicateOf: null, threadId: 't1', chatId: null,
+  body, bodyTruncated: false, headers: {}, verification: 'valid' as const, status: 'accepted' as const, error: null,
+});
+
+/** A runner of deliveries through `dispatch`'s store `dispatchStore` (the test's store unless told otherwise). */
+async function deliveries(backend: TestBackend, instance: ConnectorInstance | undefined, dispatchStore?: (store: Store) => Store) {
+  const { store } = await openTestStore(backend);
+  const queue = new JobQueue(store);
+  const runner = new JobRunner(queue, { logger: createLogger('silent'), pollMs: 60_000 });
+  onTestFinished(() => runner.stop(100));
+  const dispatch = new OutboundDispatch({
+    store: dispatchStore ? dispatchStore(store) : store, maxStoredBodyBytes: 65_536, instanceOf: () => instance, logger: createLogger('silent'),
+  });
+  runner.register<DeliverJobPayload>(DELIVER_JOB, { handler: dispatch.handle, takeOnEnqueue: true, onClaim: dispatch.openAttempt });
+  runner.start();
+  return { store, queue };
+}
+
 describe.each(STORE_BACKENDS)('the attempt of a delivery (%s store)', (backend) => {
+  it('delivers the delivery read in the write that took its job, without reading it again', async () => {
+    const delivered: unknown[] = [];
+    const instance = { deliver: async (event: unknown) => void delivered.push(event) } as unknown as ConnectorInstance;
+    // The dispatch's reading connection refuses deliveries: only the claiming write can have read this one.
+    const { store, queue } = await deliveries(backend, instance, (s) => ({
+      ...s,
+      read: new Proxy(s.read, {
+        get: (target, key) =>
+          key === 'deliveries' ? { byId: () => Promise.reject(new Error('the delivery was read again')) } : Reflect.get(target, key),
+      }),
+    }));
+    const event = messageCreatedEnvelope({ threadId: 't1', text: 'read once' });
+    const id = await store.write(async (tx) => {
+      const delivery = await tx.deliveries.insert(accepted('hook', JSON.stringify(event)), Date.now());
+      await tx.deliveries.setJob(delivery, await queue.enqueue(tx, { kind: DELIVER_JOB, payload: { connector: 'hook', delivery, thread: 't1' } }));
+      return delivery;
+    });
+    await until(async () => (await store.read.deliveries.byId(id))?.status !== 'accepted', 5_000, 'the delivery delivered');
+    expect((await store.read.deliveries.byId(id))?.status).toBe('delivered');
+    expect(delivered).toEqual([event]);
+    expect((await store.read.attempts.ofDelivery(id)).map((a) => a.outcome)).toEqual(['delivered']);
+  });
+
+  it('opens no attempt for a delivery gone before its job was taken, and dead-letters the job', async () => {
+    const { store, queue } = await deliveries(backend, undefined);
+    const job = await store.write((tx) => queue.enqueue(tx, { kind: DELIVER_JOB, payload: { connector: 'hook', delivery: 424_242, thread: 't1' } }));
+    await until(async () => (await store.read.jobs.get(job))?.status === 'dead', 5_000, 'the job dead');
+    expect((await store.read.jobs.get(job))?.last_error).toContain('delivery 424242 does not exist');
+    expect(await store.read.attempts.ofDelivery(424_242)).toEqual([]);
+  });
+
   it('is opened with the take and closed dead when the run fails before the hand-over', async () => {
     const { store } = await openTestStore(backend);
     const queue = new JobQueue(store);

@@ -92,7 +92,7 @@ describe('sqlite store: the write path opens no temporary b-tree', () => {
       );
       await repos.deliveries.setJob(delivery as number, job);
       expect(await repos.jobs.take(job, 'owner', NOW + 30_000, NOW)).toBe(true);
-      expect(await repos.attempts.openDeliveryIfStored(delivery as number, job, 1, false, NOW)).toBeTypeOf('number');
+      expect(await repos.attempts.openDelivery(delivery as number, job, 1, false, NOW)).toBeTypeOf('number');
       const thread = await repos.threads.ensure('mail', 'key', 'thread-key', NOW);
       await repos.inbound.insertIfNew(
         {
