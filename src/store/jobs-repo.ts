@@ -102,14 +102,8 @@ export class JobsRepo {
         ? `order_key is null or not exists (select 1 from jobs e where e.order_key = jobs.order_key and e.id < jobs.id
              and e.finished_at is null and (e.status = 'running' or (e.status = 'queued' and e.run_at <= ?)))`
         : `not exists (select 1 from jobs e where e.kind = jobs.kind and e.status = 'queued' and e.run_at <= ? and e.id < jobs.id)`;
-    const { changes } = await this.#db.run(`${HOLD} where id = ? and status = 'queued' and run_at <= ? and (${before})`, [
-      owner,
-      until,
-      now,
-      id,
-      now,
-      now,
-    ]);
+    const take = `${HOLD} where id = ? and status = 'queued' and run_at <= ? and (${before})`;
+    const { changes } = await this.#db.run(take, [owner, until, now, id, now, now]);
     return changes === 1;
   }
 
