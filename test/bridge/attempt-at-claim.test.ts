@@ -9,8 +9,8 @@
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { OutboundDispatch } from '../../src/bridge/outbound-dispatch.ts';
-import type { ConnectorInstance } from '../../src/connector/api.ts';
 import { DELIVER_JOB, type DeliverJobPayload } from '../../src/bridge/webhook-intake.ts';
+import type { ConnectorInstance } from '../../src/connector/api.ts';
 import { JobQueue } from '../../src/jobs/queue.ts';
 import { JobRunner } from '../../src/jobs/runner.ts';
 import { createLogger } from '../../src/logger.ts';
@@ -19,12 +19,7 @@ import { messageCreatedEnvelope } from '../support/events.ts';
 import { openTestStore, STORE_BACKENDS, type TestBackend } from '../support/store-backends.ts';
 import { until } from '../support/wait.ts';
 
-const accepted = (connector: string, body: string) => ({
-  connector, eventType: 'message_created', dedupKey: `message_created:${body.length}`, duplicateOf: null, threadId: 't1', chatId: null,
-  body, bodyTruncated: false, headers: {}, verification: 'valid' as const, status: 'accepted' as const, error: null,
-});
-
-/** A runner of deliveries through `dispatch`'s store `dispatchStore` (the test's store unless told otherwise). */
+/** A runner of deliveries through an OutboundDispatch on the test's store (its reading side as `dispatchStore` makes it). */
 async function deliveries(backend: TestBackend, instance: ConnectorInstance | undefined, dispatchStore?: (store: Store) => Store) {
   const { store } = await openTestStore(backend);
   const queue = new JobQueue(store);
@@ -35,7 +30,20 @@ async function deliveries(backend: TestBackend, instance: ConnectorInstance | un
   });
   runner.register<DeliverJobPayload>(DELIVER_JOB, { handler: dispatch.handle, takeOnEnqueue: true, onClaim: dispatch.openAttempt });
   runner.start();
-  return { store, queue };
+  // Committed after the runner's first claim (of an empty queue): the runner knows nothing waits.
+  await store.write(async () => undefined);
+  /** An accepted delivery of thread t1 and its job, in one write (where the runner takes the job); its id. */
+  const accept = (connector: string, body: string) =>
+    store.write(async (tx) => {
+      const id = await tx.deliveries.insert(
+        { connector, eventType: 'message_created', dedupKey: `message_created:${connector}`, duplicateOf: null, threadId: 't1', chatId: null,
+          body, bodyTruncated: false, headers: {}, verification: 'valid', status: 'accepted', error: null },
+        Date.now(),
+      );
+      await tx.deliveries.setJob(id, await queue.enqueue(tx, { kind: DELIVER_JOB, payload: { connector, delivery: id, thread: 't1' } }));
+      return id;
+    });
+  return { store, queue, accept };
 }
 
 describe.each(STORE_BACKENDS)('the attempt of a delivery (%s store)', (backend) => {
@@ -43,7 +51,7 @@ describe.each(STORE_BACKENDS)('the attempt of a delivery (%s store)', (backend) 
     const delivered: unknown[] = [];
     const instance = { deliver: async (event: unknown) => void delivered.push(event) } as unknown as ConnectorInstance;
     // The dispatch's reading connection refuses deliveries: only the claiming write can have read this one.
-    const { store, queue } = await deliveries(backend, instance, (s) => ({
+    const { store, accept } = await deliveries(backend, instance, (s) => ({
       ...s,
       read: new Proxy(s.read, {
         get: (target, key) =>
@@ -51,11 +59,7 @@ describe.each(STORE_BACKENDS)('the attempt of a delivery (%s store)', (backend) 
       }),
     }));
     const event = messageCreatedEnvelope({ threadId: 't1', text: 'read once' });
-    const id = await store.write(async (tx) => {
-      const delivery = await tx.deliveries.insert(accepted('hook', JSON.stringify(event)), Date.now());
-      await tx.deliveries.setJob(delivery, await queue.enqueue(tx, { kind: DELIVER_JOB, payload: { connector: 'hook', delivery, thread: 't1' } }));
-      return delivery;
-    });
+    const id = await accept('hook', JSON.stringify(event));
     await until(async () => (await store.read.deliveries.byId(id))?.status !== 'accepted', 5_000, 'the delivery delivered');
     expect((await store.read.deliveries.byId(id))?.status).toBe('delivered');
     expect(delivered).toEqual([event]);
@@ -71,26 +75,8 @@ describe.each(STORE_BACKENDS)('the attempt of a delivery (%s store)', (backend) 
   });
 
   it('is opened with the take and closed dead when the run fails before the hand-over', async () => {
-    const { store } = await openTestStore(backend);
-    const queue = new JobQueue(store);
-    const runner = new JobRunner(queue, { logger: createLogger('silent'), pollMs: 60_000 });
-    onTestFinished(() => runner.stop(100));
-    const logger = createLogger('silent');
-    const dispatch = new OutboundDispatch({ store, maxStoredBodyBytes: 65_536, instanceOf: () => undefined, logger });
-    runner.register<DeliverJobPayload>(DELIVER_JOB, { handler: dispatch.handle, takeOnEnqueue: true, onClaim: dispatch.openAttempt });
-    runner.start();
-    // Committed after the runner's first claim (of an empty queue): the runner knows nothing waits.
-    await store.write(async () => undefined);
-
-    const delivery = await store.write(async (tx) => {
-      const id = await tx.deliveries.insert(
-        { connector: 'gone', eventType: 'message_created', dedupKey: 'message_created:1', duplicateOf: null, threadId: 't1', chatId: null,
-          body: '{}', bodyTruncated: false, headers: {}, verification: 'valid', status: 'accepted', error: null },
-        Date.now(),
-      );
-      await tx.deliveries.setJob(id, await queue.enqueue(tx, { kind: DELIVER_JOB, payload: { connector: 'gone', delivery: id, thread: 't1' } }));
-      return id;
-    });
+    const { store, queue, accept } = await deliveries(backend, undefined);
+    const delivery = await accept('gone', '{}');
     // Opened in the enqueuing write itself: the job was taken there.
     const opened = await store.read.attempts.ofDelivery(delivery);
     expect(opened.map((a) => a.outcome)).toEqual(['running']);

@@ -4,8 +4,9 @@
  * `onClaim` work done) by the time that write's caller is answered, and its
  * handler starts without a claim of its own; a later job of an order key is
  * not taken past an earlier one that waits (queued by another process, which
- * the runner cannot know of; on SQLite, past an earlier one of its kind); a rolled-back enqueue gives its slot back; with
- * every slot busy the job waits for a claim, behind those queued before it.
+ * the runner cannot know of; on SQLite, past an earlier one of its kind); a
+ * rolled-back enqueue gives its slot back; with every slot busy the job
+ * waits for a claim, behind those queued before it.
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { JobQueue, type EnqueueInput } from '../../src/jobs/queue.ts';
