@@ -109,8 +109,9 @@ export class JobQueue {
   }
 
   /**
-   * Claims `job`, just enqueued in `tx`, for `owner` in that same write, when it is due and none of its order
-   * key stands before it (jobs-repo.ts `take`); undefined otherwise. It must not start before `tx` committed.
+   * Claims `job`, just enqueued in `tx`, for `owner` in that same write, when it is due and nothing queued
+   * elsewhere stands before it (jobs-repo.ts `take`: its order key's jobs on PostgreSQL, its kind's on SQLite);
+   * undefined otherwise. It must not start before `tx` committed.
    */
   async take(tx: Repos, job: Enqueued, owner: string, leaseMs: number): Promise<Job | undefined> {
     const now = this.#now();
