@@ -16,7 +16,7 @@ COPY src ./src
 COPY connectors ./connectors
 COPY migrations ./migrations
 # The compiled code of the modules the gateway loads (type stripping included),
-# kept between starts (src/cli/main.ts): made here once, so that even a first
+# kept between starts (src/cli/threadgate.js): made here once, so that even a first
 # start, with a full mailbox waiting, loads in about half the time.
 ENV NODE_COMPILE_CACHE=/app/.compile-cache
 RUN node --input-type=module -e "for (const m of ['/app/src/cli/serve-command.ts', '/app/src/cli/gateway.ts', '/app/connectors/email/index.ts', '/app/connectors/redmine/index.ts', '/app/connectors/webhook/index.ts']) await import(m); (await import('node:module')).flushCompileCache();" \
@@ -37,7 +37,7 @@ EXPOSE 8080
 # and asks /healthz on server.port over loopback: exit 0 healthy, 1 not. A
 # port given as `serve --port` is not seen by it; set server.port instead.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=15s --retries=3 \
-  CMD ["node", "/app/src/cli/main.ts", "health"]
+  CMD ["node", "/app/src/cli/threadgate.js", "health"]
 # A young generation of 16 MiB instead of V8's up to 128 MiB (src/cli/node-flags.ts).
-ENTRYPOINT ["node", "--max-semi-space-size=16", "/app/src/cli/main.ts"]
+ENTRYPOINT ["node", "--max-semi-space-size=16", "/app/src/cli/threadgate.js"]
 CMD ["serve", "--host", "0.0.0.0"]

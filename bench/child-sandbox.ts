@@ -15,7 +15,7 @@ export interface ChildSandbox {
   close(): Promise<void>;
 }
 
-const MAIN = join(import.meta.dirname, '../src/cli/main.ts');
+const MAIN = join(import.meta.dirname, '../src/cli/threadgate.js');
 
 export function startChildSandbox(): Promise<ChildSandbox> {
   const child = spawn(process.execPath, [MAIN, 'sandbox', '--port', '0', '--log-level', 'silent'], { stdio: ['ignore', 'pipe', 'inherit'] });

@@ -37,7 +37,7 @@ import { processCpuMicros } from './measure.ts';
 import { spawnJson } from './spawn-json.ts';
 
 const MAILS = Number(process.env.BENCH_MAILS ?? 2_000);
-const MAIN = join(import.meta.dirname, '../src/cli/main.ts');
+const MAIN = join(import.meta.dirname, '../src/cli/threadgate.js');
 const FLOOR = join(import.meta.dirname, 'email-floor.ts');
 const POSTING_FLOOR = join(import.meta.dirname, 'email-floor-posting.ts');
 const PASSWORD = 'bench';

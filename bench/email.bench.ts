@@ -20,7 +20,7 @@ import type { MailServersInfo } from '../test/support/mail-servers.ts';
 
 const MAILS = Number(process.env.BENCH_MAILS ?? 1_000);
 const SMTP_CONNECTIONS = 4;
-const MAIN = join(import.meta.dirname, '../src/cli/main.ts');
+const MAIN = join(import.meta.dirname, '../src/cli/threadgate.js');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -27,7 +27,7 @@ import { spawnJson } from './spawn-json.ts';
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = 10;
 const WARMUP_SECONDS = 2;
-const MAIN = join(import.meta.dirname, '../src/cli/main.ts');
+const MAIN = join(import.meta.dirname, '../src/cli/threadgate.js');
 const LOAD_SCRIPT = join(import.meta.dirname, 'receiver-load.ts');
 const NOOP_MODULE = join(import.meta.dirname, 'fixtures/noop-connector.ts');
 

@@ -10,8 +10,8 @@
  * PostgreSQL with one and two replicas beside SQLite (issue "PostgreSQL
  * store"). The proxy, the live e-mail round trip and the PostgreSQL driver
  * comparison have their own scripts (bench:proxy, bench:email, bench:pg-driver),
- * and so has the start-up's import time with and without the compile cache
- * (bench:start).
+ * and so has `serve`'s start-up, spawn to ready, with and without the compile
+ * cache (bench:start).
  */
 import { cpus, totalmem } from 'node:os';
 import { benchConnectorIntake, reportIntake } from './connector-intake.bench.ts';

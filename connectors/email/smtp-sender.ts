@@ -13,9 +13,9 @@
  * A copy coming back is recognised by our own header (`OWN_HEADER`, our
  * X-Loop) or our own Message-ID (`isOwnMessageId`), see mail-intake.ts.
  */
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type Mail from 'nodemailer/lib/mailer/index.js';
-import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import {
   PermanentDeliveryError,
   TransientDeliveryError,
@@ -46,10 +46,23 @@ export class SmtpFailedError extends TransientDeliveryError {
 /** A Sent copy waits in the connector's state: one bigger than this is kept without its files (they are named in it). */
 const MAX_SENT_COPY_BYTES = 4 * 1024 * 1024;
 
+/** nodemailer, loaded at the first reply rather than at every start (20 ms and 6 MiB of it; docs/benchmarks.md). */
+async function loadNodemailer() {
+  const [nodemailer, composer] = await Promise.all([import('nodemailer'), import('nodemailer/lib/mail-composer/index.js')]);
+  return { nodemailer: nodemailer.default, MailComposer: composer.default };
+}
+let library: ReturnType<typeof loadNodemailer> | undefined;
+const nodemailerLibrary = () => (library ??= loadNodemailer());
+
+async function compose(mail: Mail.Options): Promise<Buffer> {
+  const { MailComposer } = await nodemailerLibrary();
+  return new MailComposer(mail).compile().build();
+}
+
 async function copyWithoutFiles(mail: Mail.Options): Promise<Buffer> {
   const names = (mail.attachments ?? []).map((a) => a.filename).join(', ');
   const text = `${String(mail.text)}\n\n[files sent with this reply, not kept in this copy: ${names}]`;
-  return new MailComposer({ ...mail, text, html: replyHtml(text), attachments: [] }).compile().build();
+  return compose({ ...mail, text, html: replyHtml(text), attachments: [] });
 }
 
 const named = (a: { address: string; name?: string }) => (a.name ? { name: a.name, address: a.address } : a.address);
@@ -61,7 +74,8 @@ export function replySubject(subject: string): string {
 }
 
 export class SmtpSender {
-  readonly #transport: Transporter;
+  readonly #transportOptions: SMTPTransport.Options;
+  #transport: Transporter | undefined;
   readonly #config: EmailConnectorConfig;
   readonly #ctx: ConnectorContext;
   readonly #domain: string;
@@ -82,7 +96,7 @@ export class SmtpSender {
     this.#domain = config.address.slice(config.address.lastIndexOf('@') + 1);
     const { smtp } = config;
     const oauth2 = options.oauth2;
-    this.#transport = nodemailer.createTransport({
+    this.#transportOptions = {
       host: smtp.host,
       port: smtp.port,
       secure: smtp.secure,
@@ -101,7 +115,7 @@ export class SmtpSender {
       connectionTimeout: 10_000,
       greetingTimeout: 10_000,
       socketTimeout: 30_000,
-    });
+    };
   }
 
   /** The Message-ID of the mail for one platform message: stable across retries. */
@@ -136,10 +150,11 @@ export class SmtpSender {
       headers: { [OWN_HEADER]: this.#ctx.name },
     };
     // Built here rather than by the transport: the same bytes go to SMTP and, as the Sent copy, to the mailbox.
-    const raw = await new MailComposer(mail).compile().build();
+    const raw = await compose(mail);
     const envelope = { from: this.#config.address, to: [info.customer.address, ...cc.map((c) => c.address)] };
     try {
-      await this.#transport.sendMail({ envelope, raw });
+      const transport = (this.#transport ??= (await nodemailerLibrary()).nodemailer.createTransport(this.#transportOptions));
+      await transport.sendMail({ envelope, raw });
     } catch (err) {
       throw this.#classify(err);
     }
@@ -165,6 +180,6 @@ export class SmtpSender {
   }
 
   close(): void {
-    this.#transport.close();
+    this.#transport?.close();
   }
 }

@@ -82,7 +82,7 @@ describe('the Dockerfile', () => {
     const data = tempDir('threadgate-volume-');
     /** The image's paths on this machine: /app is the repository, the volume a temp folder. */
     const cache = tempDir('threadgate-compile-cache-');
-    const local = (arg: string) => arg.replace('/app/src/cli/main.ts', MAIN).replace(volume!, data).replace('/app/.compile-cache', cache);
+    const local = (arg: string) => arg.replace('/app/src/cli/threadgate.js', MAIN).replace(volume!, data).replace('/app/.compile-cache', cache);
     expect(env.THREADGATE_STORE_PATH?.startsWith(`${volume}/`)).toBe(true);
 
     const port = await freePort();

@@ -14,6 +14,6 @@ describe("the gateway's Node.js flags", () => {
     const pkg = JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')) as { scripts: Record<string, string> };
     const words = pkg.scripts.start!.split(/\s+/);
     expect(words[0]).toBe('node');
-    expect(words.slice(1, words.indexOf('src/cli/main.ts'))).toEqual([...GATEWAY_NODE_FLAGS]);
+    expect(words.slice(1, words.indexOf('src/cli/threadgate.js'))).toEqual([...GATEWAY_NODE_FLAGS]);
   });
 });

@@ -3,7 +3,7 @@ import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:chil
 import { fileURLToPath } from 'node:url';
 import { onTestFinished } from 'vitest';
 
-export const MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+export const MAIN = fileURLToPath(new URL('../../src/cli/threadgate.js', import.meta.url));
 
 export interface CliResult {
   status: number | null;
