@@ -12,6 +12,8 @@ export interface ChildSandbox {
   organizationId: string;
   roomId: string;
   token: string;
+  /** The sandbox process's pid (its CPU time: bench/measure.ts processCpuMicros). */
+  pid: number;
   close(): Promise<void>;
 }
 
@@ -36,6 +38,7 @@ export function startChildSandbox(): Promise<ChildSandbox> {
         organizationId: ready.organization_id,
         roomId: ready.room_id,
         token: ready.token,
+        pid: child.pid as number,
         close: async () => {
           child.kill('SIGTERM');
           await exited;

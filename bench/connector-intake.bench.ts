@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { startBenchGateway } from './bench-gateway.ts';
-import { cpuColumns } from './measure.ts';
+import { cpuColumns, processCpuMicros } from './measure.ts';
 import { startChildSandbox } from './child-sandbox.ts';
 import { standardWebhooks, startReceiverFloor } from './receiver-floor.ts';
 import type { LoadOutput, LoadSummary } from './receiver-load.ts';
@@ -30,6 +30,8 @@ const INBOUND_SECRET = `whsec_${Buffer.from('connector-intake-bench-secret-01').
 export interface IntakeCase {
   name: string;
   load: LoadSummary;
+  /** The sandbox platform's CPU (its own process, on the same cores) a message answered, over warm-up and run, µs. */
+  platformMicros?: number;
 }
 
 const run = (url: string) =>
@@ -69,11 +71,13 @@ async function gateway(): Promise<IntakeCase> {
   try {
     const gw = await startBenchGateway(dir, sandbox, [{ name: 'hook', type: 'webhook', room_id: sandbox.roomId, inbound_secret: INBOUND_SECRET }]);
     try {
+      const platformBefore = processCpuMicros(sandbox.pid);
       const out = await run(`${gw.url}/connectors/hook/messages`);
+      const platformMicros = processCpuMicros(sandbox.pid) - platformBefore;
       const stored = await gw.store.read.sql.get<{ n: number }>(`select count(*) as n from inbound_messages where connector = 'hook'`);
       const answered = out.warmup.ok2xx + out.measured.ok2xx;
       if (Number(stored?.n) < answered) throw new Error(`${answered} messages answered 202 but only ${stored?.n} stored`);
-      return { name: 'gateway `POST /connectors/hook/messages` (synchronous=full)', load: out.measured };
+      return { name: 'gateway `POST /connectors/hook/messages` (synchronous=full)', load: out.measured, platformMicros: platformMicros / answered };
     } finally {
       await gw.close();
     }
@@ -106,6 +110,9 @@ export function reportIntake(cases: IntakeCase[]): void {
       `| ${c.name} | ${fmt(l.requestsPerSecond)} | ${fmt(l.latencyMs.p50, 2)} | ${fmt(l.latencyMs.p99, 2)} | ${fmt(l.non2xx + l.errors)} | ` +
         `${fmt(l.requestsPerSecond / base, 3)} | ${cpuColumns(l.cpu, l.completed, l.seconds)} |`,
     );
+  }
+  for (const c of cases) {
+    if (c.platformMicros !== undefined) console.log(`\nThe sandbox platform the gateway posts to (its own process, the same cores): ${fmt(c.platformMicros, 1)} µs of CPU a message.`);
   }
 }
 
