@@ -186,7 +186,7 @@ export class PlatformHttpClient {
       timedOut = true;
       deadline.abort();
     }, timeoutMs);
-    const signal = callerSignal ? AbortSignal.any([deadline.signal, callerSignal]) : deadline.signal;
+    const { signal, unlink } = followCaller(deadline, callerSignal, out.stream);
     const started = performance.now();
     let status: number | undefined;
     let failure: string | undefined;
@@ -220,10 +220,29 @@ export class PlatformHttpClient {
       throw mapped;
     } finally {
       clearTimeout(timer);
+      unlink();
       const elapsed = performance.now() - started;
       const durationMs = Math.round(elapsed);
       this.#logger?.debug({ method, path, status, durationMs, attempt, error: failure }, 'platform request');
       this.#onAttempt?.({ method, status, durationMs: elapsed, error: failure });
     }
   }
+}
+
+/**
+ * The signal of one attempt: the deadline's, aborted too when the caller's is (with the caller's reason). An answer
+ * read whole is done within the attempt, so a listener on the caller's signal, removed by `unlink` when the attempt
+ * ends, does it, for 0.6 µs against `AbortSignal.any`'s 1.5 (which also follows its sources through weak references
+ * for as long as the signal lives; docs/benchmarks.md). A streamed answer outlives the attempt: it keeps `any`.
+ */
+function followCaller(deadline: AbortController, caller: AbortSignal | undefined, stream: boolean): { signal: AbortSignal; unlink: () => void } {
+  if (caller === undefined) return { signal: deadline.signal, unlink: () => {} };
+  if (stream) return { signal: AbortSignal.any([deadline.signal, caller]), unlink: () => {} };
+  const follow = () => deadline.abort(caller.reason);
+  if (caller.aborted) {
+    follow();
+    return { signal: deadline.signal, unlink: () => {} };
+  }
+  caller.addEventListener('abort', follow, { once: true });
+  return { signal: deadline.signal, unlink: () => caller.removeEventListener('abort', follow) };
 }

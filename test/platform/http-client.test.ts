@@ -3,6 +3,7 @@
  * retry of 429/5xx/network failures and nothing else, Retry-After, timeouts,
  * and the error each failure becomes.
  */
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   PlatformClientOptionsError,
@@ -15,6 +16,7 @@ import { PlatformHttpClient } from '../../src/platform/http-client.ts';
 import type { PlatformHttpOptions } from '../../src/platform/http-request.ts';
 import { failure } from '../support/failure.ts';
 import { closedPort } from '../support/ports.ts';
+import { until } from '../support/wait.ts';
 import { capturingLogger, TOKEN } from './fixtures.ts';
 import { startScriptedPlatform, type Script, type ScriptedPlatform } from './scripted-platform.ts';
 
@@ -258,6 +260,23 @@ describe('timeouts', () => {
     });
     const err = await failure(client.request({ method: 'GET', path: '/api/v5/stall' }));
     expect(err).toBeInstanceOf(PlatformTimeoutError);
+  });
+
+  it("the caller's signal ends a request in flight with its reason; finished attempts leave no listener on it", async () => {
+    const ok = { status: 200, body: { ok: true } };
+    const { platform, client } = await setup([ok, ok, ok, { status: 200, body: {}, delayMs: SLOWER_THAN_TIMEOUT_MS }], { retry: { attempts: 1 } });
+    const caller = new AbortController();
+    for (let i = 0; i < 3; i++) expect((await client.request({ method: 'GET', path: '/api/v5/x', signal: caller.signal })).status).toBe(200);
+    // A long-lived signal (a job's, the runner's) must not collect one listener per request.
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
+    const started = performance.now();
+    const pending = failure(client.request({ method: 'POST', path: '/api/v5/slow', body: {}, signal: caller.signal }));
+    await until(async () => platform.requests.length === 4, 2_000, 'the slow request sent');
+    const reason = new Error('the runner stops');
+    caller.abort(reason);
+    expect(await pending).toBe(reason);
+    expect(performance.now() - started).toBeLessThan(SLOWER_THAN_TIMEOUT_MS);
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
   });
 
   it('a per-call timeoutMs overrides the client default', async () => {
