@@ -52,7 +52,12 @@ async function loadNodemailer() {
   return { nodemailer: nodemailer.default, MailComposer: composer.default };
 }
 let library: ReturnType<typeof loadNodemailer> | undefined;
-const nodemailerLibrary = () => (library ??= loadNodemailer());
+/** Loaded once; a failed load (files the process cannot open just now, say) is tried again by the next reply. */
+const nodemailerLibrary = () =>
+  (library ??= loadNodemailer().catch((err: unknown) => {
+    library = undefined;
+    throw err;
+  }));
 
 async function compose(mail: Mail.Options): Promise<Buffer> {
   const { MailComposer } = await nodemailerLibrary();
