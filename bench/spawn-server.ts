@@ -47,7 +47,8 @@ export function spawnServer(script: string, args: readonly string[] = [], option
   });
 }
 
-function rssOf(pid: number): number {
+/** A process's resident set (VmRSS), bytes; NaN when /proc does not say. */
+export function rssOf(pid: number): number {
   const line = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return line ? Number(line[1]) * 1024 : Number.NaN;
 }

@@ -14,12 +14,13 @@
  * src/cli/main.ts run directly).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
+import { closedPort, freePort } from '../test/support/ports.ts';
 import { startChildSandbox } from './child-sandbox.ts';
+import { rssOf } from './spawn-server.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -43,21 +44,6 @@ console.log(JSON.stringify({ rssMiB: process.memoryUsage().rss / 2 ** 20 }));
 interface Sample {
   ms: number;
   rssMiB?: number;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
-
-function rssMiB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
-  return Number(line?.replace(/\D+/g, '') ?? 0) / 1024;
 }
 
 function nodeAlone(): Sample {
@@ -95,7 +81,7 @@ async function serve(entry: string, env: NodeJS.ProcessEnv, config: string): Pro
       if (status === 200) break;
       await new Promise((r) => setTimeout(r, 2));
     }
-    return { ms: performance.now() - started, rssMiB: rssMiB(child.pid as number) };
+    return { ms: performance.now() - started, rssMiB: rssOf(child.pid as number) / 2 ** 20 };
   } finally {
     child.kill('SIGTERM');
     await exited;
@@ -107,7 +93,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const dir = mkdtempSync(join(tmpdir(), 'tg-bench-start-'));
 const sandbox = await startChildSandbox();
 try {
-  const closed = await freePort();
+  const closed = await closedPort();
   const config = join(dir, 'threadgate.yaml');
   writeFileSync(
     config,
