@@ -15,11 +15,13 @@ export interface IntakeArgs {
 }
 
 export async function intakeWrite(tx: Repos, a: IntakeArgs): Promise<number> {
-  const original = await tx.deliveries.originalOf(a.connector, a.dedupKey);
+  const eventAt = new Date(a.now).toISOString();
+  const original = await tx.deliveries.originalOf(a.connector, eventAt, a.dedupKey);
   const base = {
     connector: a.connector,
     eventType: 'message.created',
     dedupKey: a.dedupKey,
+    eventAt,
     threadId: a.threadId,
     chatId: 'chat-1',
     body: a.body,

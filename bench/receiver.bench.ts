@@ -86,9 +86,11 @@ async function storeHistory(store: RunningGateway['store'], count: number): Prom
       );
       await tx.sql.run(
         `with recursive k(i) as (select 1 union all select i + 1 from k where i < ?)
-         insert into deliveries (connector, event_type, dedup_key, thread_id, chat_id, body, headers, verification, status, received_at, updated_at)
-         select '${CONNECTOR}', 'message_created', lower(hex(randomblob(16))), lower(hex(randomblob(8))), 'chat', ?, '{}', 'valid', 'delivered', ?, ? from k`,
-        [n, body, now, now],
+         insert into deliveries (connector, event_type, dedup_key, event_at, thread_id, chat_id, body, headers, verification, status, received_at, updated_at)
+         select '${CONNECTOR}', 'message_created', lower(hex(randomblob(16))), strftime('%Y-%m-%dT%H:%M:%fZ', (? + i) / 1000.0, 'unixepoch'),
+           lower(hex(randomblob(8))), 'chat', ?, '{}', 'valid', 'delivered', ?, ? from k`,
+        // Events of the day before, in time order, as the platform sent them.
+        [n, now - 86_400_000 + done, body, now, now],
       );
     });
   }

@@ -4,6 +4,7 @@
  * enqueue registered on one runner. The composition root creates one.
  */
 import type { Logger } from 'pino';
+import type { WebhookDedup } from '../config/schema.ts';
 import type { ConnectorInstance } from '../connector/api.ts';
 import type { BackoffPolicy } from '../jobs/backoff.ts';
 import { JobQueue } from '../jobs/queue.ts';
@@ -30,6 +31,8 @@ export interface BridgeOptions {
   connectors: { has(name: string): boolean; instanceOf(name: string): ConnectorInstance | undefined };
   targetOf(connector: string): RegistrationTarget;
   signature: { payload: SignaturePayload; toleranceSeconds: number };
+  /** What makes two webhooks one event (default: the id at its created_at). */
+  webhookDedup?: WebhookDedup;
   /** How long connector deliveries and platform POSTs are retried, and how far apart. */
   jobs: { delivery: RetryBudget; platform: RetryBudget; backoff: BackoffPolicy; concurrency: number; leaseMs?: number; pollMs?: number };
   /** Bodies of delivered webhooks kept up to this size. */
@@ -99,6 +102,7 @@ export class Bridge {
       queue: this.queue,
       isConnector: (name) => o.connectors.has(name),
       signature: o.signature,
+      ...(o.webhookDedup ? { dedup: o.webhookDedup } : {}),
       budget: o.jobs.delivery,
       logger: logger.child({ room: 'receiver' }),
       refusals: o.refusals,

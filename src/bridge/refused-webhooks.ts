@@ -79,6 +79,7 @@ export class RefusedWebhooks {
       connector,
       eventType: null,
       dedupKey: null,
+      eventAt: null,
       duplicateOf: null,
       threadId: null,
       chatId: null,

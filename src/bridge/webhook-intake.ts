@@ -7,9 +7,10 @@
  * is refused-webhooks.ts's business.
  */
 import type { Logger } from 'pino';
+import type { WebhookDedup } from '../config/schema.ts';
 import { ThreadgateError } from '../errors.ts';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyWebhook, type SignaturePayload } from '../platform/signature.ts';
-import { WebhookEvent, webhookEventKey } from '../platform/schemas/unified-messaging.ts';
+import { WebhookEvent, webhookEventKey, webhookEventTime } from '../platform/schemas/unified-messaging.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import type { RetryBudget } from '../jobs/retry-budget.ts';
 import type { Store } from '../store/database.ts';
@@ -39,6 +40,8 @@ export interface WebhookIntakeDeps {
   queue: JobQueue;
   isConnector(name: string): boolean;
   signature: { payload: SignaturePayload; toleranceSeconds: number };
+  /** What makes two webhooks one event (default: the id at its created_at; with `id`, every `eventAt` is ''). */
+  dedup?: WebhookDedup;
   /** How long a connector delivery is retried. */
   budget: RetryBudget;
   logger: Logger;
@@ -125,6 +128,7 @@ export class WebhookIntake {
 
   async #store(connector: string, event: WebhookEvent, rawBody: Buffer, headers: Record<string, unknown>, verification: string): Promise<IntakeResult> {
     const dedupKey = webhookEventKey(event);
+    const eventAt = this.#d.dedup === 'id' ? '' : webhookEventTime(event);
     // Grouped with concurrent webhooks in one commit; resolved only after it. The job runner takes the job in the
     // same write when it has a free slot (the delivery starts as the commit returns), or looks for it after.
     const result = await this.#d.store.write(async (tx): Promise<IntakeResult> => {
@@ -133,6 +137,7 @@ export class WebhookIntake {
         connector,
         eventType: event.event_type,
         dedupKey,
+        eventAt,
         threadId: event.thread_id,
         chatId: event.chat_id,
         body: rawBody.toString('utf8'),
@@ -144,7 +149,7 @@ export class WebhookIntake {
       const id = await tx.deliveries.insertOriginal({ ...base, duplicateOf: null, status: 'accepted' }, now);
       if (id === undefined) {
         // Seen before: recorded as a duplicate of the first, and not delivered again.
-        const original = (await tx.deliveries.originalOf(connector, dedupKey)) as number;
+        const original = (await tx.deliveries.originalOf(connector, eventAt, dedupKey)) as number;
         return { deliveryId: await tx.deliveries.insert({ ...base, duplicateOf: original, status: 'duplicate' }, now), duplicate: true };
       }
       const payload: DeliverJobPayload = { connector, delivery: id, thread: event.thread_id };

@@ -139,6 +139,7 @@ export async function startGateway(
       connectors: runtime,
       targetOf,
       signature: { payload: settings.platform.signature.payload, toleranceSeconds: settings.platform.signature.tolerance_seconds },
+      webhookDedup: settings.platform.webhook_dedup,
       maxStoredBodyBytes: settings.store.max_stored_body_bytes,
       refusals: refusalLimits(settings.store.refused),
       observe: { jobFinished: metrics.jobFinished, webhook: metrics.webhook, webhookNotStored: metrics.webhookNotStored },

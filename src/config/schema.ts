@@ -24,6 +24,14 @@ function duration(min: string, max: string) {
   });
 }
 
+/**
+ * What names a webhook event for deduplication: its type and id at its `created_at` (the default), or its type
+ * and id alone, for a platform that sends an event again with another `created_at` (docs/decisions.md, "Which
+ * webhooks are the same event").
+ */
+export const WEBHOOK_DEDUP = ['id_and_created_at', 'id'] as const;
+export type WebhookDedup = (typeof WEBHOOK_DEDUP)[number];
+
 export const PlatformSettings = z.strictObject({
   /** The platform's API address. Absent: the embedded sandbox is started and used. */
   url: httpUrl.optional(),
@@ -40,6 +48,7 @@ export const PlatformSettings = z.strictObject({
       tolerance_seconds: z.number().int().min(1).max(86_400).default(300),
     })
     .prefault({}),
+  webhook_dedup: z.enum(WEBHOOK_DEDUP).default('id_and_created_at'),
 });
 
 export const ServerSettings = z.strictObject({

@@ -10,6 +10,8 @@ export interface NewDelivery {
   connector: string;
   eventType: string | null;
   dedupKey: string | null;
+  /** The event's own time as sent, the dedup index's key before `dedupKey`; null with `dedupKey`. */
+  eventAt: string | null;
   duplicateOf: number | null;
   threadId: string | null;
   chatId: string | null;
@@ -44,6 +46,7 @@ interface RawDelivery {
   connector: string;
   event_type: string | null;
   dedup_key: string | null;
+  event_at: string | null;
   duplicate_of: number | null;
   thread_id: string | null;
   chat_id: string | null;
@@ -64,6 +67,7 @@ const toDelivery = (r: RawDelivery): DeliveryRow => ({
   connector: r.connector,
   eventType: r.event_type,
   dedupKey: r.dedup_key,
+  eventAt: r.event_at,
   duplicateOf: r.duplicate_of,
   threadId: r.thread_id,
   chatId: r.chat_id,
@@ -86,11 +90,11 @@ export class DeliveriesRepo {
     this.#db = db;
   }
 
-  /** The id of the first delivery with this dedup key, if any. */
-  async originalOf(connector: string, dedupKey: string): Promise<number | undefined> {
+  /** The id of the first delivery of this event (its time and dedup key), if any. */
+  async originalOf(connector: string, eventAt: string, dedupKey: string): Promise<number | undefined> {
     const row = await this.#db.get<{ id: number }>(
-      `select id from deliveries where connector = ? and dedup_key = ? and duplicate_of is null`,
-      [connector, dedupKey],
+      `select id from deliveries where connector = ? and event_at = ? and dedup_key = ? and duplicate_of is null`,
+      [connector, eventAt, dedupKey],
     );
     return row?.id;
   }
@@ -100,21 +104,21 @@ export class DeliveriesRepo {
   }
 
   /**
-   * Inserts `d`, the first of its dedup key (`duplicateOf` null), unless that key has its original already: then
+   * Inserts `d`, the first of its event (`duplicateOf` null), unless that event has its original already: then
    * nothing is stored and the answer is undefined. One statement against deliveries_dedup instead of a look-up and
    * an insert.
    */
   insertOriginal(d: NewDelivery & { duplicateOf: null }, now: number): Promise<number | undefined> {
-    return this.#insert(d, now, ' on conflict (connector, dedup_key) where dedup_key is not null and duplicate_of is null do nothing');
+    return this.#insert(d, now, ' on conflict (connector, event_at, dedup_key) where dedup_key is not null and duplicate_of is null do nothing');
   }
 
   async #insert(d: NewDelivery, now: number, onConflict: string): Promise<number | undefined> {
     return this.#db.insert(
-      `insert into deliveries (connector, event_type, dedup_key, duplicate_of, thread_id, chat_id, body,
+      `insert into deliveries (connector, event_type, dedup_key, event_at, duplicate_of, thread_id, chat_id, body,
          body_truncated, headers, verification, status, error, received_at, updated_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)${onConflict}`,
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)${onConflict}`,
       [
-        d.connector, d.eventType, d.dedupKey, d.duplicateOf, d.threadId, d.chatId, d.body, d.bodyTruncated ? 1 : 0,
+        d.connector, d.eventType, d.dedupKey, d.eventAt, d.duplicateOf, d.threadId, d.chatId, d.body, d.bodyTruncated ? 1 : 0,
         JSON.stringify(d.headers), d.verification, d.status, d.error, now, now,
       ],
     );

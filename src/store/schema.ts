@@ -110,6 +110,12 @@ export const deliveries = sqliteTable(
     eventType: text('event_type'),
     /** `event_type:id` of a verified event; null for rejected ones. */
     dedupKey: text('dedup_key'),
+    /**
+     * The event's own time as the platform wrote it (the message's or the reply suggestion's `created_at`), the
+     * dedup index's key before `dedup_key`: that index then grows at its end instead of at a random page a webhook.
+     * Null for rejected ones; '' for deliveries stored before it existed whose body no longer says it.
+     */
+    eventAt: text('event_at'),
     /** The original of a `duplicate`. */
     duplicateOf: integer('duplicate_of'),
     threadId: text('thread_id'),
@@ -131,7 +137,7 @@ export const deliveries = sqliteTable(
   },
   (t) => [
     uniqueIndex('deliveries_dedup')
-      .on(t.connector, t.dedupKey)
+      .on(t.connector, t.eventAt, t.dedupKey)
       .where(sql`dedup_key is not null and duplicate_of is null`),
     index('deliveries_status').on(t.status, t.receivedAt),
     index('deliveries_received').on(t.receivedAt),

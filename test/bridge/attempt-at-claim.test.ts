@@ -36,7 +36,7 @@ async function deliveries(backend: TestBackend, instance: ConnectorInstance | un
   const accept = (connector: string, body: string) =>
     store.write(async (tx) => {
       const id = await tx.deliveries.insert(
-        { connector, eventType: 'message_created', dedupKey: `message_created:${connector}`, duplicateOf: null, threadId: 't1', chatId: null,
+        { connector, eventType: 'message_created', dedupKey: `message_created:${connector}`, eventAt: '2026-11-27T08:00:00Z', duplicateOf: null, threadId: 't1', chatId: null,
           body, bodyTruncated: false, headers: {}, verification: 'valid', status: 'accepted', error: null },
         Date.now(),
       );

@@ -47,6 +47,24 @@ describe('accepted webhooks', () => {
     ]);
   });
 
+  it('an event is its id at its created_at: the same id at another time is a new event, unless platform.webhook_dedup is id', async () => {
+    const sent = async (tg: TestGateway) => {
+      const event = await messageCreated(tg);
+      const later = { ...event, message: { ...event.message, created_at: '2031-01-01T00:00:00.000Z' } };
+      return [(await post(tg, event)).body.duplicate, (await post(tg, later)).body.duplicate, (await post(tg, event)).body.duplicate];
+    };
+    expect(await sent(await startTestGateway({ connectors: [desk] }))).toEqual([false, false, true]);
+    const sandbox = await startTestSandbox({ retryBaseMs: 20 });
+    const platform = { url: sandbox.url, organization_id: sandbox.organizationId, token: sandbox.token, webhook_dedup: 'id' };
+    const byId = await startTestGateway({ connectors: [desk], sandbox, settings: { platform } });
+    expect(await sent(byId)).toEqual([false, true, true]);
+    expect(await byId.gateway.store.read.sql.all(`select event_at, status from deliveries order by id`)).toEqual([
+      { event_at: '', status: expect.stringMatching(/accepted|delivered/) },
+      { event_at: '', status: 'duplicate' },
+      { event_at: '', status: 'duplicate' },
+    ]);
+  });
+
   it('the platform retrying after a slow answer produces exactly one delivery to the connector', async () => {
     // The sandbox gives up on our answer after 1 ms, so it sends the same event again, and again.
     const sandbox = await startTestSandbox({ retryBaseMs: 20, webhookTimeoutMs: 1 });

@@ -18,7 +18,7 @@ async function fill(store: ReturnType<typeof openStore>, rows: number) {
     Array.from({ length: rows }, (_, i) =>
       store.write((tx) =>
         tx.deliveries.insert(
-          { connector: 'c', eventType: 'message_created', dedupKey: `k-${i}`, duplicateOf: null, threadId: 't', chatId: null, body, bodyTruncated: false, headers: {}, verification: 'valid', status: 'accepted', error: null },
+          { connector: 'c', eventType: 'message_created', dedupKey: `k-${i}`, eventAt: '2026-11-27T08:00:00Z', duplicateOf: null, threadId: 't', chatId: null, body, bodyTruncated: false, headers: {}, verification: 'valid', status: 'accepted', error: null },
           Date.now(),
         ),
       ),

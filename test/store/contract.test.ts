@@ -11,7 +11,7 @@ import type { NewDelivery } from '../../src/store/deliveries-repo.ts';
 import { openTestStore, STORE_BACKENDS } from '../support/store-backends.ts';
 
 const delivery = (n: number): NewDelivery => ({
-  connector: 'desk', eventType: 'message_created', dedupKey: `k-${n}`, duplicateOf: null, threadId: 't', chatId: null,
+  connector: 'desk', eventType: 'message_created', dedupKey: `k-${n}`, eventAt: '2026-11-27T08:00:00Z', duplicateOf: null, threadId: 't', chatId: null,
   body: '{}', bodyTruncated: false, headers: {}, verification: 'valid', status: 'accepted', error: null,
 });
 

@@ -6,6 +6,7 @@ import { openStore } from '../../src/store/database.ts';
 import { MIGRATIONS_FOLDER, readJournal } from '../../src/store/migrations.ts';
 import { ORDERED_UNFINISHED_JOB } from '../../src/store/sqlite/order-index.ts';
 import { tempDir } from '../support/temp-dir.ts';
+import { expectUpgraded, storeOldDeliveries } from './dedup-upgrade.ts';
 
 function open(path: string, migrationsFolder?: string) {
   const store = openStore({ path, migrationsFolder });
@@ -160,5 +161,13 @@ describe('store migrations', () => {
       `select status from jobs indexed by jobs_order where order_key = 'thread:7' and ${ORDERED_UNFINISHED_JOB} order by id`,
     );
     expect(live.map((r) => r.status)).toEqual(['queued', 'running']);
+  });
+
+  it("gives stored deliveries their event's time from their body, so the same event sent after the upgrade is still a duplicate", async () => {
+    const path = join(tempDir(), 'dedup.db');
+    const before = open(path, migrationsUpTo(14)); // up to 0013: deliveries_dedup keyed by (connector, dedup_key)
+    await storeOldDeliveries(before);
+    await before.close();
+    await expectUpgraded(open(path));
   });
 });

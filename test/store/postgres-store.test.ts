@@ -5,19 +5,20 @@
  * cannot be reached, text with NUL characters, and a store that comes back
  * after the database restarts.
  */
-import { writeFileSync } from 'node:fs';
+import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InboundBridge } from '../../src/bridge/inbound.ts';
 import { JobQueue } from '../../src/jobs/queue.ts';
 import { openPostgresStore } from '../../src/store/postgres/pg-store.ts';
-import { readPgMigrations } from '../../src/store/postgres/pg-migrations.ts';
+import { PG_MIGRATIONS_FOLDER, readPgMigrations } from '../../src/store/postgres/pg-migrations.ts';
 import { runCliAsync } from '../support/cli.ts';
 import { closedPort } from '../support/ports.ts';
 import { postgresDatabase } from '../support/postgres.ts';
 import { startPostgres, type RunningPostgres } from '../support/postgres-server.ts';
 import { openTestStore } from '../support/store-backends.ts';
 import { tempDir } from '../support/temp-dir.ts';
+import { expectUpgraded, storeOldDeliveries } from './dedup-upgrade.ts';
 
 describe('PostgreSQL store', () => {
   it('three replicas opening an empty database at once apply each migration exactly once', async () => {
@@ -69,6 +70,22 @@ describe('PostgreSQL store', () => {
     expect((await bridge.submit('mail', message)).duplicate).toBe(true);
     const row = await store.read.sql.get<{ external_id: string; body: string; sender_name: string }>('select external_id, body, sender_name from inbound_messages');
     expect(row).toEqual({ external_id: '<m\uFFFD@x>', body: 'broken\uFFFDmail', sender_name: 'Ann\uFFFD' });
+  });
+
+  it("gives stored deliveries their event's time from their body, so the same event sent after the upgrade is still a duplicate", async () => {
+    const url = await postgresDatabase();
+    const folder = join(tempDir(), 'pg-migrations');
+    cpSync(PG_MIGRATIONS_FOLDER, folder, { recursive: true });
+    rmSync(join(folder, '0007_deliveries_dedup_in_event_order.sql')); // up to 0006: deliveries_dedup keyed by (connector, dedup_key)
+    const before = await openPostgresStore({ url, poolSize: 2, migrationsFolder: folder });
+    await storeOldDeliveries(before);
+    await before.close();
+    const after = await openPostgresStore({ url, poolSize: 2 });
+    try {
+      await expectUpgraded(after);
+    } finally {
+      await after.close();
+    }
   });
 
   it('a settings store.url that is not a PostgreSQL URL is refused naming the key', async () => {

@@ -120,7 +120,7 @@ describe('sqlite store: the write path opens no temporary b-tree', () => {
 
 function webhook(): Omit<NewDelivery, 'duplicateOf' | 'status'> {
   return {
-    connector: 'hook', eventType: 'message_created', dedupKey: 'message_created:e-1', threadId: 't', chatId: 'c', body: '{}',
+    connector: 'hook', eventType: 'message_created', dedupKey: 'message_created:e-1', eventAt: '2026-11-27T08:00:00Z', threadId: 't', chatId: 'c', body: '{}',
     bodyTruncated: false, headers: {}, verification: 'valid', error: null,
   };
 }

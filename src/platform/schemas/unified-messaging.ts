@@ -256,6 +256,15 @@ export const WebhookEvent = z.discriminatedUnion('event_type', [
 ]);
 export type WebhookEvent = z.infer<typeof WebhookEvent>;
 
+/**
+ * A webhook event's own time, as the platform wrote it: the `created_at` of what it carries. The same event sent
+ * again carries the same bytes, so with the dedup key it names the event; it leads the store's dedup index, whose
+ * keys then come in time order.
+ */
+export function webhookEventTime(event: WebhookEvent): string {
+  return event.event_type === 'message_created' ? event.message.created_at : event.reply_suggestion.created_at;
+}
+
 /** The dedup key of a webhook event: its type plus the id of what it carries. */
 export function webhookEventKey(event: WebhookEvent): string {
   return event.event_type === 'message_created'
