@@ -51,6 +51,8 @@ describe('admin API: reading the log', () => {
     expect(shown.body).toMatchObject({ id, connector: 'refuser', status: 'dead', verification: 'valid', event_type: 'message_created', body_truncated: false });
     expect(shown.body.headers['x-svc-signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
     expect(shown.body.body.message.message).toBe('reply via refuser');
+    // What names the event: its id at the time the platform says it was created.
+    expect(shown.body).toMatchObject({ dedup_key: `message_created:${shown.body.body.message.id}`, event_at: shown.body.body.message.created_at });
     expect(shown.body.attempts).toEqual([expect.objectContaining({ attempt: 1, outcome: 'dead', replay: false, error: expect.stringContaining('TG_DELIVERY_PERMANENT') })]);
     refused(await tg.admin('GET', '/deliveries/999999'), 404, 'TG_RECORD_NOT_FOUND');
   });

@@ -81,6 +81,9 @@ export const DeliveryDetailView = component(
     event_type: z.string().nullable(),
     status: DeliveryStatus,
     dedup_key: z.string().nullable(),
+    event_at: z.string().nullable().meta({
+      description: "The event's created_at as the platform sent it: with dedup_key, what names the event ('' when platform.webhook_dedup is id).",
+    }),
     duplicate_of: z.number().int().nullable(),
     thread_id: z.string().nullable(),
     chat_id: z.string().nullable(),
@@ -132,6 +135,7 @@ const detailView = (d: DeliveryRow, attempts: DeliveryAttemptRow[]): z.infer<typ
   event_type: d.eventType,
   status: d.status,
   dedup_key: d.dedupKey,
+  event_at: d.eventAt,
   duplicate_of: d.duplicateOf,
   thread_id: d.threadId,
   chat_id: d.chatId,
