@@ -100,8 +100,9 @@ export class WebhookIntake {
         verified = verify(fresh);
       }
       const { secretIndex } = verified;
-      const event = parseEvent(rawBody);
-      return await this.#store(connector, event, rawBody, kept, secretIndex === 0 ? 'valid' : 'valid-previous-secret');
+      const text = rawBody.toString('utf8'); // decoded once: parsed, and stored as it came
+      const event = parseEvent(text);
+      return await this.#store(connector, event, text, kept, secretIndex === 0 ? 'valid' : 'valid-previous-secret');
     } catch (err) {
       if (err instanceof NotRegisteredError) {
         this.#d.onResult?.(connector, 'rejected');
@@ -126,7 +127,7 @@ export class WebhookIntake {
     this.#d.logger.info({ connector: connector.slice(0, 64), code: problem, stored: notStored === undefined, ...(notStored ? { not_stored: notStored } : {}) }, `webhook refused: ${message}`);
   }
 
-  async #store(connector: string, event: WebhookEvent, rawBody: Buffer, headers: Record<string, unknown>, verification: string): Promise<IntakeResult> {
+  async #store(connector: string, event: WebhookEvent, body: string, headers: Record<string, unknown>, verification: string): Promise<IntakeResult> {
     const dedupKey = webhookEventKey(event);
     const eventAt = this.#d.dedup === 'id' ? '' : webhookEventTime(event);
     // Grouped with concurrent webhooks in one commit; resolved only after it. The job runner takes the job in the
@@ -140,7 +141,7 @@ export class WebhookIntake {
         eventAt,
         threadId: event.thread_id,
         chatId: event.chat_id,
-        body: rawBody.toString('utf8'),
+        body,
         bodyTruncated: false,
         headers,
         verification,
@@ -161,10 +162,10 @@ export class WebhookIntake {
   }
 }
 
-function parseEvent(rawBody: Buffer): WebhookEvent {
+function parseEvent(text: string): WebhookEvent {
   let json: unknown;
   try {
-    json = JSON.parse(rawBody.toString('utf8'));
+    json = JSON.parse(text);
   } catch (err) {
     throw new WebhookPayloadError(`malformed JSON: ${(err as Error).message}`, []);
   }
