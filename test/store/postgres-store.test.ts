@@ -83,6 +83,8 @@ describe('PostgreSQL store', () => {
     const after = await openPostgresStore({ url, poolSize: 2 });
     try {
       await expectUpgraded(after);
+      // The migration's helper function is gone with it.
+      expect(await after.read.sql.get(`select count(*)::int as n from pg_proc where proname like 'threadgate_%'`)).toEqual({ n: 0 });
     } finally {
       await after.close();
     }
