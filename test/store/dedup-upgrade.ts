@@ -1,7 +1,7 @@
 /**
- * Deliveries as a store from before the dedup index led with the event's time
- * held them (SQLite up to 0013, PostgreSQL up to 0006), and what the upgrade
- * must make of them: each original keeps deduplicating the event it holds.
+ * Deliveries stored before the dedup index led with the event's time (SQLite
+ * up to migration 0013, PostgreSQL up to 0006), and what the upgrade must make
+ * of them: each original keeps deduplicating the event it holds.
  */
 import { expect } from 'vitest';
 import type { Store } from '../../src/store/store.ts';
