@@ -158,8 +158,10 @@ export class SmtpSender {
     const raw = await compose(mail);
     const envelope = { from: this.#config.address, to: [info.customer.address, ...cc.map((c) => c.address)] };
     try {
-      const transport = (this.#transport ??= (await nodemailerLibrary()).nodemailer.createTransport(this.#transportOptions));
-      await transport.sendMail({ envelope, raw });
+      const { nodemailer } = await nodemailerLibrary();
+      // Made after the await: two first replies at once share one transport.
+      this.#transport ??= nodemailer.createTransport(this.#transportOptions);
+      await this.#transport.sendMail({ envelope, raw });
     } catch (err) {
       throw this.#classify(err);
     }
