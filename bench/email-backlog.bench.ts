@@ -4,9 +4,10 @@
  * multipart/alternative, ~4 KB with quoted history) are APPENDed straight into
  * a real Dovecot INBOX; then, side by side on the same mailbox:
  *   (a) the floor: imapflow + mailparser alone, fetching every message's
- *       source and parsing it, one after another, as a minimal importer would,
- *       in a process of its own (email-floor.ts): its seconds from the
- *       connect, and its peak RSS;
+ *       source a page of UIDs at a time and parsing it, one after another, as
+ *       a minimal importer in bounded memory would, in a process of its own
+ *       started with the gateway's Node.js flags (email-floor.ts): its
+ *       seconds from the connect, and its peak RSS;
  *   (a') the same floor storing each mail in a grouped synced write, posting
  *       it to the platform and marking it posted (email-floor-posting.ts):
  *       the least the gateway's duties add to the libraries;
@@ -137,7 +138,7 @@ async function postingFloor(mail: MailServersInfo, user: string, dir: string): P
     if (res.status !== 201 || !config.id) throw new Error(`the sandbox did not register the floor's configuration: ${res.status} ${JSON.stringify(config)}`);
     const floorDir = mkdtempSync(join(dir, 'posting-floor-'));
     const args = [mail.host, String(mail.imapPort), user, PASSWORD, String(MAILS), sandbox.url, sandbox.organizationId, sandbox.token, config.id, floorDir];
-    return await spawnJson<FloorResult>(POSTING_FLOOR, args);
+    return await spawnJson<FloorResult>(POSTING_FLOOR, args, {}, GATEWAY_NODE_FLAGS);
   } finally {
     sink.close();
     await sandbox.close();
@@ -155,7 +156,8 @@ export async function benchEmailBacklog(): Promise<BacklogResult> {
     const support = `backlog-${process.pid}@example.test`;
     writeFileSync(join(mail.usersDir, support), `${support}:{PLAIN}${PASSWORD}::::::\n`, { mode: 0o644 });
     await fill(mail, support);
-    const floor = await spawnJson<FloorResult>(FLOOR, [mail.host, String(mail.imapPort), support, PASSWORD, String(MAILS)]);
+    // The floors run with the gateway's Node.js flags: their heaps are sized as its is.
+    const floor = await spawnJson<FloorResult>(FLOOR, [mail.host, String(mail.imapPort), support, PASSWORD, String(MAILS)], {}, GATEWAY_NODE_FLAGS);
     const floorSeconds = floor.seconds;
     const posting = await postingFloor(mail, support, dir);
 

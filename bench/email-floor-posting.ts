@@ -23,7 +23,7 @@ import Database from 'better-sqlite3';
 import { ImapFlow } from 'imapflow';
 import { simpleParser } from 'mailparser';
 import { Pool } from 'undici';
-import { cpuSecondsSince, peakRssMiB, type FloorResult } from './email-floor.ts';
+import { cpuSecondsSince, peakRssMiB, sourcesInPages, type FloorResult } from './email-floor.ts';
 import { groupCommitter } from './floor-committer.ts';
 
 /** Platform posts at once: the connections of the gateway's pool to the platform (src/platform/http-client.ts). */
@@ -102,9 +102,8 @@ async function floorPosting(a: Args): Promise<FloorResult> {
   };
   try {
     await client.mailboxOpen('INBOX', { readOnly: true });
-    for await (const msg of client.fetch('1:*', { uid: true, source: true })) {
-      if (!msg.source) continue;
-      const m = await simpleParser(msg.source);
+    for await (const source of sourcesInPages(client)) {
+      const m = await simpleParser(source);
       if (!m.messageId) continue;
       parsed += 1;
       page.push({ messageId: m.messageId, sender: m.from?.value[0]?.address ?? 'unknown', body: m.text ?? '' });

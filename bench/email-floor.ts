@@ -1,14 +1,19 @@
 /**
  * The e-mail backlog's floor, in a process of its own so that its peak RSS
  * stands beside the gateway's: imapflow + mailparser alone fetching every
- * message's source in a mailbox and parsing it, one after another, as a
- * minimal importer would. `node bench/email-floor.ts <host> <port> <user>
+ * message's source in a mailbox, a page of UIDs at a time, and parsing it,
+ * one after another, as a minimal importer in bounded memory would. Started
+ * with the gateway's Node.js flags (email-backlog.bench.ts), so both heaps
+ * are sized alike. `node bench/email-floor.ts <host> <port> <user>
  * <password> <expected mails>` prints `{ seconds, parsed, peakRssMiB }` (the
  * seconds from the connect, the import of both libraries not counted).
  */
 import { readFileSync } from 'node:fs';
 import { ImapFlow } from 'imapflow';
 import { simpleParser } from 'mailparser';
+
+/** Mails downloaded at a time: the gateway's group (connectors/email/mailbox-watcher.ts, DEFAULT_MAX_GROUP_MAILS). */
+const PAGE = 100;
 
 export interface FloorResult {
   seconds: number;
@@ -30,6 +35,21 @@ export function cpuSecondsSince(start: NodeJS.CpuUsage): number {
   return (used.user + used.system) / 1e6;
 }
 
+/**
+ * Every message's source in the open mailbox, in UID order, downloaded a page at a time as the gateway does: one
+ * FETCH of the whole mailbox would have imapflow buffer every answer the server sends ahead of the parse.
+ */
+export async function* sourcesInPages(client: ImapFlow): AsyncGenerator<Buffer> {
+  const uids = ((await client.search({ all: true }, { uid: true })) || []).sort((a, b) => a - b);
+  for (let i = 0; i < uids.length; i += PAGE) {
+    const sources: Buffer[] = [];
+    for await (const msg of client.fetch(uids.slice(i, i + PAGE).join(','), { uid: true, source: true }, { uid: true })) {
+      if (msg.source) sources.push(msg.source);
+    }
+    yield* sources;
+  }
+}
+
 async function floor(host: string, port: number, user: string, pass: string): Promise<FloorResult> {
   const started = performance.now();
   const cpu = process.cpuUsage();
@@ -38,9 +58,8 @@ async function floor(host: string, port: number, user: string, pass: string): Pr
   let parsed = 0;
   try {
     await client.mailboxOpen('INBOX', { readOnly: true });
-    for await (const msg of client.fetch('1:*', { uid: true, source: true })) {
-      if (!msg.source) continue;
-      const m = await simpleParser(msg.source);
+    for await (const source of sourcesInPages(client)) {
+      const m = await simpleParser(source);
       if (m.messageId) parsed += 1;
     }
   } finally {
