@@ -1,5 +1,5 @@
 /** A tiny timing helper for the benchmarks: warm up, then time N runs. */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 export interface Measured {
   name: string;
   ops: number;
@@ -42,6 +42,31 @@ export function processCpuMicros(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // from the 3rd field (state) on
   return ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS) * 1e6; // utime and stime, the 14th and 15th
+}
+
+/**
+ * CPU time so far (µs) of every process whose command line names `word` (Dovecot names its processes
+ * `dovecot/imap`, `dovecot/auth`, …), by pid: a process gone meanwhile is left out.
+ */
+export function processesCpuMicros(word: string): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid)) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(word)) out.set(pid, processCpuMicros(pid));
+    } catch {
+      // Gone between the listing and the read.
+    }
+  }
+  return out;
+}
+
+/** What the processes of `after` used since `before` (µs): one started meanwhile counts from zero. */
+export function cpuSince(before: ReadonlyMap<number, number>, after: ReadonlyMap<number, number>): number {
+  let micros = 0;
+  for (const [pid, used] of after) micros += used - (before.get(pid) ?? 0);
+  return micros;
 }
 
 /**
