@@ -15,6 +15,7 @@ import { JobQueue } from '../../src/jobs/queue.ts';
 import { JobRunner } from '../../src/jobs/runner.ts';
 import { createLogger } from '../../src/logger.ts';
 import type { Store } from '../../src/store/database.ts';
+import type { Repos } from '../../src/store/repos.ts';
 import { messageCreatedEnvelope } from '../support/events.ts';
 import { openTestStore, STORE_BACKENDS, type TestBackend } from '../support/store-backends.ts';
 import { until } from '../support/wait.ts';
@@ -32,8 +33,11 @@ async function deliveries(backend: TestBackend, instance: ConnectorInstance | un
   runner.start();
   // Committed after the runner's first claim (of an empty queue): the runner knows nothing waits.
   await store.write(async () => undefined);
-  /** An accepted delivery of thread t1 and its job, in one write (where the runner takes the job); its id. */
-  const accept = (connector: string, body: string) =>
+  /**
+   * An accepted delivery of thread t1 and its job, in one write (where the runner takes the job); its id. `inWrite`
+   * reads in that write, after the job was enqueued: once the write committed, the run may already be over.
+   */
+  const accept = (connector: string, body: string, inWrite?: (tx: Repos, id: number) => Promise<void>) =>
     store.write(async (tx) => {
       const id = await tx.deliveries.insert(
         { connector, eventType: 'message_created', dedupKey: `message_created:${connector}`, eventAt: '2026-11-27T08:00:00Z', duplicateOf: null, threadId: 't1', chatId: null,
@@ -41,6 +45,7 @@ async function deliveries(backend: TestBackend, instance: ConnectorInstance | un
         Date.now(),
       );
       await tx.deliveries.setJob(id, await queue.enqueue(tx, { kind: DELIVER_JOB, payload: { connector, delivery: id, thread: 't1' } }));
+      await inWrite?.(tx, id);
       return id;
     });
   return { store, queue, accept };
@@ -76,10 +81,10 @@ describe.each(STORE_BACKENDS)('the attempt of a delivery (%s store)', (backend) 
 
   it('is opened with the take and closed dead when the run fails before the hand-over', async () => {
     const { store, queue, accept } = await deliveries(backend, undefined);
-    const delivery = await accept('gone', '{}');
     // Opened in the enqueuing write itself: the job was taken there.
-    const opened = await store.read.attempts.ofDelivery(delivery);
-    expect(opened.map((a) => a.outcome)).toEqual(['running']);
+    let opened: string[] = [];
+    const delivery = await accept('gone', '{}', async (tx, id) => void (opened = (await tx.attempts.ofDelivery(id)).map((a) => a.outcome)));
+    expect(opened).toEqual(['running']);
 
     await until(async () => (await store.read.attempts.ofDelivery(delivery))[0]?.outcome !== 'running', 5_000, 'the attempt closed');
     const [attempt] = await store.read.attempts.ofDelivery(delivery);
