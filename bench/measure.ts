@@ -45,8 +45,9 @@ export function processCpuMicros(pid: number): number {
 }
 
 /**
- * CPU time so far (µs) of every process whose command line names `word` (Dovecot names its processes
- * `dovecot/imap`, `dovecot/auth`, …), by pid: a process gone meanwhile is left out.
+ * CPU time so far (µs) of every process whose command line names `word`, by pid: a process gone meanwhile is left
+ * out. Dovecot's master runs as `…/dovecot -F -c …` and titles the others after its instance, `dovecot-<instance>/imap`,
+ * `dovecot-<instance>/auth`, … (the test suite's mail servers name it `threadgate-<pid>`).
  */
 export function processesCpuMicros(word: string): Map<number, number> {
   const out = new Map<number, number>();
