@@ -50,13 +50,21 @@ describe('the e-mail connector on two replicas', () => {
     const customer = await servers.addUser('ann', 'customer.test');
     // b starts last: the channel's webhook URL is now b's, so the agent's reply is delivered by b.
     const { a, b, bLines } = await twoReplicas(emailConnector(support, { reconnect_max_seconds: 1 }));
+    // b's registration, made in the background, has pointed the channel's webhooks at b.
+    await until(
+      async () => (await b.gateway.store.read.registrations.get('mail'))?.replyWebhookUrl.startsWith(b.gateway.publicUrl) === true,
+      ARRIVES_MS,
+      "the channel's webhooks sent to b",
+    );
     await sendMail({ from: customer.address, to: support.address, subject: 'Where is it?', text: 'My parcel.\n' });
     await until(async () => (await inbound(a)).some((m) => m.status === 'posted'), ARRIVES_MS, 'the mail posted');
     const { chatId } = (await a.gateway.store.read.sql.get(`select chat_id as "chatId" from threads where connector = 'mail'`)) as { chatId: string };
     await a.sandbox.call('POST', `/_sandbox/chats/${chatId}/agent_messages`, { text: 'On its way.' });
     const [reply] = await waitForMail(customer, 1, ARRIVES_MS);
-    // b delivered it (its log says so), and b does not hold the mailbox.
-    expect(bLines.map((l) => JSON.parse(l) as { msg?: string }).filter((l) => l.msg === 'delivered')).toHaveLength(1);
+    // b delivered it (its log says so, once its delivery's outcome is written), and b does not hold the mailbox.
+    const delivered = () => bLines.map((l) => JSON.parse(l) as { msg?: string }).filter((l) => l.msg === 'delivered');
+    await until(async () => delivered().length > 0, ARRIVES_MS, "b's delivered line");
+    expect(delivered()).toHaveLength(1);
     await until(async () => (await fetchAll(support, 'Sent')).length === 1, ARRIVES_MS, 'the copy in Sent');
     expect((await fetchAll(support, 'Sent'))[0]!.messageId).toBe(reply!.messageId);
     expect((await mailHealth(b))?.details).toEqual({ poller: 'standby: another replica holds its lease' });
