@@ -52,7 +52,7 @@ describe('the e-mail connector on two replicas', () => {
     const { a, b, bLines } = await twoReplicas(emailConnector(support, { reconnect_max_seconds: 1 }));
     // b's registration, made in the background, has pointed the channel's webhooks at b.
     await until(
-      async () => (await b.gateway.store.read.registrations.get('mail'))?.replyWebhookUrl.startsWith(b.gateway.publicUrl) === true,
+      async () => (await b.gateway.store.read.registrations.get('mail'))?.replyWebhookUrl === `${b.gateway.publicUrl}/webhooks/mail`,
       ARRIVES_MS,
       "the channel's webhooks sent to b",
     );
