@@ -102,8 +102,14 @@ export class JobsRepo {
         ? `order_key is null or not exists (select 1 from jobs e where e.order_key = jobs.order_key and e.id < jobs.id
              and e.finished_at is null and (e.status = 'running' or (e.status = 'queued' and e.run_at <= ?)))`
         : `not exists (select 1 from jobs e where e.kind = jobs.kind and e.status = 'queued' and e.run_at <= ? and e.id < jobs.id)`;
-    const take = `${HOLD} where id = ? and status = 'queued' and run_at <= ? and (${before})`;
-    const { changes } = await this.#db.run(take, [owner, until, now, id, now, now]);
+    // On PostgreSQL the job's own columns are compared as expressions no index holds (`status || ''`), so that the
+    // primary key is the one index that can find the row: a plan cached while the table was empty and never analyzed
+    // otherwise reads it through jobs_due or jobs_status, a scan of every queued job a take (docs/benchmarks.md,
+    // "PostgreSQL: plans made on an empty table").
+    const status = this.#db.dialect === 'postgres' ? `status || ''` : 'status';
+    const take = `${HOLD} where id = ? and ${status} = 'queued' and run_at <= ? and (${before})`;
+    const params = [owner, until, now, id, now, now];
+    const { changes } = await this.#db.run(take, params);
     return changes === 1;
   }
 
@@ -204,8 +210,10 @@ export class JobsRepo {
 
   /** The earliest run_at among queued jobs of `kind`. */
   async nextDueAt(kind: string): Promise<number | null> {
-    const row = await this.#db.get<{ at: number | null }>(`select min(run_at) as at from jobs where kind = ? and status = 'queued'`, [kind]);
-    return row?.at === null || row?.at === undefined ? null : Number(row.at);
+    // The first entry of jobs_due, not `min(run_at)`: on PostgreSQL a plan cached while the table was nearly empty
+    // aggregates every queued job of the kind (docs/benchmarks.md, "PostgreSQL: plans made on an empty table").
+    const row = await this.#db.get<{ at: number }>(`select run_at as at from jobs where kind = ? and status = 'queued' order by run_at limit 1`, [kind]);
+    return row === undefined ? null : Number(row.at);
   }
 
   async #held(sql: string, params: unknown[]): Promise<boolean> {
