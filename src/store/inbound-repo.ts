@@ -3,7 +3,7 @@
  * `(connector, external_id)`, then marked posted (or dead) by the job that
  * sends them to the platform.
  */
-import type { Sql } from './sql.ts';
+import { besideId, type Sql } from './sql.ts';
 import type { InboundKind, InboundStatus } from './schema.ts';
 
 export interface NewInbound {
@@ -77,9 +77,12 @@ const COLUMNS = `id, connector, external_id, kind, thread, sender_id, sender_nam
 
 export class InboundRepo {
   readonly #db: Sql;
+  /** The status as a statement that finds a message by its id compares it (sql.ts `besideId`). */
+  readonly #status: string;
 
   constructor(db: Sql) {
     this.#db = db;
+    this.#status = besideId(db.dialect, 'status');
   }
 
   async insert(m: NewInbound, now: number): Promise<number> {
@@ -124,13 +127,13 @@ export class InboundRepo {
   async markPosted(id: number, chatId: string | null, platformMessageId: string | null, isNewSession: boolean | null, now: number): Promise<void> {
     await this.#db.run(
       `update inbound_messages set status = 'posted', chat_id = ?, platform_message_id = ?, is_new_session = ?,
-         last_error = null, posted_at = ? where id = ? and status = 'pending'`,
+         last_error = null, posted_at = ? where id = ? and ${this.#status} = 'pending'`,
       [chatId, platformMessageId, isNewSession === null ? null : isNewSession ? 1 : 0, now, id],
     );
   }
 
   async markDead(id: number, error: string): Promise<void> {
-    await this.#db.run(`update inbound_messages set status = 'dead', last_error = ? where id = ? and status = 'pending'`, [error, id]);
+    await this.#db.run(`update inbound_messages set status = 'dead', last_error = ? where id = ? and ${this.#status} = 'pending'`, [error, id]);
   }
 
   /**
@@ -154,7 +157,7 @@ export class InboundRepo {
 
   /** A dead message back to pending (its job was retried by an operator). */
   async revive(id: number): Promise<boolean> {
-    return (await this.#db.run(`update inbound_messages set status = 'pending' where id = ? and status = 'dead'`, [id])).changes === 1;
+    return (await this.#db.run(`update inbound_messages set status = 'pending' where id = ? and ${this.#status} = 'dead'`, [id])).changes === 1;
   }
 }
 

@@ -4,7 +4,7 @@
  * workers never hold the same job; every statement on a held job names its
  * lease owner and reports whether it still held it.
  */
-import type { Sql } from './sql.ts';
+import { besideId, type Sql } from './sql.ts';
 import { ORDERED_UNFINISHED_JOB } from './sqlite/order-index.ts';
 import type { JobStatus } from './statuses.ts';
 
@@ -38,9 +38,12 @@ const HOLD = `update jobs set status = 'running', attempts = attempts + 1, lease
 
 export class JobsRepo {
   readonly #db: Sql;
+  /** The status as a statement that finds a job by its id compares it (sql.ts `besideId`). */
+  readonly #status: string;
 
   constructor(db: Sql) {
     this.#db = db;
+    this.#status = besideId(db.dialect, 'status');
   }
 
   async insert(j: NewJobRow, now: number): Promise<number> {
@@ -102,21 +105,16 @@ export class JobsRepo {
         ? `order_key is null or not exists (select 1 from jobs e where e.order_key = jobs.order_key and e.id < jobs.id
              and e.finished_at is null and (e.status = 'running' or (e.status = 'queued' and e.run_at <= ?)))`
         : `not exists (select 1 from jobs e where e.kind = jobs.kind and e.status = 'queued' and e.run_at <= ? and e.id < jobs.id)`;
-    // On PostgreSQL the job's own columns are compared as expressions no index holds (`status || ''`), so that the
-    // primary key is the one index that can find the row: a plan cached while the table was empty and never analyzed
-    // otherwise reads it through jobs_due or jobs_status, a scan of every queued job a take (docs/benchmarks.md,
-    // "PostgreSQL: plans made on an empty table").
-    const status = this.#db.dialect === 'postgres' ? `status || ''` : 'status';
-    const take = `${HOLD} where id = ? and ${status} = 'queued' and run_at <= ? and (${before})`;
-    const params = [owner, until, now, id, now, now];
-    const { changes } = await this.#db.run(take, params);
+    // By the primary key alone (besideId): a plan cached on an empty table read it through jobs_due, every due job.
+    const take = `${HOLD} where id = ? and ${this.#status} = 'queued' and run_at <= ? and (${before})`;
+    const { changes } = await this.#db.run(take, [owner, until, now, id, now, now]);
     return changes === 1;
   }
 
   async complete(id: number, owner: string, now: number): Promise<boolean> {
     return this.#held(
       `update jobs set status = 'done', lease_owner = null, lease_until = null, updated_at = ?, finished_at = ?
-       where id = ? and lease_owner = ? and status = 'running'`,
+       where id = ? and lease_owner = ? and ${this.#status} = 'running'`,
       [now, now, id, owner],
     );
   }
@@ -124,7 +122,7 @@ export class JobsRepo {
   async requeue(id: number, owner: string, runAt: number, error: string, now: number): Promise<boolean> {
     return this.#held(
       `update jobs set status = 'queued', run_at = ?, last_error = ?, lease_owner = null, lease_until = null, updated_at = ?
-       where id = ? and lease_owner = ? and status = 'running'`,
+       where id = ? and lease_owner = ? and ${this.#status} = 'running'`,
       [runAt, error, now, id, owner],
     );
   }
@@ -132,7 +130,7 @@ export class JobsRepo {
   async bury(id: number, owner: string, error: string, now: number): Promise<boolean> {
     return this.#held(
       `update jobs set status = 'dead', last_error = ?, lease_owner = null, lease_until = null, updated_at = ?, finished_at = ?
-       where id = ? and lease_owner = ? and status = 'running'`,
+       where id = ? and lease_owner = ? and ${this.#status} = 'running'`,
       [error, now, now, id, owner],
     );
   }
@@ -141,7 +139,7 @@ export class JobsRepo {
   async release(id: number, owner: string, now: number): Promise<boolean> {
     return this.#held(
       `update jobs set status = 'queued', attempts = attempts - 1, lease_owner = null, lease_until = null, updated_at = ?
-       where id = ? and lease_owner = ? and status = 'running'`,
+       where id = ? and lease_owner = ? and ${this.#status} = 'running'`,
       [now, id, owner],
     );
   }
@@ -152,18 +150,18 @@ export class JobsRepo {
     return this.#held(
       `update jobs set status = 'queued', attempts = attempts - 1, run_at = ?, last_error = ?, lease_owner = null, lease_until = null,
          updated_at = ?, give_up_at = give_up_at + ?
-       where id = ? and lease_owner = ? and status = 'running'`,
+       where id = ? and lease_owner = ? and ${this.#status} = 'running'`,
       [runAt, reason, now, wait, id, owner],
     );
   }
 
   /** Makes a queued job that waits for later due now; true when it did. */
   async hurry(id: number, now: number): Promise<boolean> {
-    return this.#held(`update jobs set run_at = ?, updated_at = ? where id = ? and status = 'queued' and run_at > ?`, [now, now, id, now]);
+    return this.#held(`update jobs set run_at = ?, updated_at = ? where id = ? and ${this.#status} = 'queued' and run_at > ?`, [now, now, id, now]);
   }
 
   async extendLease(id: number, owner: string, until: number): Promise<boolean> {
-    return this.#held(`update jobs set lease_until = ? where id = ? and lease_owner = ? and status = 'running'`, [until, id, owner]);
+    return this.#held(`update jobs set lease_until = ? where id = ? and lease_owner = ? and ${this.#status} = 'running'`, [until, id, owner]);
   }
 
   get(id: number): Promise<JobRow | undefined> {
@@ -175,7 +173,7 @@ export class JobsRepo {
     return this.#held(
       `update jobs set status = 'queued', attempts = 0, run_at = ?, updated_at = ?, finished_at = null,
          give_up_at = case when retry_for_ms is null then null else ? + retry_for_ms end
-       where id = ? and status = 'dead'`,
+       where id = ? and ${this.#status} = 'dead'`,
       [now, now, now, id],
     );
   }
@@ -185,7 +183,7 @@ export class JobsRepo {
    * it is no longer offered for retry (which would send the same thing twice) nor counted as dead.
    */
   async supersede(id: number, byJob: number, now: number): Promise<boolean> {
-    return this.#held(`update jobs set status = 'done', last_error = ?, updated_at = ? where id = ? and status = 'dead'`, [`replaced by job ${byJob}`, now, id]);
+    return this.#held(`update jobs set status = 'done', last_error = ?, updated_at = ? where id = ? and ${this.#status} = 'dead'`, [`replaced by job ${byJob}`, now, id]);
   }
 
   /**

@@ -32,3 +32,16 @@ export interface Sql {
   get<T>(sql: string, params?: SqlParams): Promise<T | undefined>;
   all<T>(sql: string, params?: SqlParams): Promise<T[]>;
 }
+
+/**
+ * `column` as a statement that finds one row by its primary key (`where id = ? and status = 'running'`) compares it.
+ * PostgreSQL keeps a generic plan for a prepared statement, made with the statistics of its first runs: on a table
+ * never analyzed yet (a gateway's first minute on a new database) it may read the row through an index on `column`
+ * — every job running, every message pending — instead of the primary key, and keeps doing so until autovacuum's
+ * first ANALYZE. Compared as an expression (`status || ''`, text only), the column is in no index, and the primary
+ * key is the one index such a plan can use (docs/benchmarks.md, "PostgreSQL: plans made on an empty table"). SQLite
+ * always finds `id = ?` by its rowid.
+ */
+export function besideId(dialect: SqlDialect, column: string): string {
+  return dialect === 'postgres' ? `${column} || ''` : column;
+}
