@@ -75,8 +75,13 @@ export class JobsRepo {
          and e.finished_at is null and (e.status = 'running' or (e.status = 'queued' and e.run_at <= ?))))`
       : '';
     const orderNow = postgres ? [now] : [];
+    // In jobs_due's order, so that the scan stops at the limit. SQLite's index ends with the rowid (the id): equal
+    // times come in id order, which its runner's thread order rests on. PostgreSQL's orders equal keys by where the
+    // row lies: `order by run_at, id` there sorted every due job of the kind before taking the first (40,000-100,000
+    // pages a claim behind a backlog; docs/benchmarks.md, "PostgreSQL: plans made on an empty table"); its threads
+    // keep their order by the check above, not by the claim's.
     const due = `select c.id, c.run_at from jobs c where c.kind = ? and c.status = 'queued' and c.run_at <= ?${inOrder}
-             order by c.run_at, c.id limit ?${lock}`;
+             order by c.run_at${postgres ? '' : ', c.id'} limit ?${lock}`;
     const dueParams = [kind, now, ...orderNow, limit];
     const picked = expired
       ? `select id from (

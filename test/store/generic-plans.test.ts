@@ -7,9 +7,11 @@
  * path must then still find their rows by the right index: a job or an
  * inbound message by its id (not through the index of its status, every job
  * queued or running, every message pending), the next due time by the first
- * entry of the due index. The take, planned on the due index, read every
- * queued job: 4,000–10,000 pages a take under the replicas benchmark's load
- * (docs/benchmarks.md, "PostgreSQL: plans made on an empty table").
+ * entry of the due index, a claim's due jobs in the claim's order (so that
+ * it stops at its limit). The take, planned on the due index, read every
+ * queued job: 4,000–10,000 pages a take under the replicas benchmark's load;
+ * a claim sorted every due job: 40,000–100,000 pages (docs/benchmarks.md,
+ * "PostgreSQL: plans made on an empty table").
  */
 import { describe, expect, it } from 'vitest';
 import { DELIVER_JOB } from '../../src/bridge/webhook-intake.ts';
@@ -63,6 +65,7 @@ describe('postgres store: the generic plans of the hot path', () => {
       expect(await jobs.complete(first, 'me', now)).toBe(true);
       expect(await jobs.hurry(second, now)).toBe(false); // already due
       expect(await jobs.nextDueAt(DELIVER_JOB)).toBe(now);
+      expect((await jobs.claim(DELIVER_JOB, 'me', now + 30_000, now, 16, false)).map((j) => j.id)).toEqual([second]); // the first is done
       const inbound = new InboundRepo(recording);
       await inbound.markPosted(1, 'chat', 'message', true, now); // no such message: planned all the same
       await inbound.markDead(1, 'gone');
@@ -71,6 +74,7 @@ describe('postgres store: the generic plans of the hot path', () => {
     const byId = statements.filter((s) => byIdOf(s.sql) !== undefined);
     expect(byId.map((s) => byIdOf(s.sql))).toEqual(['jobs', 'jobs', 'jobs', 'jobs', 'jobs', 'inbound_messages', 'inbound_messages']);
     const nextDue = statements.find((s) => s.sql.includes('as at from jobs'))!;
+    const claim = statements.find((s) => s.sql.includes('where id in ('))!;
 
     for (const when of ['not analyzed', 'analyzed'] as const) {
       if (when === 'analyzed') {
@@ -90,6 +94,10 @@ describe('postgres store: the generic plans of the hot path', () => {
       const duePlan = await genericPlan(store, nextDue.sql, nextDue.params);
       expect(duePlan, `${when}:\n${duePlan}`).toMatch(/Limit[\s\S]*Index (Only )?Scan using jobs_due/);
       expect(duePlan, `${when}:\n${duePlan}`).not.toMatch(/Aggregate/);
+      // The claim reads due jobs in its own order (run_at, id) and stops at its limit: nothing sorted, no backlog read.
+      const claimPlan = await genericPlan(store, claim.sql, claim.params);
+      expect(claimPlan, `${when}:\n${claimPlan}`).toMatch(/Index Scan using jobs_due on jobs c/);
+      expect(claimPlan, `${when}:\n${claimPlan}`).not.toMatch(/Sort Key: c\.run_at/);
     }
   });
 });
