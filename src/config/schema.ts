@@ -79,46 +79,53 @@ const PostgresTls = z.union([
   }),
 ]);
 
-export const StoreSettings = z.strictObject({
-  /** The SQLite file (one machine); not used when `url` is set. */
-  path: z.string().min(1).default('./data/threadgate.db'),
-  /** PostgreSQL instead of SQLite, for several replicas on one database: `postgres://user:password@host:5432/db`. */
-  url: z
-    .string()
-    .regex(/^postgres(ql)?:\/\/[^/]/, { error: 'must be a postgres://user:password@host:port/database URL' })
-    .optional(),
-  /**
-   * Seals the few secrets connectors keep in the store (a refresh token the mail provider rotated): any string of
-   * at least 32 characters, e.g. `openssl rand -base64 32`. Also THREADGATE_STORE_ENCRYPTION_KEY.
-   */
-  encryption_key: z.string().min(32, { error: 'must be at least 32 characters (e.g. openssl rand -base64 32)' }).optional(),
-  /** Connections of each replica to PostgreSQL. */
-  pool_size: z.number().int().min(1).max(200).default(10),
-  /** TLS to PostgreSQL (also `?sslmode=` in the URL). */
-  ssl: PostgresTls.optional(),
-  /** Statements prepared once per PostgreSQL connection; false behind PgBouncer (before 1.21) in transaction mode. */
-  prepared_statements: z.boolean().default(true),
-  /** `full` survives power loss; `normal` only process crashes (faster). */
-  synchronous: z.enum(['full', 'normal']).default('full'),
-  busy_timeout_ms: z.number().int().min(0).max(60_000).default(5_000),
-  /** Delivery and inbound records older than this are pruned (hourly). */
-  retention_days: z.number().int().min(1).max(3_650).default(30),
-  /** Delivered webhook bodies are kept up to this size; the cut is recorded. */
-  max_stored_body_bytes: z.number().int().min(1_024).max(64 * 1024 * 1024).default(256 * 1024),
-  /** Refused webhooks (bad signature, bad body…): anyone can send them, so little of them is kept, briefly. */
-  refused: z
-    .strictObject({
-      /** Bytes kept of a refused body; the cut is recorded. */
-      keep_body_bytes: z.number().int().min(0).max(64 * 1024).default(4 * 1024),
-      /** Refused records are pruned after this many hours (or store.retention_days, if shorter). */
-      retention_hours: z.number().int().min(1).max(87_600).default(24),
-      /** All stored refused records together; past it, refusals are counted and logged, not stored. 0: none stored. */
-      max_total_bytes: z.number().int().min(0).max(16 * 1024 ** 3).default(64 * 1024 ** 2),
-      /** Stored refusals a minute per connector; past it, counted and logged, not stored. */
-      per_minute: z.number().int().min(0).max(10_000).default(60),
-    })
-    .prefault({}),
-});
+export const StoreSettings = z
+  .strictObject({
+    /** The SQLite file (one machine); not used when `url` is set. */
+    path: z.string().min(1).default('./data/threadgate.db'),
+    /** PostgreSQL instead of SQLite, for several replicas on one database: `postgres://user:password@host:5432/db`. */
+    url: z
+      .string()
+      .regex(/^postgres(ql)?:\/\/[^/]/, { error: 'must be a postgres://user:password@host:port/database URL' })
+      .optional(),
+    /**
+     * Seals the few secrets connectors keep in the store (a refresh token the mail provider rotated): any string of
+     * at least 32 characters, e.g. `openssl rand -base64 32`. Also THREADGATE_STORE_ENCRYPTION_KEY.
+     */
+    encryption_key: z.string().min(32, { error: 'must be at least 32 characters (e.g. openssl rand -base64 32)' }).optional(),
+    /** Connections of each replica to PostgreSQL. */
+    pool_size: z.number().int().min(1).max(200).default(10),
+    /**
+     * PostgreSQL: connections that commit groups of writes at once (the writes of one moment share a transaction and
+     * its flush); 0 commits every write on its own. At most pool_size.
+     */
+    write_connections: z.number().int().min(0).max(200).default(4),
+    /** TLS to PostgreSQL (also `?sslmode=` in the URL). */
+    ssl: PostgresTls.optional(),
+    /** Statements prepared once per PostgreSQL connection; false behind PgBouncer (before 1.21) in transaction mode. */
+    prepared_statements: z.boolean().default(true),
+    /** `full` survives power loss; `normal` only process crashes (faster). */
+    synchronous: z.enum(['full', 'normal']).default('full'),
+    busy_timeout_ms: z.number().int().min(0).max(60_000).default(5_000),
+    /** Delivery and inbound records older than this are pruned (hourly). */
+    retention_days: z.number().int().min(1).max(3_650).default(30),
+    /** Delivered webhook bodies are kept up to this size; the cut is recorded. */
+    max_stored_body_bytes: z.number().int().min(1_024).max(64 * 1024 * 1024).default(256 * 1024),
+    /** Refused webhooks (bad signature, bad body…): anyone can send them, so little of them is kept, briefly. */
+    refused: z
+      .strictObject({
+        /** Bytes kept of a refused body; the cut is recorded. */
+        keep_body_bytes: z.number().int().min(0).max(64 * 1024).default(4 * 1024),
+        /** Refused records are pruned after this many hours (or store.retention_days, if shorter). */
+        retention_hours: z.number().int().min(1).max(87_600).default(24),
+        /** All stored refused records together; past it, refusals are counted and logged, not stored. 0: none stored. */
+        max_total_bytes: z.number().int().min(0).max(16 * 1024 ** 3).default(64 * 1024 ** 2),
+        /** Stored refusals a minute per connector; past it, counted and logged, not stored. */
+        per_minute: z.number().int().min(0).max(10_000).default(60),
+      })
+      .prefault({}),
+  })
+  .refine((store) => store.write_connections <= store.pool_size, { path: ['write_connections'], error: 'must not be more than pool_size' });
 
 /** A host name as a URL holds it (`files.example.com`, `10.0.0.7`, `[::1]`), compared in lower case. */
 const HOST_NAME = /^(\[[0-9a-f:.]+\]|[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*)$/i;

@@ -23,8 +23,8 @@ export interface Store {
    * transaction it runs in is shared with other writes (group commit), and
    * `tx` is refused once `fn` settled. A write that throws is rolled back
    * alone. `fn` may run more than once (its first run rolled back, its
-   * `afterCommit` listeners told so): on PostgreSQL after a conflict with
-   * another replica, on SQLite when a neighbour in its group threw. So it
+   * `afterCommit` listeners told so): when a neighbour in its group threw,
+   * and on PostgreSQL after a conflict with another replica. So it
    * must be a function of its `tx` alone, its effects on the process left to
    * `afterCommit`.
    */

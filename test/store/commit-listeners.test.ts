@@ -2,8 +2,8 @@
  * A write's commit listeners (`tx.afterCommit`), on both backends: told true
  * once the COMMIT that holds the write returned — its rows readable by anyone
  * — and before the write's caller is answered; told false when the write was
- * rolled back, while its neighbours' are told true; on SQLite in the order
- * the writes of a group ran. On SQLite also: a group whose COMMIT or fsync fails tells every write
+ * rolled back, while its neighbours' are told true; in the order the writes
+ * of a group ran. On SQLite also: a group whose COMMIT or fsync fails tells every write
  * false.
  */
 import { join } from 'node:path';
@@ -35,10 +35,9 @@ describe.each(STORE_BACKENDS)('commit listeners on the %s store', (backend) => {
     const answered: string[] = [];
     const writes = ['a', 'b', 'c'].map((kind) => insertWithListener(store, kind, told).then((id) => answered.push(`${kind}:${told.includes(`${kind}:true`)}`) && id));
     const ids = await Promise.all(writes);
-    // SQLite runs a group's writes one after another; PostgreSQL runs each write in its own transaction, on its own
-    // connection, and they commit in whatever order the server finishes them.
-    if (backend === 'sqlite') expect(told).toEqual(['a:true', 'b:true', 'c:true']);
-    else expect([...told].sort()).toEqual(['a:true', 'b:true', 'c:true']);
+    // Both backends run the writes of one turn one after another in one transaction (PostgreSQL: on one of its
+    // write connections).
+    expect(told).toEqual(['a:true', 'b:true', 'c:true']);
     expect(answered.sort()).toEqual(['a:true', 'b:true', 'c:true']);
     for (const id of ids) expect((await store.read.jobs.get(id))?.status).toBe('queued');
   });

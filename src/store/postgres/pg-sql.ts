@@ -98,6 +98,10 @@ function isUnavailable(err: unknown): boolean {
   return err instanceof Error && DROPPED.test(err.message);
 }
 
+/** unique_violation, serialization_failure, deadlock_detected: another transaction won; running again settles it. */
+const CONFLICTS = new Set(['23505', '40001', '40P01']);
+export const isConflict = (err: unknown): boolean => CONFLICTS.has((err as { code?: unknown } | null)?.code as string);
+
 /** `err` as StoreUnavailableError when it says the server is not there; otherwise `err` itself. */
 export const asUnavailable = (err: unknown): unknown =>
   err instanceof StoreUnavailableError || !isUnavailable(err) ? err : new StoreUnavailableError(`the store is unavailable: ${(err as Error).message}`, { cause: err });

@@ -2,10 +2,11 @@
  * The PostgreSQL store: the same `Store` as SQLite's (store.ts), over a
  * node-postgres pool, for several replicas on one database.
  *
- * Each `write` is one transaction on a pooled connection (READ COMMITTED),
- * resolved after its COMMIT returned — with PostgreSQL's default
- * `synchronous_commit = on`, after the commit record was flushed; concurrent
- * writes commit side by side and the server groups their flushes itself.
+ * Writes are committed in groups (pg-group-writer.ts): the writes asked for
+ * in one event-loop turn share one transaction on a pooled connection (READ
+ * COMMITTED), a few groups at once; each write is resolved after the COMMIT
+ * that holds it returned — with PostgreSQL's default `synchronous_commit =
+ * on`, after the commit record was flushed.
  * Replicas race where SQLite never could (two inserts of one dedup key, two
  * `ensure`s of one thread): the loser's unique violation, serialization
  * failure or deadlock rolls its transaction back and the write runs again
@@ -19,8 +20,9 @@ import type { MigrationStatus } from '../migrations.ts';
 import { Repos } from '../repos.ts';
 import type { Store } from '../store.ts';
 import { TxSql } from '../tx-sql.ts';
+import { DEFAULT_PG_MAX_GROUP, PgGroupWriter } from './pg-group-writer.ts';
 import { applyPgMigrations, pgMigrationStatus } from './pg-migrations.ts';
-import { asUnavailable, PG_TYPES, PgSql } from './pg-sql.ts';
+import { asUnavailable, isConflict, PG_TYPES, PgSql } from './pg-sql.ts';
 import { redactUrl } from './redact-url.ts';
 
 export interface PostgresStoreOptions {
@@ -37,13 +39,18 @@ export interface PostgresStoreOptions {
   conflictRetries?: number;
   /** Prepare each statement once per connection (default true); off for PgBouncer before 1.21 in transaction mode. */
   preparedStatements?: boolean;
+  /**
+   * Connections that commit groups of writes at once (default 4; pg-group-writer.ts): the writes of one event-loop
+   * turn share a transaction. 0: every write is a transaction of its own. At most `poolSize`.
+   */
+  writeConnections?: number;
   /** Told about errors of idle pooled connections (a server restart); they are replaced on next use. */
   onIdleError?: (err: Error) => void;
 }
 
-/** unique_violation, serialization_failure, deadlock_detected: another transaction won; running again settles it. */
-const CONFLICTS = new Set(['23505', '40001', '40P01']);
-const isConflict = (err: unknown) => CONFLICTS.has((err as { code?: unknown } | null)?.code as string);
+
+/** Group commit's connections by default: measured against 0, 2 and 8 (docs/benchmarks.md, "PostgreSQL: group commit"). */
+export const DEFAULT_WRITE_CONNECTIONS = 4;
 
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<Store> {
   const location = redactUrl(options.url);
@@ -73,9 +80,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   let drained: (() => void) | undefined;
   let closing: Promise<void> | undefined;
 
-  async function once<T>(fn: (tx: Repos) => T | Promise<T>): Promise<T> {
+  /** Runs `body` in a transaction on a pooled connection: committed when it resolves, rolled back when it throws. */
+  async function transaction<T>(body: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await pool.connect();
-    const tx = new TxSql(new PgSql(client, prepare));
     let broken: Error | undefined;
     // The server going away under a checked-out connection is an 'error' event on it (unhandled, it would end the
     // process): the query under way fails with it anyway; the connection is dropped on release.
@@ -83,21 +90,57 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     client.on('error', onError);
     try {
       await client.query('begin');
-      const value = await fn(new Repos(tx));
-      tx.end();
+      const value = await body(client);
       await client.query('commit');
-      tx.settle(true);
       return value;
     } catch (err) {
-      tx.end();
       await client.query('rollback').catch((rollbackErr: Error) => (broken = rollbackErr));
-      tx.settle(false);
       throw err;
     } finally {
       client.off('error', onError);
       client.release(broken);
     }
   }
+
+  /** One write in a transaction of its own; its commit listeners told its fate. */
+  async function once<T>(fn: (tx: Repos) => T | Promise<T>): Promise<T> {
+    let tx: TxSql | undefined;
+    try {
+      const value = await transaction(async (client) => {
+        tx = new TxSql(new PgSql(client, prepare));
+        try {
+          return await fn(new Repos(tx));
+        } finally {
+          tx.end();
+        }
+      });
+      tx?.settle(true);
+      return value;
+    } catch (err) {
+      tx?.settle(false);
+      throw err;
+    }
+  }
+
+  /** One write alone, run again (up to `retries` times) when it lost a race with another replica. */
+  async function alone<T>(fn: (tx: Repos) => T | Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await once(fn);
+      } catch (err) {
+        // The server gone (a restart, a failover) is the store's condition, not this write's: 503, or a job that waits.
+        const mapped = asUnavailable(err);
+        if (mapped instanceof StoreUnavailableError) throw mapped;
+        if (attempt >= retries || !isConflict(err)) throw err;
+      }
+    }
+  }
+
+  const connections = options.writeConnections ?? DEFAULT_WRITE_CONNECTIONS;
+  const groups =
+    connections > 0
+      ? new PgGroupWriter({ transaction, prepare: prepare.prepare, connections, maxGroup: DEFAULT_PG_MAX_GROUP, alone })
+      : undefined;
 
   return {
     backend: 'postgres',
@@ -107,16 +150,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       if (closing) throw new StoreClosedError('the store is closed');
       inFlight += 1;
       try {
-        for (let attempt = 0; ; attempt++) {
-          try {
-            return await once(fn);
-          } catch (err) {
-            // The server gone (a restart, a failover) is the store's condition, not this write's: 503, or a job that waits.
-            const mapped = asUnavailable(err);
-            if (mapped instanceof StoreUnavailableError) throw mapped;
-            if (attempt >= retries || !isConflict(err)) throw err;
-          }
-        }
+        return await (groups ? groups.write(fn) : alone(fn));
       } finally {
         inFlight -= 1;
         if (inFlight === 0) drained?.();

@@ -1,0 +1,143 @@
+/**
+ * Group commit for the PostgreSQL store: the writes asked for during one
+ * event-loop turn share one transaction on one pooled connection — one BEGIN,
+ * one COMMIT and one flush of the server's log for all of them, instead of
+ * two round trips and a flush each. At most `connections` groups are open at
+ * once, each on its own connection; writes that arrive while all of them are
+ * busy form the next groups. A group of one write is the store's single write
+ * (its retries after a conflict included).
+ *
+ * One write that throws must not fail its neighbours: the group's transaction
+ * is rolled back (its writes' commit listeners told so), the one that threw
+ * gets its error, and each of the others runs again alone, in order, in a
+ * transaction of its own. A write that lost a race with another replica (a
+ * conflict: store.ts) runs again alone too, with the store's retries, as does
+ * every write of a group whose COMMIT the server refused. A write may thus run
+ * more than once (store.ts), as on SQLite. When the server is gone
+ * (StoreUnavailableError) every write of the group fails with that, as a
+ * single write would.
+ */
+import type pg from 'pg';
+import { StoreUnavailableError } from '../errors.ts';
+import { Repos } from '../repos.ts';
+import { TxSql } from '../tx-sql.ts';
+import { asUnavailable, isConflict, PgSql } from './pg-sql.ts';
+
+export type PgWrite<T> = (tx: Repos) => T | Promise<T>;
+
+/** Runs `body` in a transaction on a pooled connection: committed when it resolves, rolled back when it throws. */
+export type PgTransaction = <T>(body: (client: pg.PoolClient) => Promise<T>) => Promise<T>;
+
+export interface PgGroupWriterOptions {
+  transaction: PgTransaction;
+  /** Statements prepared once per connection (pg-sql.ts). */
+  prepare: boolean;
+  /** Groups committed at once, each on a pooled connection. */
+  connections: number;
+  /** Most writes in one group. */
+  maxGroup: number;
+  /** Runs one write in a transaction of its own, with the store's conflict retries. */
+  alone: <T>(fn: PgWrite<T>) => Promise<T>;
+}
+
+interface Pending {
+  fn: PgWrite<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
+}
+
+/** The write at `index` of the group threw `cause`: the group is rolled back. */
+class WriteThrew extends Error {
+  readonly index: number;
+
+  constructor(index: number, cause: unknown) {
+    super('a write of the group threw', { cause });
+    this.index = index;
+  }
+}
+
+export const DEFAULT_PG_MAX_GROUP = 64;
+
+export class PgGroupWriter {
+  readonly #o: PgGroupWriterOptions;
+  #queue: Pending[] = [];
+  #open = 0;
+  #scheduled = false;
+
+  constructor(options: PgGroupWriterOptions) {
+    this.#o = options;
+  }
+
+  write<T>(fn: PgWrite<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
+      this.#schedule();
+    });
+  }
+
+  #schedule(): void {
+    if (this.#scheduled || this.#open >= this.#o.connections || this.#queue.length === 0) return;
+    this.#scheduled = true;
+    // After the current turn's I/O callbacks: every write asked for in this turn joins the group.
+    setImmediate(() => {
+      this.#scheduled = false;
+      while (this.#open < this.#o.connections && this.#queue.length > 0) {
+        const group = this.#queue.splice(0, this.#o.maxGroup);
+        this.#open++;
+        void this.#run(group).finally(() => {
+          this.#open--;
+          this.#schedule();
+        });
+      }
+    });
+  }
+
+  async #run(group: Pending[]): Promise<void> {
+    if (group.length === 1) {
+      const p = group[0] as Pending;
+      await this.#o.alone(p.fn).then(p.resolve, p.reject);
+      return;
+    }
+    const txs: TxSql[] = [];
+    let values: unknown[];
+    try {
+      values = await this.#o.transaction((client) => this.#together(client, group, txs));
+    } catch (err) {
+      for (const tx of txs) tx.settle(false);
+      const cause = err instanceof WriteThrew ? err.cause : err;
+      const unavailable = asUnavailable(cause);
+      if (unavailable instanceof StoreUnavailableError) {
+        for (const p of group) p.reject(unavailable);
+        return;
+      }
+      // The one that threw (unless it lost a race) gets its error; the others run again alone, in order.
+      const failed = err instanceof WriteThrew && !isConflict(cause) ? err.index : -1;
+      for (const [i, p] of group.entries()) {
+        if (i === failed) p.reject(cause);
+        else await this.#o.alone(p.fn).then(p.resolve, p.reject);
+      }
+      return;
+    }
+    group.forEach((p, i) => {
+      (txs[i] as TxSql).settle(true);
+      p.resolve(values[i]);
+    });
+  }
+
+  /** The group's writes one after another in the open transaction; their results. */
+  async #together(client: pg.PoolClient, group: Pending[], txs: TxSql[]): Promise<unknown[]> {
+    const values: unknown[] = [];
+    for (const [i, p] of group.entries()) {
+      const tx = new TxSql(new PgSql(client, { prepare: this.#o.prepare }));
+      txs.push(tx);
+      try {
+        values.push(await p.fn(new Repos(tx)));
+      } catch (err) {
+        throw new WriteThrew(i, err);
+      } finally {
+        tx.end();
+      }
+    }
+    return values;
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Group commit on the PostgreSQL store (src/store/postgres/pg-group-writer.ts):
+ * the writes asked for in one event-loop turn share one transaction; one that
+ * throws fails alone while the others commit; `write_connections: 0` gives
+ * every write a transaction of its own; and the setting cannot take more
+ * connections than the pool has.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { openPostgresStore } from '../../src/store/postgres/pg-store.ts';
+import type { Store } from '../../src/store/store.ts';
+import { runCliAsync } from '../support/cli.ts';
+import { postgresDatabase } from '../support/postgres.ts';
+import { tempDir } from '../support/temp-dir.ts';
+
+async function open(writeConnections?: number): Promise<Store> {
+  const store = await openPostgresStore({ url: await postgresDatabase(), poolSize: 5, ...(writeConnections === undefined ? {} : { writeConnections }) });
+  onTestFinished(() => store.close());
+  return store;
+}
+
+/** Writes asked for in one turn, each setting a state key and answering the id of the transaction it ran in. */
+function burst(store: Store, keys: readonly string[], failing?: string): Promise<PromiseSettledResult<string>[]> {
+  return Promise.allSettled(
+    keys.map((key) =>
+      store.write(async (tx) => {
+        await tx.state.set('c', key, key, Date.now());
+        if (key === failing) throw new Error(`${key} refused`);
+        return (await tx.sql.get<{ id: string }>('select txid_current()::text as id'))!.id;
+      }),
+    ),
+  );
+}
+
+const values = (results: PromiseSettledResult<string>[]) => results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message));
+
+describe('PostgreSQL store: group commit', () => {
+  it('commits the writes asked for in one turn in one transaction, and answers each after it', async () => {
+    const store = await open();
+    const keys = Array.from({ length: 12 }, (_, i) => `k${i}`);
+    const txids = values(await burst(store, keys));
+    expect(new Set(txids).size).toBeLessThan(keys.length);
+    // With four connections the first group takes the whole turn's writes.
+    expect(new Set(txids).size).toBe(1);
+    for (const key of keys) expect(await store.read.state.get('c', key)).toBe(key);
+  });
+
+  it('fails a write that throws alone: its caller gets its error, its neighbours commit, each in a transaction of its own', async () => {
+    const store = await open();
+    const results = await burst(store, ['a', 'b', 'c', 'd'], 'b');
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect(values(results)[1]).toBe('b refused');
+    // The group was rolled back and its writes ran again one by one.
+    const txids = values(results).filter((_, i) => i !== 1);
+    expect(new Set(txids).size).toBe(3);
+    expect(await store.read.state.get('c', 'a')).toBe('a');
+    expect(await store.read.state.get('c', 'b')).toBeUndefined();
+    expect(await store.read.state.get('c', 'd')).toBe('d');
+  });
+
+  it('gives every write a transaction of its own with write_connections 0', async () => {
+    const store = await open(0);
+    const txids = values(await burst(store, ['a', 'b', 'c', 'd', 'e']));
+    expect(new Set(txids).size).toBe(5);
+    for (const key of ['a', 'b', 'c', 'd', 'e']) expect(await store.read.state.get('c', key)).toBe(key);
+  });
+
+  it('refuses store.write_connections above store.pool_size, naming the key', async () => {
+    const file = join(tempDir(), 'threadgate.yaml');
+    writeFileSync(file, 'store:\n  url: postgres://u:p@127.0.0.1:1/db\n  pool_size: 3\n  write_connections: 4\n');
+    const check = await runCliAsync(['config', 'check', '--config', file]);
+    expect(check.status).toBe(1);
+    expect(check.stderr).toContain('store.write_connections: must not be more than pool_size');
+  });
+});
