@@ -16,22 +16,14 @@
 import { describe, expect, it } from 'vitest';
 import { DELIVER_JOB } from '../../src/bridge/webhook-intake.ts';
 import { InboundRepo } from '../../src/store/inbound-repo.ts';
-import { JobsRepo, type NewJobRow } from '../../src/store/jobs-repo.ts';
+import { JobsRepo } from '../../src/store/jobs-repo.ts';
 import { numberPlaceholders } from '../../src/store/postgres/pg-sql.ts';
 import type { SqlParams } from '../../src/store/sql.ts';
 import type { Store } from '../../src/store/store.ts';
+import { jobRow } from '../support/job-rows.ts';
 import { RecordingSql } from '../support/recording-sql.ts';
 import { openTestStore } from '../support/store-backends.ts';
 
-const job = (orderKey: string, now: number): NewJobRow => ({
-  kind: DELIVER_JOB,
-  payload: '{}',
-  orderKey,
-  maxAttempts: 3,
-  retryForMs: 60_000,
-  giveUpAt: now + 60_000,
-  runAt: now,
-});
 
 const literal = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replaceAll("'", "''")}'`);
 
@@ -56,8 +48,8 @@ describe('postgres store: the generic plans of the hot path', () => {
     const statements = await store.write(async (tx) => {
       const recording = new RecordingSql(tx.sql);
       const jobs = new JobsRepo(recording);
-      const first = await jobs.insert(job('deliver:c:thread', now), now);
-      const second = await jobs.insert(job('deliver:c:thread', now), now);
+      const first = await jobs.insert(jobRow('deliver:c:thread', now), now);
+      const second = await jobs.insert(jobRow('deliver:c:thread', now), now);
       recording.seen.length = 0;
       expect(await jobs.take(second, 'me', now + 30_000, now)).toBe(false); // the first stands before it
       expect(await jobs.take(first, 'me', now + 30_000, now)).toBe(true);
@@ -80,7 +72,7 @@ describe('postgres store: the generic plans of the hot path', () => {
       if (when === 'analyzed') {
         // A backlog of jobs, then the statistics autovacuum would gather for it.
         await store.write(async (tx) => {
-          for (let i = 0; i < 2_000; i++) await tx.jobs.insert(job(`deliver:c:${i % 64}`, now), now);
+          for (let i = 0; i < 2_000; i++) await tx.jobs.insert(jobRow(`deliver:c:${i % 64}`, now), now);
         });
         await store.write((tx) => tx.sql.run('analyze jobs'));
       }

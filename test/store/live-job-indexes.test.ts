@@ -10,24 +10,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DELIVER_JOB } from '../../src/bridge/webhook-intake.ts';
-import { JobsRepo, type NewJobRow } from '../../src/store/jobs-repo.ts';
+import { JobsRepo } from '../../src/store/jobs-repo.ts';
 import { UNINDEXED_ORDER_KIND } from '../../src/store/sqlite/order-index.ts';
 import type { SqlParams } from '../../src/store/sql.ts';
 import type { Store } from '../../src/store/store.ts';
+import { jobRow } from '../support/job-rows.ts';
 import { RecordingSql } from '../support/recording-sql.ts';
 import { openTestStore, STORE_BACKENDS } from '../support/store-backends.ts';
 
 const KIND = DELIVER_JOB;
 const POST_KIND = 'platform.post_messages';
-const job = (orderKey: string | null, now: number, kind = KIND): NewJobRow => ({
-  kind,
-  payload: '{}',
-  orderKey,
-  maxAttempts: 3,
-  retryForMs: 60_000,
-  giveUpAt: now + 60_000,
-  runAt: now,
-});
 
 /** Each statement's plan, explained inside one write (PostgreSQL told not to prefer reading the table whole). */
 async function plans(store: Store, statements: readonly { sql: string; params: SqlParams }[]): Promise<string[]> {
@@ -49,7 +41,7 @@ describe.each(STORE_BACKENDS)('%s store: the jobs indexes of live jobs', (backen
     const now = Date.now();
     // A history: 200 jobs run and done, 20 dead; then live ones, two of a thread's order key.
     await store.write(async (tx) => {
-      for (let i = 0; i < 220; i++) await tx.jobs.insert(job(`deliver:bench:${i}`, now - 1_000), now - 1_000);
+      for (let i = 0; i < 220; i++) await tx.jobs.insert(jobRow(`deliver:bench:${i}`, now - 1_000), now - 1_000);
       const held = await tx.jobs.claim(KIND, 'old', now + 30_000, now, 220, false);
       expect(held).toHaveLength(220);
       for (const [i, h] of held.entries()) {
@@ -60,9 +52,9 @@ describe.each(STORE_BACKENDS)('%s store: the jobs indexes of live jobs', (backen
     const recorder = await store.write(async (tx) => {
       const recording = new RecordingSql(tx.sql);
       const jobs = new JobsRepo(recording);
-      const first = await jobs.insert(job('deliver:bench:thread', now), now);
-      const second = await jobs.insert(job('deliver:bench:thread', now), now);
-      const post = await jobs.insert(job('post:thread', now, POST_KIND), now);
+      const first = await jobs.insert(jobRow('deliver:bench:thread', now), now);
+      const second = await jobs.insert(jobRow('deliver:bench:thread', now), now);
+      const post = await jobs.insert(jobRow('post:thread', now, POST_KIND), now);
       recording.seen.length = 0; // the inserts: nothing to plan
       expect(await jobs.take(second, 'me', now + 30_000, now)).toBe(false); // the first stands before it
       expect(await jobs.queuedOfOrder('post:thread', POST_KIND, now)).toBe(post);
@@ -91,9 +83,9 @@ describe.each(STORE_BACKENDS)('%s store: the jobs indexes of live jobs', (backen
     const { store } = await openTestStore(backend);
     const now = Date.now();
     await store.write(async (tx) => {
-      for (let i = 0; i < 50; i++) await tx.jobs.insert(job(`deliver:c:${i}`, now), now);
-      await tx.jobs.insert(job('post:thread', now, POST_KIND), now);
-      await tx.jobs.insert(job('post:thread', now, POST_KIND), now);
+      for (let i = 0; i < 50; i++) await tx.jobs.insert(jobRow(`deliver:c:${i}`, now), now);
+      await tx.jobs.insert(jobRow('post:thread', now, POST_KIND), now);
+      await tx.jobs.insert(jobRow('post:thread', now, POST_KIND), now);
     });
     const entries = await store.read.sql.get<{ n: number }>(`select sum(ncell) as n from dbstat where name = 'jobs_order' and pagetype = 'leaf'`);
     expect(entries?.n).toBe(2);
