@@ -56,7 +56,7 @@ export async function openSettingsStore(loaded: LoadedSettings, options: OpenOpt
   return openPostgresStore({
     url: store.url,
     poolSize: store.pool_size,
-    writeConnections: store.write_connections,
+    ...(store.write_connections !== undefined ? { writeConnections: store.write_connections } : {}),
     preparedStatements: store.prepared_statements,
     ...(store.ssl !== undefined ? { ssl: store.ssl } : {}),
     ...(options.migrate === false ? { migrate: false } : {}),

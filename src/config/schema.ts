@@ -97,9 +97,9 @@ export const StoreSettings = z
     pool_size: z.number().int().min(1).max(200).default(10),
     /**
      * PostgreSQL: connections that commit groups of writes at once (the writes of one moment share a transaction and
-     * its flush); 0 commits every write on its own. At most pool_size.
+     * its flush); 0 commits every write on its own. At most pool_size; unset: 4, or pool_size if smaller.
      */
-    write_connections: z.number().int().min(0).max(200).default(4),
+    write_connections: z.number().int().min(0).max(200).optional(),
     /** TLS to PostgreSQL (also `?sslmode=` in the URL). */
     ssl: PostgresTls.optional(),
     /** Statements prepared once per PostgreSQL connection; false behind PgBouncer (before 1.21) in transaction mode. */
@@ -125,7 +125,10 @@ export const StoreSettings = z
       })
       .prefault({}),
   })
-  .refine((store) => store.write_connections <= store.pool_size, { path: ['write_connections'], error: 'must not be more than pool_size' });
+  .refine((store) => store.write_connections === undefined || store.write_connections <= store.pool_size, {
+    path: ['write_connections'],
+    error: 'must not be more than pool_size',
+  });
 
 /** A host name as a URL holds it (`files.example.com`, `10.0.0.7`, `[::1]`), compared in lower case. */
 const HOST_NAME = /^(\[[0-9a-f:.]+\]|[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*)$/i;

@@ -8,6 +8,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { loadSettings } from '../../src/config/load.ts';
 import { openPostgresStore } from '../../src/store/postgres/pg-store.ts';
 import type { Store } from '../../src/store/store.ts';
 import { runCliAsync } from '../support/cli.ts';
@@ -64,6 +65,19 @@ describe('PostgreSQL store: group commit', () => {
     const txids = values(await burst(store, ['a', 'b', 'c', 'd', 'e']));
     expect(new Set(txids).size).toBe(5);
     for (const key of ['a', 'b', 'c', 'd', 'e']) expect(await store.read.state.get('c', key)).toBe(key);
+  });
+
+  it('needs no store.write_connections with a pool smaller than its default: the settings load, the writes commit', async () => {
+    const file = join(tempDir(), 'threadgate.yaml');
+    writeFileSync(file, 'store:\n  url: postgres://u:p@127.0.0.1:1/db\n  pool_size: 2\n');
+    const { store: settings } = loadSettings({ path: file }).settings;
+    expect(settings.pool_size).toBe(2);
+    expect(settings.write_connections).toBeUndefined();
+    const store = await openPostgresStore({ url: await postgresDatabase(), poolSize: 2 });
+    onTestFinished(() => store.close());
+    const keys = Array.from({ length: 6 }, (_, i) => `k${i}`);
+    expect((await burst(store, keys)).map((r) => r.status)).toEqual(keys.map(() => 'fulfilled'));
+    for (const key of keys) expect(await store.read.state.get('c', key)).toBe(key);
   });
 
   it('refuses store.write_connections above store.pool_size, naming the key', async () => {

@@ -40,8 +40,8 @@ export interface PostgresStoreOptions {
   /** Prepare each statement once per connection (default true); off for PgBouncer before 1.21 in transaction mode. */
   preparedStatements?: boolean;
   /**
-   * Connections that commit groups of writes at once (default 4; pg-group-writer.ts): the writes of one event-loop
-   * turn share a transaction. 0: every write is a transaction of its own. At most `poolSize`.
+   * Connections that commit groups of writes at once (default 4, or `poolSize` if smaller; pg-group-writer.ts): the
+   * writes of one event-loop turn share a transaction. 0: every write is a transaction of its own.
    */
   writeConnections?: number;
   /** Told about errors of idle pooled connections (a server restart); they are replaced on next use. */
@@ -49,14 +49,15 @@ export interface PostgresStoreOptions {
 }
 
 
-/** Group commit's connections by default: measured against 0, 2 and 8 (docs/benchmarks.md, "PostgreSQL: group commit"). */
+const DEFAULT_POOL_SIZE = 10;
+/** Group commit's connections by default (or the pool's, if fewer): measured against 0, 2 and 8 (docs/benchmarks.md, "PostgreSQL: group commit"). */
 export const DEFAULT_WRITE_CONNECTIONS = 4;
 
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<Store> {
   const location = redactUrl(options.url);
   const pool = new pg.Pool({
     connectionString: options.url,
-    max: options.poolSize ?? 10,
+    max: options.poolSize ?? DEFAULT_POOL_SIZE,
     types: PG_TYPES,
     application_name: 'threadgate',
     connectionTimeoutMillis: 10_000,
@@ -136,7 +137,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     }
   }
 
-  const connections = options.writeConnections ?? DEFAULT_WRITE_CONNECTIONS;
+  const connections = options.writeConnections ?? Math.min(DEFAULT_WRITE_CONNECTIONS, options.poolSize ?? DEFAULT_POOL_SIZE);
   const groups =
     connections > 0
       ? new PgGroupWriter({ transaction, prepare: prepare.prepare, connections, maxGroup: DEFAULT_PG_MAX_GROUP, alone })
