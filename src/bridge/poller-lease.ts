@@ -106,7 +106,7 @@ async function holdWhile(options: PollerLeaseOptions, hold: Hold, signal: AbortS
   }
 }
 
-/** The connector's state with every write checked against `hold` in its own transaction. */
+/** The connector's state with every write checked against `hold` in the transaction that stores it. */
 export function fencedState(store: Store, connector: string, hold: Hold, state: ConnectorState): ConnectorState {
   const checked = async (tx: Parameters<Parameters<Store['write']>[0]>[0]) => {
     if (!(await tx.leases.holds(hold.name, hold.holder, hold.generation))) {

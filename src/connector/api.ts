@@ -246,7 +246,7 @@ export interface PollContext {
   signal: AbortSignal;
   /**
    * The connector's state; with several replicas each write is checked, in
-   * its own transaction, against this replica's hold on the poller, and
+   * the transaction that stores it, against this replica's hold on the poller, and
    * refused (`TG_POLLER_LEASE_LOST`) once another replica took over.
    */
   state: ConnectorState;

@@ -2,7 +2,7 @@
  * Leases: one holder at a time for a named task across replicas (a
  * connector's poller). Taking one is a single upsert that succeeds only when
  * the row is new or expired, and bumps `generation` — the fencing token the
- * holder's writes check (`holds`) in their own transaction.
+ * holder's writes check (`holds`) in the transaction that stores them.
  */
 import type { Sql } from './sql.ts';
 
