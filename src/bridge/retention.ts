@@ -66,26 +66,40 @@ export async function pruneExpiredFiles(store: Store, now: number, batch: number
   }
 }
 
-/** Prunes now and every hour until the returned function is called. */
-export function startRetention(store: Store, periods: RetentionPeriods, logger: Logger, now: () => number = Date.now, lock?: StoreLock): () => void {
+/**
+ * Prunes now and every hour until the returned function is called. That function resolves once a round under way
+ * ended and released its lock (a gateway that closed its store first left the lock to a holder that was gone, and
+ * the next replica's retention waited for its lease to run out); a round still waiting for the lock gives up.
+ */
+export function startRetention(store: Store, periods: RetentionPeriods, logger: Logger, now: () => number = Date.now, lock?: StoreLock): () => Promise<void> {
   // Replicas on one database prune one at a time (the next one in finds little left).
   const exclusive: StoreLock = lock ?? ((_name, fn) => fn());
+  const stopping = new AbortController();
   const prune = async () => {
     try {
       const at = now();
-      const counts = await exclusive('retention', async () => ({
-        ...(await pruneOlderThan(store, at - periods.retentionDays * 24 * HOUR_MS, at - periods.refusedRetentionHours * HOUR_MS)),
-        files: await pruneExpiredFiles(store, at),
-      }));
+      const counts = await exclusive(
+        'retention',
+        async () => ({
+          ...(await pruneOlderThan(store, at - periods.retentionDays * 24 * HOUR_MS, at - periods.refusedRetentionHours * HOUR_MS)),
+          files: await pruneExpiredFiles(store, at),
+        }),
+        stopping.signal,
+      );
       if (Object.values(counts).some((n) => n > 0)) {
         logger.info({ ...counts, retention_days: periods.retentionDays, refused_retention_hours: periods.refusedRetentionHours }, 'old records pruned');
       }
     } catch (err) {
-      logger.error({ err }, 'pruning old records failed');
+      // Stopped while another replica held the lock: nothing was pruned, nothing failed.
+      if (!stopping.signal.aborted) logger.error({ err }, 'pruning old records failed');
     }
   };
-  void prune();
-  const timer = setInterval(() => void prune(), PRUNE_EVERY_MS);
+  let round = prune();
+  const timer = setInterval(() => void (round = prune()), PRUNE_EVERY_MS);
   timer.unref();
-  return () => clearInterval(timer);
+  return () => {
+    clearInterval(timer);
+    stopping.abort(); // a round still waiting for another replica's lock gives up
+    return round;
+  };
 }

@@ -9,11 +9,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Store } from '../store/store.ts';
 
-export type StoreLock = <T>(name: string, fn: () => Promise<T>) => Promise<T>;
+/** Runs `fn` holding `name`; waiting for it ends with an AbortError once `signal` aborts. */
+export type StoreLock = <T>(name: string, fn: () => Promise<T>, signal?: AbortSignal) => Promise<T>;
 
 export function storeLock(store: Store, holder: string, ttlMs: number, retryMs = 100): StoreLock {
-  return async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
+  return async <T>(name: string, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> => {
     for (;;) {
+      signal?.throwIfAborted();
       const now = Date.now();
       const generation = await store.write((tx) => tx.leases.acquire(name, holder, now + ttlMs, now));
       if (generation !== undefined) {
@@ -23,7 +25,7 @@ export function storeLock(store: Store, holder: string, ttlMs: number, retryMs =
           await store.write((tx) => tx.leases.release(name, holder, generation)).catch(() => {});
         }
       }
-      await sleep(retryMs);
+      await sleep(retryMs, undefined, signal ? { signal } : {});
     }
   };
 }

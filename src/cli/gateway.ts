@@ -250,7 +250,7 @@ export async function startGateway(
           registering.abort();
           platformHealth.close();
           bridge.pause.close();
-          stopRetention();
+          const retentionStopped = stopRetention(); // a round under way ends, its lock released, before the store closes
           runtime.signalStop(); // connector loops wind down
           await started.app.close(); // stop accepting, finish in-flight requests
           await bridge.runner.stop(settings.server.shutdown_timeout_ms / 2); // finish or release jobs
@@ -258,6 +258,7 @@ export async function startGateway(
           await attachments.close();
           await started.http.close();
           await started.sandbox?.close();
+          await retentionStopped;
           await store.close();
         })()),
     };

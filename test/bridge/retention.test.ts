@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { InboundBridge } from '../../src/bridge/inbound.ts';
 import { pruneExpiredFiles, pruneOlderThan, startRetention } from '../../src/bridge/retention.ts';
+import { storeLock } from '../../src/bridge/store-lock.ts';
 import { JobQueue } from '../../src/jobs/queue.ts';
 import { createLogger } from '../../src/logger.ts';
 import { openStore } from '../../src/store/database.ts';
@@ -95,3 +96,42 @@ describe.each(STORE_BACKENDS)('pruning files (%s store)', (backend) => {
     expect(await store.read.sql.get('select count(*) as n from files')).toEqual({ n: 1 });
   });
 });
+
+describe.each(STORE_BACKENDS)('retention stopping on the %s store', (backend) => {
+  it('resolves its stop once the round under way released the retention lock, so a closing store does not keep it held', async () => {
+    const { store } = await openTestStore(backend);
+    const lock = storeLock(store, 'replica-a', 60_000);
+    const lines: string[] = [];
+    const stop = startRetention(store, { retentionDays: 30, refusedRetentionHours: 24 }, createLogger('info', { write: (line: string) => void lines.push(line) }), Date.now, lock);
+    await stop();
+    await store.write(async () => {}); // the store still takes writes: nothing was left for after its close
+    const lease = await store.read.leases.get('retention');
+    expect(lease?.holder).toBe('replica-a');
+    expect(lease?.expiresAt).toBe(0); // released, not left to run out
+    expect(lines.filter((l) => l.includes('pruning old records failed'))).toEqual([]);
+  });
+
+  it('gives up a round still waiting for another replica’s lock when stopped, without an error', async () => {
+    const { store } = await openTestStore(backend);
+    await store.write((tx) => tx.leases.acquire('retention', 'replica-b', Date.now() + 60_000, Date.now()));
+    const lines: string[] = [];
+    const stop = startRetention(
+      store,
+      { retentionDays: 30, refusedRetentionHours: 24 },
+      createLogger('info', { write: (line: string) => void lines.push(line) }),
+      Date.now,
+      storeLock(store, 'replica-a', 60_000, 20),
+    );
+    await new Promise((r) => setTimeout(r, 100)); // a few tries at the lock
+    const started = performance.now();
+    await stop();
+    expect(performance.now() - started).toBeLessThan(1_000);
+    // Replica b lets go: a round that had not given up would take the lock now and prune.
+    const b = (await store.read.leases.get('retention'))!;
+    await store.write((tx) => tx.leases.release('retention', 'replica-b', b.generation));
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await store.read.leases.get('retention'))?.holder).toBe('replica-b');
+    expect(lines).toEqual([]);
+  });
+});
+
