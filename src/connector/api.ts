@@ -246,8 +246,9 @@ export interface PollContext {
   signal: AbortSignal;
   /**
    * The connector's state; with several replicas each write is checked, in
-   * the transaction that stores it, against this replica's hold on the poller, and
-   * refused (`TG_POLLER_LEASE_LOST`) once another replica took over.
+   * the transaction that stores it, against this replica's hold on the
+   * poller, and refused (`TG_POLLER_LEASE_LOST`) once another replica took
+   * over.
    */
   state: ConnectorState;
 }
