@@ -33,3 +33,11 @@ export class StoreUnavailableError extends ThreadgateError {
   readonly code = 'TG_STORE_UNAVAILABLE';
   override readonly statusCode = 503;
 }
+
+/**
+ * PostgreSQL: a write went on after one of its statements failed (it caught the error), so the server had aborted
+ * its transaction and answered its COMMIT with a rollback: nothing of it is stored.
+ */
+export class StoreTxAbortedError extends ThreadgateError {
+  readonly code = 'TG_STORE_TX_ABORTED';
+}

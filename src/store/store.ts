@@ -26,7 +26,9 @@ export interface Store {
    * `afterCommit` listeners told so): when a neighbour in its group threw,
    * and on PostgreSQL after a conflict with another replica. So it
    * must be a function of its `tx` alone, its effects on the process left to
-   * `afterCommit`.
+   * `afterCommit`. On PostgreSQL a failed statement aborts the transaction: a
+   * write that catches a statement's error and goes on is refused
+   * (`TG_STORE_TX_ABORTED`), never answered as stored.
    */
   write<T>(fn: (tx: Repos) => T | Promise<T>): Promise<T>;
   /** Applies pending migrations. */

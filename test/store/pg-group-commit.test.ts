@@ -1,7 +1,8 @@
 /**
  * Group commit on the PostgreSQL store (src/store/postgres/pg-group-writer.ts):
  * the writes asked for in one event-loop turn share one transaction; one that
- * throws fails alone while the others commit; `write_connections: 0` gives
+ * throws fails alone while the others commit, as does one that caught its
+ * own failed statement (no false success); `write_connections: 0` gives
  * every write a transaction of its own; and the setting cannot take more
  * connections than the pool has.
  */
@@ -58,6 +59,26 @@ describe('PostgreSQL store: group commit', () => {
     expect(await store.read.state.get('c', 'a')).toBe('a');
     expect(await store.read.state.get('c', 'b')).toBeUndefined();
     expect(await store.read.state.get('c', 'd')).toBe('d');
+  });
+
+  it('refuses a write that caught its own failed statement (its transaction was aborted) and still commits its neighbour', async () => {
+    const store = await open();
+    const [swallowed, neighbour] = await Promise.allSettled([
+      store.write(async (tx) => {
+        await tx.state.set('c', 'swallowed', 1, Date.now());
+        await tx.sql.get('select 1 / 0 as n').catch(() => undefined); // division by zero, caught
+        return 'went on';
+      }),
+      store.write(async (tx) => {
+        await tx.state.set('c', 'neighbour', 2, Date.now());
+        return 'stored';
+      }),
+    ]);
+    expect(swallowed.status).toBe('rejected');
+    expect((swallowed as PromiseRejectedResult).reason).toMatchObject({ code: 'TG_STORE_TX_ABORTED' });
+    expect(neighbour).toEqual({ status: 'fulfilled', value: 'stored' });
+    expect(await store.read.state.get('c', 'swallowed')).toBeUndefined();
+    expect(await store.read.state.get('c', 'neighbour')).toBe(2);
   });
 
   it('gives every write a transaction of its own with write_connections 0', async () => {

@@ -57,6 +57,8 @@ class WriteThrew extends Error {
 }
 
 export const DEFAULT_PG_MAX_GROUP = 64;
+/** SQLSTATE of a statement run in a transaction an earlier failed statement aborted. */
+const IN_FAILED_TRANSACTION = '25P02';
 
 export class PgGroupWriter {
   readonly #o: PgGroupWriterOptions;
@@ -110,8 +112,11 @@ export class PgGroupWriter {
         for (const p of group) p.reject(unavailable);
         return;
       }
-      // The one that threw (unless it lost a race) gets its error; the others run again alone, in order.
-      const failed = err instanceof WriteThrew && !isConflict(cause) ? err.index : -1;
+      // The one that threw gets its error; the others run again alone, in order. Not when it lost a race (it runs
+      // again too), nor when its statement only found the transaction aborted by an earlier write that caught its
+      // own failed statement (in_failed_sql_transaction): that write is to blame, and alone it gets the error.
+      const blameless = isConflict(cause) || (cause as { code?: unknown } | null)?.code === IN_FAILED_TRANSACTION;
+      const failed = err instanceof WriteThrew && !blameless ? err.index : -1;
       for (const [i, p] of group.entries()) {
         if (i === failed) p.reject(cause);
         else await this.#o.alone(p.fn).then(p.resolve, p.reject);

@@ -15,7 +15,7 @@
  * is). Reads go through the pool and see committed data only.
  */
 import pg from 'pg';
-import { StoreClosedError, StoreOpenError, StoreUnavailableError } from '../errors.ts';
+import { StoreClosedError, StoreOpenError, StoreTxAbortedError, StoreUnavailableError } from '../errors.ts';
 import type { MigrationStatus } from '../migrations.ts';
 import { Repos } from '../repos.ts';
 import type { Store } from '../store.ts';
@@ -92,7 +92,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     try {
       await client.query('begin');
       const value = await body(client);
-      await client.query('commit');
+      // A transaction a failed statement aborted answers its COMMIT with a rollback, not an error.
+      const done = await client.query('commit');
+      if (done.command === 'ROLLBACK') throw new StoreTxAbortedError('a statement of the transaction failed (its error was caught): nothing was stored');
       return value;
     } catch (err) {
       await client.query('rollback').catch((rollbackErr: Error) => (broken = rollbackErr));
