@@ -77,7 +77,7 @@ export class JobsRepo {
     const orderNow = postgres ? [now] : [];
     // In jobs_due's order, so that the scan stops at the limit. SQLite's index ends with the rowid (the id): equal
     // times come in id order, which its runner's thread order rests on. PostgreSQL's orders equal keys by where the
-    // row lies: `order by run_at, id` there sorted every due job of the kind before taking the first (40,000-100,000
+    // row lies: `order by run_at, id` there sorted every due job of the kind before taking the first (37,000-102,000
     // pages a claim behind a backlog; docs/benchmarks.md, "PostgreSQL: plans made on an empty table"); its threads
     // keep their order by the check above, not by the claim's.
     const due = `select c.id, c.run_at from jobs c where c.kind = ? and c.status = 'queued' and c.run_at <= ?${inOrder}

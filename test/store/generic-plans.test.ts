@@ -9,8 +9,8 @@
  * queued or running, every message pending), the next due time by the first
  * entry of the due index, a claim's due jobs in the claim's order (so that
  * it stops at its limit). The take, planned on the due index, read every
- * queued job: 4,000–10,000 pages a take under the replicas benchmark's load;
- * a claim sorted every due job: 40,000–100,000 pages (docs/benchmarks.md,
+ * queued job: 3,600–7,500 pages a take under the replicas benchmark's load;
+ * a claim sorted every due job: 37,000–102,000 pages (docs/benchmarks.md,
  * "PostgreSQL: plans made on an empty table").
  */
 import { describe, expect, it } from 'vitest';
@@ -23,7 +23,6 @@ import type { Store } from '../../src/store/store.ts';
 import { jobRow } from '../support/job-rows.ts';
 import { RecordingSql } from '../support/recording-sql.ts';
 import { openTestStore } from '../support/store-backends.ts';
-
 
 const literal = (v: unknown) => (typeof v === 'number' ? String(v) : `'${String(v).replaceAll("'", "''")}'`);
 
@@ -86,7 +85,7 @@ describe('postgres store: the generic plans of the hot path', () => {
       const duePlan = await genericPlan(store, nextDue.sql, nextDue.params);
       expect(duePlan, `${when}:\n${duePlan}`).toMatch(/Limit[\s\S]*Index (Only )?Scan using jobs_due/);
       expect(duePlan, `${when}:\n${duePlan}`).not.toMatch(/Aggregate/);
-      // The claim reads due jobs in its own order (run_at, id) and stops at its limit: nothing sorted, no backlog read.
+      // The claim reads due jobs in the due index's order and stops at its limit: nothing sorted, no backlog read.
       const claimPlan = await genericPlan(store, claim.sql, claim.params);
       expect(claimPlan, `${when}:\n${claimPlan}`).toMatch(/Index Scan using jobs_due on jobs c/);
       expect(claimPlan, `${when}:\n${claimPlan}`).not.toMatch(/Sort Key: c\.run_at/);

@@ -42,7 +42,6 @@ describe('PostgreSQL store: group commit', () => {
     const store = await open();
     const keys = Array.from({ length: 12 }, (_, i) => `k${i}`);
     const txids = values(await burst(store, keys));
-    expect(new Set(txids).size).toBeLessThan(keys.length);
     // With four connections the first group takes the whole turn's writes.
     expect(new Set(txids).size).toBe(1);
     for (const key of keys) expect(await store.read.state.get('c', key)).toBe(key);
