@@ -9,7 +9,10 @@
  * with two replicas one load process per replica with half the connections,
  * as a balancer would spread them; their rates are added. All processes
  * share this machine's cores. After each case the 2xx answers are checked
- * against the deliveries stored.
+ * against the deliveries stored, and the deliveries (the noop connector's, by
+ * the gateways' job runners) are counted: how many were delivered when the
+ * load ended, and how long after it the last one was (waiting up to 60 s).
+ * BENCH_CASES picks cases: sqlite, pg1, pg2 (default: all three).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,8 +30,12 @@ import { spawnJson } from './spawn-json.ts';
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = 10;
 const WARMUP_SECONDS = 2;
+/** How long after the load the bench waits for the deliveries to catch up. */
+const DRAIN_WAIT_S = 60;
 const MAIN = join(import.meta.dirname, '../src/cli/threadgate.js');
 const LOAD_SCRIPT = join(import.meta.dirname, 'receiver-load.ts');
+/** Which cases run (BENCH_CASES, comma-separated): sqlite, pg1 (one replica), pg2 (two). */
+const CASES = new Set((process.env.BENCH_CASES ?? 'sqlite,pg1,pg2').split(',').map((c) => c.trim()));
 const NOOP_MODULE = join(import.meta.dirname, 'fixtures/noop-connector.ts');
 
 interface Replica {
@@ -63,6 +70,10 @@ interface CaseResult {
   perSecond: number;
   p99: number;
   check: string;
+  /** Deliveries delivered when the load ended, of those stored. */
+  deliveredAtEnd: string;
+  /** Seconds after the load until every stored delivery was delivered (or the wait gave up). */
+  drained: string;
 }
 
 async function runCase(name: string, store: Record<string, unknown>, replicas: number, sandbox: ChildSandbox): Promise<CaseResult> {
@@ -90,10 +101,23 @@ async function runCase(name: string, store: Record<string, unknown>, replicas: n
           spawnJson<LoadOutput>(LOAD_SCRIPT, [`${r.url}/webhooks/bench`, registration.secret, registration.configId, sandbox.roomId, String(Math.floor(CONNECTIONS / replicas)), String(SECONDS), String(WARMUP_SECONDS)]),
         ),
       );
+      const loadEnded = performance.now();
+      const count = async (statuses: string) => (await reader.read.sql.get<{ n: number }>(`select count(*) as n from deliveries where status in (${statuses})`))!.n;
+      const delivered = await count(`'delivered'`);
       const answered = outs.reduce((n, o) => n + o.warmup.ok2xx + o.measured.ok2xx, 0);
-      const rows = (await reader.read.sql.get<{ n: number }>(`select count(*) as n from deliveries where status in ('accepted', 'delivered')`))!.n;
+      const rows = await count(`'accepted', 'delivered'`);
       const ok = rows >= answered;
+      let drained = `not within ${DRAIN_WAIT_S} s`;
+      for (let left = rows - delivered; performance.now() - loadEnded < DRAIN_WAIT_S * 1000; left = rows - (await count(`'delivered'`))) {
+        if (left === 0) {
+          drained = `${fmt((performance.now() - loadEnded) / 1000, 2)} s`;
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
       return {
+        deliveredAtEnd: `${fmt(delivered)} of ${fmt(rows)}`,
+        drained,
         name,
         perSecond: outs.reduce((n, o) => n + o.measured.requestsPerSecond, 0),
         p99: Math.max(...outs.map((o) => o.measured.latencyMs.p99)),
@@ -115,15 +139,17 @@ export async function benchReceiverReplicas(): Promise<void> {
   const sandbox = await startChildSandbox();
   const cluster = await startPostgres();
   try {
-    const results = [
-      await runCase('SQLite, 1 gateway', {}, 1, sandbox),
-      await runCase('PostgreSQL, 1 replica', { url: await cluster.createDatabase('one_replica') }, 1, sandbox),
-      await runCase('PostgreSQL, 2 replicas', { url: await cluster.createDatabase('two_replicas') }, 2, sandbox),
-    ];
-    const base = results[0]!.perSecond;
-    console.log('| store | req/s | p99 ms | × SQLite |');
-    console.log('|---|---:|---:|---:|');
-    for (const r of results) console.log(`| ${r.name} | ${fmt(r.perSecond)} | ${fmt(r.p99, 1)} | ${fmt(r.perSecond / base, 2)} |`);
+    const results: CaseResult[] = [];
+    if (CASES.has('sqlite')) results.push(await runCase('SQLite, 1 gateway', {}, 1, sandbox));
+    if (CASES.has('pg1')) results.push(await runCase('PostgreSQL, 1 replica', { url: await cluster.createDatabase('one_replica') }, 1, sandbox));
+    if (CASES.has('pg2')) results.push(await runCase('PostgreSQL, 2 replicas', { url: await cluster.createDatabase('two_replicas') }, 2, sandbox));
+    const base = results.find((r) => r.name.startsWith('SQLite'))?.perSecond;
+    console.log('| store | req/s | p99 ms | × SQLite | delivered when the load ended | all delivered after the load |');
+    console.log('|---|---:|---:|---:|---:|---:|');
+    for (const r of results) {
+      const ratio = base === undefined ? '—' : fmt(r.perSecond / base, 2);
+      console.log(`| ${r.name} | ${fmt(r.perSecond)} | ${fmt(r.p99, 1)} | ${ratio} | ${r.deliveredAtEnd} | ${r.drained} |`);
+    }
     for (const r of results) console.log(`${r.name}: ${r.check}`);
   } finally {
     await cluster.stop();

@@ -11,7 +11,11 @@
  * it stops at its limit). The take, planned on the due index, read every
  * queued job: 3,600–7,500 pages a take under the replicas benchmark's load;
  * a claim sorted every due job: 37,000–102,000 pages (docs/benchmarks.md,
- * "PostgreSQL: plans made on an empty table").
+ * "PostgreSQL: plans made on an empty table"). The order check of both reads
+ * a thread's jobs before the one it looks at through the order index; with
+ * the thread's key alone in that index it read every unfinished job of the
+ * thread, 4,600–10,500 pages a claim behind a backlog of 64 threads
+ * (docs/benchmarks.md, "PostgreSQL: the order check in id order").
  */
 import { describe, expect, it } from 'vitest';
 import { DELIVER_JOB } from '../../src/bridge/webhook-intake.ts';
@@ -40,6 +44,10 @@ async function genericPlan(store: Store, sql: string, params: SqlParams): Promis
 /** The table a statement finds one row of by `where id = ?`, or undefined. */
 const byIdOf = (sql: string) => /^\s*(?:update|select .* from)\s+(\w+)\b[\s\S]*\bwhere id = \?/.exec(sql)?.[1];
 
+/** The order check's scan of jobs_order (an index scan, or a bitmap one on the analyzed backlog), bounded by the id of the job `outer` names. */
+const orderCheck = (outer: string) =>
+  new RegExp(`(Index (Only )?Scan using jobs_order on jobs e|Bitmap Index Scan on jobs_order)\\b[^\\n]*\\n\\s+Index Cond: \\(\\(order_key = ${outer}\\.order_key\\) AND \\(id < ${outer}\\.id\\)\\)`);
+
 describe('postgres store: the generic plans of the hot path', () => {
   it('find a job or a message by its primary key and the next due time by the due index’s first entry, on a table never analyzed and on an analyzed backlog', async () => {
     const { store } = await openTestStore('postgres');
@@ -66,6 +74,7 @@ describe('postgres store: the generic plans of the hot path', () => {
     expect(byId.map((s) => byIdOf(s.sql))).toEqual(['jobs', 'jobs', 'jobs', 'jobs', 'jobs', 'inbound_messages', 'inbound_messages']);
     const nextDue = statements.find((s) => s.sql.includes('as at from jobs'))!;
     const claim = statements.find((s) => s.sql.includes('where id in ('))!;
+    const take = statements.find((s) => s.sql.includes('not exists') && byIdOf(s.sql) === 'jobs')!;
 
     for (const when of ['not analyzed', 'analyzed'] as const) {
       if (when === 'analyzed') {
@@ -89,6 +98,10 @@ describe('postgres store: the generic plans of the hot path', () => {
       const claimPlan = await genericPlan(store, claim.sql, claim.params);
       expect(claimPlan, `${when}:\n${claimPlan}`).toMatch(/Index Scan using jobs_due on jobs c/);
       expect(claimPlan, `${when}:\n${claimPlan}`).not.toMatch(/Sort Key: c\.run_at/);
+      // The order check reads a thread's jobs before the one looked at, not every unfinished job of the thread.
+      expect(claimPlan, `${when}:\n${claimPlan}`).toMatch(orderCheck('c'));
+      const takePlan = await genericPlan(store, take.sql, take.params);
+      expect(takePlan, `${when}:\n${takePlan}`).toMatch(orderCheck('jobs'));
     }
   });
 });
