@@ -121,10 +121,14 @@ export class OutboundDispatch {
       // The outcome and the job's completion in one commit: a stop right after cannot deliver it again.
       ctx.complete(async (tx) => {
         const at = this.#now();
-        await tx.attempts.closeDelivery(attemptId, 'delivered', null, externalId, at);
-        await tx.deliveries.recordOutcome(delivery.id, 'delivered', null, externalId, at);
         // The body read above is what is stored (or longer: a cap only cuts), so one within the cap needs no cut.
-        if (Buffer.byteLength(delivery.body) > this.#d.maxStoredBodyBytes) await tx.deliveries.capBody(delivery.id, this.#d.maxStoredBodyBytes);
+        const cut = Buffer.byteLength(delivery.body) > this.#d.maxStoredBodyBytes;
+        // At once (on PostgreSQL one round trip), in this order.
+        await Promise.all([
+          tx.attempts.closeDelivery(attemptId, 'delivered', null, externalId, at),
+          tx.deliveries.recordOutcome(delivery.id, 'delivered', null, externalId, at),
+          cut ? tx.deliveries.capBody(delivery.id, this.#d.maxStoredBodyBytes) : undefined,
+        ]);
       });
       ctx.logger.info(
         { connector: payload.connector, delivery_id: delivery.id, event_type: event.event_type, external_id: externalId, replay: payload.replay === true },

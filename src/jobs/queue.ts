@@ -149,9 +149,10 @@ export class JobQueue {
    */
   completeWith(id: number, owner: string, work?: TxWork): Promise<true> {
     return this.#store.write(async (tx) => {
-      await work?.(tx);
+      // Together: on PostgreSQL the work's statements and the completion travel at once (pg-store.ts, pipeline).
       // Checked in the same write: a run whose lease moved on records nothing (the write fails and is rolled back alone).
-      held(await tx.jobs.complete(id, owner, this.#now()), id, owner);
+      const [, completed] = await Promise.all([work?.(tx), tx.jobs.complete(id, owner, this.#now())]);
+      held(completed, id, owner);
       return true as const;
     });
   }

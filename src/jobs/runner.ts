@@ -33,8 +33,9 @@ export interface JobKindOptions<P> {
   takeOnEnqueue?: boolean;
   /**
    * Runs in the write that claims or takes a job of this kind, for each job, before it starts (e.g. its attempt
-   * opened in the same commit as its claim); the result reaches the handler as `ctx.claimed`. If it throws, the
-   * claim fails with it: it must not throw for one job's sake (a row gone is an undefined result).
+   * opened in the same commit as its claim); the result reaches the handler as `ctx.claimed`. The calls for the jobs
+   * of one claim run at once, their statements interleaved. If one throws, the claim fails with it: it must not throw
+   * for one job's sake (a row gone is an undefined result).
    */
   onClaim?: (tx: Repos, job: Job<P>) => Promise<unknown>;
 }
@@ -177,7 +178,9 @@ export class JobRunner {
     if (expired) state.expiredLookedAt = now;
     claimed = await this.#queue.claimIn(tx, state.kind, owner, state.leaseMs, capacity, expired);
     slots.keep(claimed.length); // the slots it did not fill are free for takes in the same group
-    if (state.onClaim) for (const job of claimed) notes.set(job.id, await state.onClaim(tx, job));
+    // All at once: on PostgreSQL their statements travel together (pg-store.ts, pipeline), in the order issued.
+    const onClaim = state.onClaim;
+    if (onClaim) (await Promise.all(claimed.map((job) => onClaim(tx, job)))).forEach((note, i) => notes.set((claimed[i] as Job).id, note));
   }
 
   /** The enqueuing write's turn (JobQueue.onEnqueued): the job is taken there when it may be, else looked for after the commit. */

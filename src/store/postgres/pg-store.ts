@@ -61,6 +61,10 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     types: PG_TYPES,
     application_name: 'threadgate',
     connectionTimeoutMillis: 10_000,
+    // Statements a write issues without awaiting each other go out back to back and are answered in order: a claim
+    // opens its jobs' attempts in two round trips, not two a job (docs/benchmarks.md, "PostgreSQL: statements in
+    // flight together"). Awaited one by one they run as before.
+    pipeline: true,
     ...(options.ssl !== undefined ? { ssl: options.ssl } : {}),
   });
   // An idle connection the server dropped must not take the process down; the pool replaces it.
