@@ -154,7 +154,9 @@ export class WebhookIntake {
         return { deliveryId: await tx.deliveries.insert({ ...base, duplicateOf: original, status: 'duplicate' }, now), duplicate: true };
       }
       const payload: DeliverJobPayload = { connector, delivery: id, thread: event.thread_id };
-      await tx.deliveries.setJob(id, await this.#d.queue.enqueue(tx, { kind: DELIVER_JOB, payload, orderKey: deliveryOrder(connector, event.thread_id), ...this.#d.budget }));
+      // The job's id on the delivery goes with the runner's take of the job.
+      const job = { kind: DELIVER_JOB, payload, orderKey: deliveryOrder(connector, event.thread_id), ...this.#d.budget };
+      await this.#d.queue.enqueue(tx, job, (jobId) => tx.deliveries.setJob(id, jobId));
       return { deliveryId: id, duplicate: false };
     });
     this.#d.onResult?.(connector, result.duplicate ? 'duplicate' : 'accepted');

@@ -89,8 +89,10 @@ export class JobQueue {
   /**
    * Adds a job in the caller's write `tx` (the one that stores what the job acts on). The runner is told in the same
    * write: it may take the job there, to start it as soon as the write commits, and otherwise looks once it did.
+   * `alongside` is the caller's own use of the new job's id in `tx` (its id on the row it acts on), issued with the
+   * runner's take: on PostgreSQL the two statements travel together (pg-store.ts, pipeline).
    */
-  async enqueue(tx: Repos, input: EnqueueInput): Promise<number> {
+  async enqueue(tx: Repos, input: EnqueueInput, alongside?: (jobId: number) => Promise<unknown>): Promise<number> {
     const now = this.#now();
     const retryForMs = input.retryForMs ?? DEFAULT_RETRY_BUDGET.retryForMs;
     const runAt = input.runAt ?? now;
@@ -104,7 +106,8 @@ export class JobQueue {
       orderKey: input.orderKey ?? null,
     };
     const id = await tx.jobs.insert(row, now);
-    await this.#enqueued?.(tx, { id, kind: row.kind, runAt, payload: row.payload, maxAttempts: row.maxAttempts, giveUpAt: row.giveUpAt });
+    const job = { id, kind: row.kind, runAt, payload: row.payload, maxAttempts: row.maxAttempts, giveUpAt: row.giveUpAt };
+    await Promise.all([this.#enqueued?.(tx, job), alongside?.(id)]);
     return id;
   }
 

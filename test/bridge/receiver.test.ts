@@ -29,7 +29,7 @@ const rejected = async (tg: TestGateway) =>
   }[];
 
 describe('accepted webhooks', () => {
-  it('a signed event is stored with its job and answered 200; the same event again is a duplicate without a second job', async () => {
+  it('a signed event is stored with its job (each naming the other) and answered 200; the same event again is a duplicate without a second job', async () => {
     const tg = await startTestGateway({ connectors: [desk] });
     const event = (await messageCreated(tg));
     const first = await post(tg, event);
@@ -38,8 +38,11 @@ describe('accepted webhooks', () => {
     const again = await post(tg, event);
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ received: true, duplicate: true });
-    const jobs = (await tg.gateway.store.read.sql.get(`select count(*) as n from jobs where kind = 'connector.deliver'`)) as { n: number };
-    expect(jobs.n).toBe(1);
+    const jobs = await tg.gateway.store.read.sql.all<{ id: number; payload: string }>(`select id, payload from jobs where kind = 'connector.deliver'`);
+    expect(jobs).toHaveLength(1);
+    // The delivery and its job name each other (the job's id written beside the runner's take of it).
+    expect(JSON.parse(jobs[0]!.payload)).toMatchObject({ connector: 'desk', delivery: first.body.delivery_id });
+    expect(await tg.gateway.store.read.sql.get(`select job_id from deliveries where id = ?`, [first.body.delivery_id])).toEqual({ job_id: jobs[0]!.id });
     const rows = (await tg.gateway.store.read.sql.all(`select status, duplicate_of, verification from deliveries order by id`));
     expect(rows).toEqual([
       { status: expect.stringMatching(/accepted|delivered/), duplicate_of: null, verification: 'valid' },
