@@ -6,7 +6,8 @@
  * Each statement gets its own answer; one that fails fails its write alone
  * and leaves nothing of that write stored; the connection goes on serving
  * the next writes; and the driver is not asked to queue queries on a busy
- * connection (which it warns about as deprecated).
+ * connection (which it warns about as deprecated). With prepared statements
+ * and without them (`store.prepared_statements: false`, for poolers).
  */
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres/pg-store.ts';
@@ -14,9 +15,9 @@ import type { Store } from '../../src/store/store.ts';
 import { jobRow } from '../support/job-rows.ts';
 import { postgresDatabase } from '../support/postgres.ts';
 
-async function open(): Promise<Store> {
+async function open(preparedStatements: boolean): Promise<Store> {
   // One connection: every write and read shares it, so a statement left unanswered would hold up all that follow.
-  const store = await openPostgresStore({ url: await postgresDatabase(), poolSize: 1 });
+  const store = await openPostgresStore({ url: await postgresDatabase(), poolSize: 1, preparedStatements });
   onTestFinished(() => store.close());
   return store;
 }
@@ -29,9 +30,10 @@ beforeEach(() => {
 });
 afterEach(() => void process.off('warning', onWarning));
 
-describe('PostgreSQL store: statements in flight together', () => {
+// Prepared once per connection (the default), and unnamed, parsed at every run (store.prepared_statements: false).
+describe.each([true, false])('PostgreSQL store: statements in flight together (prepared statements: %s)', (prepared) => {
   it('answers each of the statements a write issues at once with its own result, run in the order issued', async () => {
-    const store = await open();
+    const store = await open(prepared);
     const now = Date.now();
     const { ids, answers } = await store.write(async (tx) => {
       const inserted = Promise.all(Array.from({ length: 20 }, (_, i) => tx.jobs.insert(jobRow(`key-${i}`, now), now)));
@@ -48,7 +50,7 @@ describe('PostgreSQL store: statements in flight together', () => {
   });
 
   it('fails a write whose statement among several at once fails: nothing of it is stored, its neighbour in the group commits, the connection serves on', async () => {
-    const store = await open();
+    const store = await open(prepared);
     const now = Date.now();
     const [failed, neighbour] = await Promise.allSettled([
       store.write((tx) =>
