@@ -185,10 +185,11 @@ export async function benchEmailBacklog(): Promise<BacklogResult> {
     const dovecotBefore = processesCpuMicros('dovecot');
     const platformBefore = processCpuMicros(sandbox.pid);
     const started = performance.now();
-    // BENCH_GATEWAY_NODE_ARGS: node flags for the gateway alone (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+    // BENCH_GATEWAY_NODE_ARGS: node flags for the gateway alone (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`);
+    // BENCH_GATEWAY_STDOUT=1 shows its standard output (e.g. with `--trace-gc-nvp`).
     const nodeArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
     // With the gateway's Node.js flags, as `npm start` and the image start it.
-    child = spawn(process.execPath, [...GATEWAY_NODE_FLAGS, ...nodeArgs, MAIN, 'serve', '--config', file], { stdio: ['ignore', 'ignore', 'inherit'] });
+    child = spawn(process.execPath, [...GATEWAY_NODE_FLAGS, ...nodeArgs, MAIN, 'serve', '--config', file], { stdio: ['ignore', process.env.BENCH_GATEWAY_STDOUT === '1' ? 'inherit' : 'ignore', 'inherit'] });
     const gone = new Promise<never>((_, reject) => child!.once('exit', (code) => reject(new Error(`the gateway exited with ${code}`))));
     const posted = () => count(db, `select count(*) as n from inbound_messages where status = 'posted'`);
     const stored = () => count(db, `select count(*) as n from inbound_messages`);

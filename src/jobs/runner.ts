@@ -180,7 +180,9 @@ export class JobRunner {
     slots.keep(claimed.length); // the slots it did not fill are free for takes in the same group
     // All at once: on PostgreSQL their statements travel together (pg-store.ts, pipeline), in the order issued.
     const onClaim = state.onClaim;
-    if (onClaim) (await Promise.all(claimed.map((job) => onClaim(tx, job)))).forEach((note, i) => notes.set((claimed[i] as Job).id, note));
+    if (!onClaim) return;
+    const claimNotes = await Promise.all(claimed.map((job) => onClaim(tx, job)));
+    claimed.forEach((job, i) => notes.set(job.id, claimNotes[i]));
   }
 
   /** The enqueuing write's turn (JobQueue.onEnqueued): the job is taken there when it may be, else looked for after the commit. */
