@@ -9,6 +9,8 @@ RUN npm ci --omit=dev --no-audit --no-fund
 
 FROM node:24-slim
 ENV NODE_ENV=production
+# glibc arenas: see GATEWAY_ENV in src/cli/node-flags.ts (a test keeps the two in step).
+ENV MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json ./

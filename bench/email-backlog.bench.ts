@@ -6,7 +6,7 @@
  *   (a) the floor: imapflow + mailparser alone, fetching every message's
  *       source a page of UIDs at a time and parsing it, one after another, as
  *       a minimal importer in bounded memory would, in a process of its own
- *       started with the gateway's Node.js flags (email-floor.ts): its
+ *       started with the gateway's Node.js flags and environment (email-floor.ts): its
  *       seconds from the connect, and its peak RSS;
  *   (a') the same floor storing each mail in a grouped synced write, posting
  *       it to the platform and marking it posted (email-floor-posting.ts):
@@ -29,7 +29,7 @@ import Database from 'better-sqlite3';
 import { ImapFlow } from 'imapflow';
 import type { TestProject } from 'vitest/node';
 import { stringify } from 'yaml';
-import { GATEWAY_NODE_FLAGS } from '../src/cli/node-flags.ts';
+import { GATEWAY_ENV, GATEWAY_NODE_FLAGS } from '../src/cli/node-flags.ts';
 import setupMailServers from '../test/support/mail-global-setup.ts';
 import type { MailServersInfo } from '../test/support/mail-servers.ts';
 import { startChildSandbox } from './child-sandbox.ts';
@@ -63,6 +63,11 @@ export interface BacklogResult {
   dovecotCpuSeconds: number;
   platformCpuSeconds: number;
   posted: number;
+}
+
+/** GATEWAY_ENV, each variable overridable from the benchmark's own environment (e.g. `MALLOC_ARENA_MAX=8` to compare). */
+function gatewayEnv(): Record<string, string> {
+  return Object.fromEntries(Object.entries(GATEWAY_ENV).map(([name, value]) => [name, process.env[name] ?? value]));
 }
 
 /** A customer's reply with the conversation quoted below it, as text and HTML. */
@@ -141,7 +146,7 @@ async function postingFloor(mail: MailServersInfo, user: string, dir: string): P
     if (res.status !== 201 || !config.id) throw new Error(`the sandbox did not register the floor's configuration: ${res.status} ${JSON.stringify(config)}`);
     const floorDir = mkdtempSync(join(dir, 'posting-floor-'));
     const args = [mail.host, String(mail.imapPort), user, PASSWORD, String(MAILS), sandbox.url, sandbox.organizationId, sandbox.token, config.id, floorDir];
-    return await spawnJson<FloorResult>(POSTING_FLOOR, args, {}, GATEWAY_NODE_FLAGS);
+    return await spawnJson<FloorResult>(POSTING_FLOOR, args, gatewayEnv(), GATEWAY_NODE_FLAGS);
   } finally {
     sink.close();
     await sandbox.close();
@@ -160,7 +165,7 @@ export async function benchEmailBacklog(): Promise<BacklogResult> {
     writeFileSync(join(mail.usersDir, support), `${support}:{PLAIN}${PASSWORD}::::::\n`, { mode: 0o644 });
     await fill(mail, support);
     // The floors run with the gateway's Node.js flags: their heaps are sized as its is.
-    const floor = await spawnJson<FloorResult>(FLOOR, [mail.host, String(mail.imapPort), support, PASSWORD, String(MAILS)], {}, GATEWAY_NODE_FLAGS);
+    const floor = await spawnJson<FloorResult>(FLOOR, [mail.host, String(mail.imapPort), support, PASSWORD, String(MAILS)], gatewayEnv(), GATEWAY_NODE_FLAGS);
     const floorSeconds = floor.seconds;
     const posting = await postingFloor(mail, support, dir);
 
@@ -188,8 +193,11 @@ export async function benchEmailBacklog(): Promise<BacklogResult> {
     // BENCH_GATEWAY_NODE_ARGS: node flags for the gateway alone (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`);
     // BENCH_GATEWAY_STDOUT=1 shows its standard output (e.g. with `--trace-gc-nvp`).
     const nodeArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
-    // With the gateway's Node.js flags, as `npm start` and the image start it.
-    child = spawn(process.execPath, [...GATEWAY_NODE_FLAGS, ...nodeArgs, MAIN, 'serve', '--config', file], { stdio: ['ignore', process.env.BENCH_GATEWAY_STDOUT === '1' ? 'inherit' : 'ignore', 'inherit'] });
+    // With the gateway's Node.js flags and environment, as `npm start` and the image start it.
+    child = spawn(process.execPath, [...GATEWAY_NODE_FLAGS, ...nodeArgs, MAIN, 'serve', '--config', file], {
+      stdio: ['ignore', process.env.BENCH_GATEWAY_STDOUT === '1' ? 'inherit' : 'ignore', 'inherit'],
+      env: { ...process.env, ...gatewayEnv() },
+    });
     const gone = new Promise<never>((_, reject) => child!.once('exit', (code) => reject(new Error(`the gateway exited with ${code}`))));
     const posted = () => count(db, `select count(*) as n from inbound_messages where status = 'posted'`);
     const stored = () => count(db, `select count(*) as n from inbound_messages`);

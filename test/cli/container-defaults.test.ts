@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { GATEWAY_NODE_FLAGS } from '../../src/cli/node-flags.ts';
+import { GATEWAY_ENV, GATEWAY_NODE_FLAGS } from '../../src/cli/node-flags.ts';
 import { MAIN, runCliAsync, startCli } from '../support/cli.ts';
 import { closedPort, freePort } from '../support/ports.ts';
 import { tempDir } from '../support/temp-dir.ts';
@@ -93,6 +93,7 @@ describe('the Dockerfile', () => {
     const args = rest.slice(rest.indexOf(MAIN) + 1);
     expect(node).toBe('node');
     expect(nodeArgs).toEqual([...GATEWAY_NODE_FLAGS]);
+    expect(env).toMatchObject(GATEWAY_ENV);
     const gw = startCli(args, { cwd: data, env: runEnv, nodeArgs });
     await gw.waitForLine((l) => l.event === 'gateway_ready');
     expect(existsSync(local(env.THREADGATE_STORE_PATH!))).toBe(true);
