@@ -164,7 +164,7 @@ export async function benchEmailBacklog(): Promise<BacklogResult> {
     const support = `backlog-${process.pid}@example.test`;
     writeFileSync(join(mail.usersDir, support), `${support}:{PLAIN}${PASSWORD}::::::\n`, { mode: 0o644 });
     await fill(mail, support);
-    // The floors run with the gateway's Node.js flags: their heaps are sized as its is.
+    // The floors run with the gateway's Node.js flags and environment: their heaps and arenas are sized as its are.
     const floor = await spawnJson<FloorResult>(FLOOR, [mail.host, String(mail.imapPort), support, PASSWORD, String(MAILS)], gatewayEnv(), GATEWAY_NODE_FLAGS);
     const floorSeconds = floor.seconds;
     const posting = await postingFloor(mail, support, dir);

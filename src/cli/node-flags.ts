@@ -18,9 +18,8 @@ export const GATEWAY_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=16'
 
 /**
  * The environment the gateway is started with, beside its flags: `npm start`
- * sets it before `node`, the image by its ENV lines, the benchmarks that start
- * the gateway as a process of its own by their spawn (the same tests keep them
- * in step).
+ * sets it before `node`, the image by its ENV lines, and the e-mail backlog
+ * benchmark by its spawn. The same tests keep the first two in step with it.
  *
  * `MALLOC_ARENA_MAX=2`: glibc gives each thread that allocates an arena of its
  * own, up to eight per core, and keeps what is freed in an arena for that
