@@ -95,7 +95,16 @@ export function standardWebhooks(whsec: string): FloorKind {
   };
 }
 
-export async function startReceiverFloor(dir: string, kind: FloorKind): Promise<ReceiverFloor> {
+/** The floor's store: one table, the gateway's group commit and sync, each stored row then marked delivered. */
+export interface FloorStore {
+  /** Stores a row (its event id unique), resolved after its group's COMMIT and sync; a new row is then marked delivered. */
+  store(row: { eventId: string; threadId: string; body: string }): Promise<number>;
+  counts: ReceiverFloor['counts'];
+  drained: ReceiverFloor['drained'];
+  close(): void;
+}
+
+export function openFloorStore(dir: string): FloorStore {
   const db = new Database(join(dir, 'floor.db'));
   db.pragma('journal_mode = WAL');
   // What `synchronous = FULL` does in WAL mode (a sync of the log after each commit), with the sync in libuv's pool.
@@ -112,13 +121,34 @@ export async function startReceiverFloor(dir: string, kind: FloorKind): Promise<
   let pending = 0;
   let onDrained: (() => void) | undefined;
   const committer = groupCommitter(db, walFd);
-  const deliver = (id: number) => committer.write(() => markDelivered.run(id));
-  const store = (row: { eventId: string; threadId: string; body: string }) =>
-    committer.write(() => {
-      const inserted = insert.get(row.eventId, row.threadId, row.body) as { id: number } | undefined;
-      return { id: inserted?.id ?? (byEvent.get(row.eventId) as { id: number }).id, fresh: inserted !== undefined };
-    });
+  const deliver = (id: number) => {
+    pending++;
+    // A failed delivery write leaves its row unmarked: the benchmark's check (delivered = stored) reports it.
+    const done = () => {
+      if (--pending === 0) onDrained?.();
+    };
+    void committer.write(() => markDelivered.run(id)).then(done, done);
+  };
+  return {
+    store: async (row) => {
+      const { id, fresh } = await committer.write(() => {
+        const inserted = insert.get(row.eventId, row.threadId, row.body) as { id: number } | undefined;
+        return { id: inserted?.id ?? (byEvent.get(row.eventId) as { id: number }).id, fresh: inserted !== undefined };
+      });
+      if (fresh) deliver(id);
+      return id;
+    },
+    counts: () => ({ ...(count.get() as { stored: number; delivered: number }), groups: committer.groups }),
+    drained: () => (pending === 0 ? Promise.resolve() : new Promise<void>((resolve) => (onDrained = resolve))),
+    close: () => {
+      db.close();
+      closeSync(walFd);
+    },
+  };
+}
 
+/** The floor's one route: the signature checked, the body parsed, the row stored by `store`, its id answered. */
+export function floorApp(kind: FloorKind, store: FloorStore['store']): FastifyInstance {
   const app: FastifyInstance = Fastify();
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
   app.post(kind.path, async (request, reply) => {
@@ -126,26 +156,22 @@ export async function startReceiverFloor(dir: string, kind: FloorKind): Promise<
     if (!kind.signed(request.headers, raw)) return reply.code(401).send({ error: 'signature' });
     const text = raw.toString('utf8');
     const { eventId, threadId } = kind.keyOf(JSON.parse(text));
-    const { id, fresh } = await store({ eventId, threadId, body: text });
-    if (fresh) {
-      pending++;
-      // A failed delivery write leaves its row unmarked: the benchmark's check (delivered = stored) reports it.
-      const done = () => {
-        if (--pending === 0) onDrained?.();
-      };
-      void deliver(id).then(done, done);
-    }
-    return reply.code(kind.status).send({ delivery_id: id });
+    return reply.code(kind.status).send({ delivery_id: await store({ eventId, threadId, body: text }) });
   });
+  return app;
+}
+
+export async function startReceiverFloor(dir: string, kind: FloorKind): Promise<ReceiverFloor> {
+  const store = openFloorStore(dir);
+  const app = floorApp(kind, store.store);
   const url = `${await app.listen({ host: '127.0.0.1', port: 0 })}${kind.path}`;
   return {
     url,
-    counts: () => ({ ...(count.get() as { stored: number; delivered: number }), groups: committer.groups }),
-    drained: () => (pending === 0 ? Promise.resolve() : new Promise<void>((resolve) => (onDrained = resolve))),
+    counts: store.counts,
+    drained: store.drained,
     close: async () => {
       await app.close();
-      db.close();
-      closeSync(walFd);
+      store.close();
     },
   };
 }

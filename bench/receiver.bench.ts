@@ -29,6 +29,7 @@ import { startBenchGateway } from './bench-gateway.ts';
 import { holdDeliveries } from './fixtures/noop-connector.ts';
 import { cpuColumns } from './measure.ts';
 import { platformWebhooks, startReceiverFloor } from './receiver-floor.ts';
+import { startThreadedReceiverFloor } from './receiver-floor-threads.ts';
 import type { LoadOutput, LoadSummary } from './receiver-load.ts';
 import { spawnJson } from './spawn-json.ts';
 
@@ -37,6 +38,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /**
  * The cases to run (BENCH_CASES=full for a CPU profile of the gateway alone). `held`: `full` with every delivery
  * held until the load ends, the gateway accepting alone (its maximum accept rate, with nothing delivered beside).
+ * `floor-threads`, not run by default: the floor with its HTTP on worker threads (bench/receiver-floor-threads.ts).
  */
 const CASES = new Set((process.env.BENCH_CASES ?? 'bare,floor,full,normal,held,steady').split(','));
 const SYNC_MODES = (['full', 'normal'] as const).filter((mode) => CASES.has(mode));
@@ -117,10 +119,10 @@ async function bareFastify(env: Record<string, string> = {}, label = ''): Promis
 }
 
 /** The receiver's floor (bench/receiver-floor.ts): the same load against the least a durable receiver does. */
-async function receiverFloor(): Promise<{ result: CaseResult; ok: boolean }> {
+async function receiverFloor(threaded = false): Promise<{ result: CaseResult; ok: boolean }> {
   const dir = mkdtempSync(join(tmpdir(), 'tg-bench-floor-'));
   const secret = 'f'.repeat(64);
-  const floor = await startReceiverFloor(dir, platformWebhooks(secret));
+  const floor = threaded ? await startThreadedReceiverFloor(dir, 'platform', secret, '/') : await startReceiverFloor(dir, platformWebhooks(secret));
   try {
     const cpu0 = process.cpuUsage();
     const out = await runLoad(floor.url, secret, randomUUID(), randomUUID(), {});
@@ -133,7 +135,8 @@ async function receiverFloor(): Promise<{ result: CaseResult; ok: boolean }> {
     const ok = out.ackedDeliveryIds.length === answered2xx && stored >= answered2xx && delivered === stored;
     const check = `2xx answers (warm-up + measured): ${answered2xx}; rows stored: ${stored}, delivered: ${delivered}, in ${groups} groups -> ${ok ? 'OK' : 'MISMATCH'}`;
     const endToEnd = { microsPerWebhook: (cpu.user + cpu.system) / delivered, drainSeconds, delivered };
-    return { result: { name: 'floor: Fastify + HMAC + JSON + two grouped synced writes (bench/receiver-floor.ts)', load: out.measured, check, endToEnd }, ok };
+    const name = threaded ? 'floor, its HTTP on threads (bench/receiver-floor-threads.ts)' : 'floor: Fastify + HMAC + JSON + two grouped synced writes (bench/receiver-floor.ts)';
+    return { result: { name, load: out.measured, check, endToEnd }, ok };
   } finally {
     await floor.close();
     rmSync(dir, { recursive: true, force: true });
@@ -219,6 +222,11 @@ export async function benchReceiver(): Promise<boolean> {
   if (CASES.has('bare')) results.push(await bareFastify());
   if (CASES.has('floor')) {
     const { result, ok } = await receiverFloor();
+    results.push(result);
+    allOk &&= ok;
+  }
+  if (CASES.has('floor-threads')) {
+    const { result, ok } = await receiverFloor(true);
     results.push(result);
     allOk &&= ok;
   }
