@@ -9,23 +9,12 @@
  * one message. It asks whether a second core for the HTTP lifts a receiver
  * with the gateway's durability past what one thread reaches.
  */
-import { createServer } from 'node:net';
 import { Worker } from 'node:worker_threads';
+import { freePort } from '../test/support/ports.ts';
 import type { FloorAnswer, FloorAsk } from './receiver-floor-worker.ts';
 import { openFloorStore, type ReceiverFloor } from './receiver-floor.ts';
 
 const THREADS = Number(process.env.BENCH_FLOOR_THREADS ?? 2);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** A thread serving the floor's HTTP, resolved once it listens. */
 async function httpThread(kind: 'platform' | 'standard', secret: string, port: number): Promise<Worker> {

@@ -1,10 +1,11 @@
 /**
  * The Node.js flags the gateway is started with: by `npm start`, by the
- * image's ENTRYPOINT (Dockerfile) and by the benchmarks that start it as a
- * process of its own. Tests keep the first two in step with this list
- * (test/docs/node-flags.test.ts; test/cli/container-defaults.test.ts runs
- * the image's command as written). GATEWAY_ENV below is the same for the
- * environment.
+ * image's ENTRYPOINT (Dockerfile), by the benchmarks that start it as a
+ * process of its own, and by the `npm run bench*` scripts whose process runs
+ * it. Tests keep `npm start`, those scripts and the image in step with this
+ * list (test/docs/node-flags.test.ts; test/cli/container-defaults.test.ts
+ * runs the image's command as written). GATEWAY_ENV below is the same for
+ * the environment.
  *
  * `--max-semi-space-size=16`: V8 sizes its young generation by the machine's
  * memory, up to two semi-spaces of 64 MiB on a large host, and a busy
@@ -18,8 +19,9 @@ export const GATEWAY_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=16'
 
 /**
  * The environment the gateway is started with, beside its flags: `npm start`
- * sets it before `node`, the image by its ENV lines, and the e-mail backlog
- * benchmark by its spawn. The same tests keep the first two in step with it.
+ * and the same `npm run bench*` scripts set it before `node`, the image by its
+ * ENV lines, and the e-mail backlog benchmark by its spawn. The same tests
+ * keep all but the spawn in step with it.
  *
  * `MALLOC_ARENA_MAX=2`: glibc gives each thread that allocates an arena of its
  * own, up to eight per core, and keeps what is freed in an arena for that
