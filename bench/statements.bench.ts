@@ -52,7 +52,7 @@ async function seed(repos: Repos, db: Database.Database): Promise<{ threads: num
         skipWaitingState: false, closeSession: false },
       now,
     );
-    await repos.jobs.insert({ kind: POST_MESSAGES_JOB, payload: '{}', orderKey: `post:mail:${thread.id}`, maxAttempts: 10, retryForMs: 60_000, giveUpAt: now + 60_000, runAt: now }, now);
+    await repos.jobs.insert({ kind: POST_MESSAGES_JOB, payload: '{}', orderKey: `post:mail:${thread.id}`, lane: 'mail', maxAttempts: 10, retryForMs: 60_000, giveUpAt: now + 60_000, runAt: now }, now);
     threads.push(thread.id);
     references.push(reference);
   }
@@ -74,7 +74,7 @@ export async function benchStatements(): Promise<Measured[]> {
     ["a thread's pending messages", (r, i) => r.inbound.pending(pick(threads, i), 20)],
     ['a thread by a reference (join)', (r, i) => r.threads.byReference('mail', pick(references, i))],
     ["a thread's references", (r, i) => r.threads.references(pick(threads, i))],
-    ['the next due time of a kind', (r) => r.jobs.nextDueAt(POST_MESSAGES_JOB)],
+    ['the next due time of a lane', (r) => r.jobs.nextDueAt(POST_MESSAGES_JOB, 'mail')],
   ];
   for (const [name, read] of cases) {
     for (const [executor, repos] of [['+?, as the gateway', plain], ['?, as written', bare]] as const) {

@@ -34,7 +34,17 @@ export interface BridgeOptions {
   /** What makes two webhooks one event (default: the id at its created_at). */
   webhookDedup?: WebhookDedup;
   /** How long connector deliveries and platform POSTs are retried, and how far apart. */
-  jobs: { delivery: RetryBudget; platform: RetryBudget; backoff: BackoffPolicy; concurrency: number; leaseMs?: number; pollMs?: number };
+  jobs: {
+    delivery: RetryBudget;
+    platform: RetryBudget;
+    backoff: BackoffPolicy;
+    /** Jobs of one kind running at once (of one connector, for its platform posts). */
+    concurrency: number;
+    /** A connector's platform posts and closes running at once, when its entry sets it (default `concurrency`). */
+    platformConcurrency?: (connector: string) => number | undefined;
+    leaseMs?: number;
+    pollMs?: number;
+  };
   /** Bodies of delivered webhooks kept up to this size. */
   maxStoredBodyBytes: number;
   /** What is kept of refused webhooks. */
@@ -94,7 +104,6 @@ export class Bridge {
     this.inbound = new InboundBridge({
       store: o.store,
       queue: this.queue,
-      notify,
       budget: o.jobs.platform,
     });
     this.intake = new WebhookIntake({
@@ -131,8 +140,11 @@ export class Bridge {
       notify,
     });
     const kind = { concurrency: o.jobs.concurrency, ...(o.jobs.leaseMs ? { leaseMs: o.jobs.leaseMs } : {}) };
-    this.runner.register<ThreadJobPayload>(POST_MESSAGES_JOB, { handler: sync.handle, ...kind });
-    this.runner.register<ThreadJobPayload>(CLOSE_SESSION_JOB, { handler: sync.handle, ...kind });
+    // A connector's posts and closes share its lane's slots: its backlog never holds back another connector's.
+    const { platformConcurrency } = o.jobs;
+    const lanes = { group: 'platform', concurrency: (connector: string) => platformConcurrency?.(connector) ?? o.jobs.concurrency };
+    this.runner.register<ThreadJobPayload>(POST_MESSAGES_JOB, { handler: sync.handle, ...kind, lanes });
+    this.runner.register<ThreadJobPayload>(CLOSE_SESSION_JOB, { handler: sync.handle, ...kind, lanes });
     this.runner.register<DeliverJobPayload>(DELIVER_JOB, { handler: dispatch.handle, ...kind, takeOnEnqueue: true, onClaim: dispatch.openAttempt });
   }
 }

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { SubmitItem, SubmitMessage, SubmitResult } from '../connector/api.ts';
-import type { JobQueue } from '../jobs/queue.ts';
+import type { EnqueueInput, JobQueue } from '../jobs/queue.ts';
 import type { RetryBudget } from '../jobs/retry-budget.ts';
 import type { Store } from '../store/database.ts';
 import type { Repos } from '../store/repos.ts';
@@ -26,29 +26,33 @@ export interface ThreadJobPayload {
 
 const MAX_KEY = 2_000;
 
-type StoredOne = SubmitResult & { queued: boolean };
-
 /** The order key of a thread's platform jobs (posts and closes): one at a time, in order, on any replica. */
 export const threadOrder = (threadRowId: number): string => `thread:${threadRowId}`;
+
+/** A thread's platform job as queued: in the thread's order, in its connector's lane (its posts' concurrency). */
+export const threadJob = (kind: string, payload: ThreadJobPayload, budget: RetryBudget): EnqueueInput => ({
+  kind,
+  payload,
+  orderKey: threadOrder(payload.thread),
+  lane: payload.connector,
+  ...budget,
+});
 
 export class InboundBridge {
   readonly #store: Store;
   readonly #queue: JobQueue;
-  readonly #notify: (kind: string) => void;
   readonly #now: () => number;
   readonly #budget: RetryBudget;
 
   constructor(deps: {
     store: Store;
     queue: JobQueue;
-    notify: (kind: string) => void;
     /** How long the platform POSTs are retried. */
     budget: RetryBudget;
     now?: () => number;
   }) {
     this.#store = deps.store;
     this.#queue = deps.queue;
-    this.#notify = deps.notify;
     this.#budget = deps.budget;
     this.#now = deps.now ?? Date.now;
   }
@@ -56,10 +60,9 @@ export class InboundBridge {
   /** `state`: connector state entries stored in the same write when the message is new. */
   async submit(connector: string, message: SubmitMessage, state?: Readonly<Record<string, unknown>>): Promise<SubmitResult> {
     check(message);
-    // Grouped with concurrent writes in one commit; resolved only after it.
-    const result = await this.#store.write((tx) => this.#storeOne(tx, connector, message, state));
-    if (result.queued) this.#notify(POST_MESSAGES_JOB);
-    return { duplicate: result.duplicate, threadId: result.threadId };
+    // Grouped with concurrent writes in one commit; resolved only after it. A job it queued wakes the runner from
+    // that write (JobQueue.onEnqueued).
+    return this.#store.write((tx) => this.#storeOne(tx, connector, message, state));
   }
 
   /**
@@ -77,16 +80,14 @@ export class InboundBridge {
       }
     }
     if (items.length === 0) return [];
-    const results = await this.#store.write(async (tx) => {
-      const stored: StoredOne[] = [];
+    return this.#store.write(async (tx) => {
+      const stored: SubmitResult[] = [];
       for (const item of items) stored.push(await this.#storeOne(tx, connector, item.message, item.state));
       return stored;
     });
-    if (results.some((r) => r.queued)) this.#notify(POST_MESSAGES_JOB);
-    return results.map((r) => ({ duplicate: r.duplicate, threadId: r.threadId }));
   }
 
-  async #storeOne(tx: Repos, connector: string, message: SubmitMessage, state: Readonly<Record<string, unknown>> | undefined): Promise<StoredOne> {
+  async #storeOne(tx: Repos, connector: string, message: SubmitMessage, state: Readonly<Record<string, unknown>> | undefined): Promise<SubmitResult> {
     const now = this.#now();
     const thread = await tx.threads.ensure(connector, message.threadKey, deriveThreadId(connector, message.threadKey), now);
     if (message.references?.length) await tx.threads.attach(connector, thread.id, message.references, now);
@@ -109,7 +110,7 @@ export class InboundBridge {
       },
       now,
     );
-    if (id === undefined) return { duplicate: true, threadId: thread.threadId, queued: false };
+    if (id === undefined) return { duplicate: true, threadId: thread.threadId };
     if (thread.closed) await tx.threads.setClosed(thread.id, false, now);
     for (const [key, value] of Object.entries(state ?? {})) await tx.state.set(connector, key, value, now);
     // A queued, due job of the thread takes this message along (one job per thread, not per message, in a burst):
@@ -117,12 +118,12 @@ export class InboundBridge {
     const due = await tx.jobs.queuedOfOrder(threadOrder(thread.id), POST_MESSAGES_JOB, now);
     if (due !== undefined) {
       await tx.inbound.setJob(id, due);
-      return { duplicate: false, threadId: thread.threadId, queued: false };
+      return { duplicate: false, threadId: thread.threadId };
     }
     const payload: ThreadJobPayload = { connector, thread: thread.id, messages: [id] };
-    const jobId = await this.#queue.enqueue(tx, { kind: POST_MESSAGES_JOB, payload, orderKey: threadOrder(thread.id), ...this.#budget });
+    const jobId = await this.#queue.enqueue(tx, threadJob(POST_MESSAGES_JOB, payload, this.#budget));
     await tx.inbound.setJob(id, jobId);
-    return { duplicate: false, threadId: thread.threadId, queued: true };
+    return { duplicate: false, threadId: thread.threadId };
   }
 
   /** Queues close_session behind the thread's pending messages, as an item of the same ordered list. */
@@ -150,9 +151,8 @@ export class InboundBridge {
         now,
       );
       const payload: ThreadJobPayload = { connector, thread: thread.id, messages: [id] };
-      await tx.inbound.setJob(id, await this.#queue.enqueue(tx, { kind: CLOSE_SESSION_JOB, payload, orderKey: threadOrder(thread.id), ...this.#budget }));
+      await tx.inbound.setJob(id, await this.#queue.enqueue(tx, threadJob(CLOSE_SESSION_JOB, payload, this.#budget)));
     });
-    this.#notify(CLOSE_SESSION_JOB);
   }
 }
 

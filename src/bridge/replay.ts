@@ -11,7 +11,7 @@ import type { RetryBudget } from '../jobs/retry-budget.ts';
 import type { Store } from '../store/database.ts';
 import { matchingDeliveryIds, matchingInboundIds, type DeliveryFilter, type InboundFilter } from '../store/log-queries.ts';
 import { NotReplayableError, RecordNotFoundError } from './errors.ts';
-import { CLOSE_SESSION_JOB, POST_MESSAGES_JOB, threadOrder, type ThreadJobPayload } from './inbound.ts';
+import { CLOSE_SESSION_JOB, POST_MESSAGES_JOB, threadJob, type ThreadJobPayload } from './inbound.ts';
 import { DELIVER_JOB, deliveryOrder, type DeliverJobPayload } from './webhook-intake.ts';
 
 export interface ReplayDeps {
@@ -102,7 +102,7 @@ export class Replayer {
       await tx.inbound.revive(id);
       const payload: ThreadJobPayload = { connector: message.connector, thread: message.thread, messages: [id] };
       const kind = message.kind === 'close' ? CLOSE_SESSION_JOB : POST_MESSAGES_JOB;
-      const job = await this.#d.queue.enqueue(tx, { kind, payload, orderKey: threadOrder(message.thread), ...this.#d.platformBudget });
+      const job = await this.#d.queue.enqueue(tx, threadJob(kind, payload, this.#d.platformBudget));
       await tx.inbound.setJob(id, job);
       // Its dead job is resolved once no dead message of its own is left to it.
       if (previous !== null && (await tx.inbound.deadOfJob(previous)) === 0) await tx.jobs.supersede(previous, job, (this.#d.now ?? Date.now)());

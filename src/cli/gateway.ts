@@ -147,6 +147,7 @@ export async function startGateway(
       jobs: {
         ...retryPolicy(settings.jobs, logger),
         concurrency: settings.jobs.concurrency,
+        platformConcurrency: (name) => entries.find((e) => e.name === name)?.platform_concurrency,
         leaseMs: settings.jobs.lease_seconds * 1000,
         ...(overrides.jobPollMs ? { pollMs: overrides.jobPollMs } : {}),
       },

@@ -223,6 +223,8 @@ export const ConnectorEntry = z.looseObject({
   messaging_channel: z.string().min(1).max(64).optional(),
   /** How often the platform retries a webhook to this connector (its configuration's max_retry_count). */
   max_retry_count: z.number().int().min(0).max(100).optional(),
+  /** This connector's threads posted to the platform at once, by each gateway process (default jobs.concurrency). */
+  platform_concurrency: z.number().int().min(1).max(256).optional(),
 });
 export type ConnectorEntry = z.infer<typeof ConnectorEntry>;
 

@@ -42,6 +42,8 @@ export interface EnqueueInput {
   runAt?: number;
   /** Jobs of one key run one at a time, in the order queued, on any replica (a thread's deliveries or posts). */
   orderKey?: string;
+  /** The lane a claim takes it in (a platform post's connector): named by every job of a kind the runner runs in lanes, by no other. */
+  lane?: string;
 }
 
 /** A job just inserted in a write, as the runner is told of it (`JobQueue.onEnqueued`). */
@@ -49,6 +51,7 @@ export interface Enqueued {
   id: number;
   kind: string;
   runAt: number;
+  lane: string | null;
   /** The row's payload (JSON), attempts and deadline as written: a take needs no read of them. */
   payload: string;
   maxAttempts: number;
@@ -104,9 +107,10 @@ export class JobQueue {
       giveUpAt: now + retryForMs,
       runAt,
       orderKey: input.orderKey ?? null,
+      lane: input.lane ?? null,
     };
     const id = await tx.jobs.insert(row, now);
-    const job = { id, kind: row.kind, runAt, payload: row.payload, maxAttempts: row.maxAttempts, giveUpAt: row.giveUpAt };
+    const job = { id, kind: row.kind, runAt, lane: row.lane, payload: row.payload, maxAttempts: row.maxAttempts, giveUpAt: row.giveUpAt };
     await Promise.all([this.#enqueued?.(tx, job), alongside?.(id)]);
     return id;
   }
@@ -134,11 +138,12 @@ export class JobQueue {
 
   /**
    * `claim` inside the caller's write `tx`; its jobs must not start before `tx` committed. Without `expired`, running
-   * jobs whose lease ran out are not looked for (the runner looks now and then, not at every claim).
+   * jobs whose lease ran out are not looked for (the runner looks now and then, not at every claim). With `lane`,
+   * only the jobs of that lane.
    */
-  async claimIn(tx: Repos, kind: string, owner: string, leaseMs: number, limit: number, expired = true): Promise<Job[]> {
+  async claimIn(tx: Repos, kind: string, owner: string, leaseMs: number, limit: number, expired = true, lane: string | null = null): Promise<Job[]> {
     const now = this.#now();
-    const rows = await tx.jobs.claim(kind, owner, now + leaseMs, now, limit, expired);
+    const rows = await tx.jobs.claim(kind, owner, now + leaseMs, now, limit, expired, lane);
     // Due order (the order a thread's jobs were queued in): PostgreSQL's UPDATE … RETURNING has no order of its own.
     rows.sort((a, b) => a.run_at - b.run_at || a.id - b.id);
     return rows.map((r) => this.#toJob(r, now));
@@ -238,9 +243,14 @@ export class JobQueue {
     });
   }
 
-  /** The earliest run_at among queued jobs of `kind`, for sleeping until then. */
-  nextDueAt(kind: string): Promise<number | null> {
-    return this.#store.read.jobs.nextDueAt(kind);
+  /** The earliest run_at among queued jobs of `kind` (of its `lane`, with one), for sleeping until then. */
+  nextDueAt(kind: string, lane: string | null = null): Promise<number | null> {
+    return this.#store.read.jobs.nextDueAt(kind, lane);
+  }
+
+  /** The lanes that jobs of `kind` wait or run in. */
+  lanes(kind: string): Promise<string[]> {
+    return this.#store.read.jobs.lanes(kind);
   }
 
   countByStatus(): Promise<Record<JobStatus, number>> {

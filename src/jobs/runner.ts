@@ -1,34 +1,40 @@
 /**
- * Runs jobs: one loop per kind with its own concurrency. A job enqueued while
- * its kind has a free slot is taken in the enqueuing write itself
+ * Runs jobs: one loop per lane (a kind without lanes is one lane; jobs/lanes.ts),
+ * each with its own slots. A job enqueued while
+ * its lane has a free slot is taken in the enqueuing write itself
  * (`takeOnEnqueue`) and starts the moment that write commits: no claim of its
  * own, no wake-up. Otherwise the loop claims due jobs in batches, woken when
  * an enqueue it could not take committed, when a job finished while more were
  * waiting, by `notify()`, or by a timer until the next due job. Every claimed
  * or taken job starts from its write's commit listener, in the order the
  * writes of a group ran, so jobs of one thread start in the order queued.
- * Leases are renewed while a handler runs. `stop()` claims nothing more,
- * waits for in-flight jobs up to a deadline, then aborts and releases the rest
- * so another process (or the next start) takes them. A handler that throws
- * an error with `postponeUntil` gives its job back for later without using a try.
+ * A kind with lanes also looks in the store now and then for lanes this
+ * process has not seen (jobs queued before a restart, by the CLI or by
+ * another replica). Leases are renewed while a handler runs. `stop()` claims
+ * nothing more, waits for in-flight jobs up to a deadline, then aborts and
+ * releases the rest so another process (or the next start) takes them. A
+ * handler that throws an error with `postponeUntil` gives its job back for
+ * later without using a try.
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Repos } from '../store/repos.ts';
-import { runJob, type JobHandler, type JobOutcome, type JobRun } from './job-run.ts';
+import { runJob, type JobHandler, type JobOutcome } from './job-run.ts';
+import { LaneBook, nap, type Kind, type Lane, type LaneOptions } from './lanes.ts';
 import type { Enqueued, Job, JobQueue } from './queue.ts';
 
-/** How often, at most, a kind's claims look for jobs whose lease ran out (or a quarter of its lease, if shorter). */
+/** How often, at most, a lane's claims look for jobs whose lease ran out (or a quarter of its lease, if shorter). */
 const EXPIRED_LOOK_MS = 1_000;
 
 export interface JobKindOptions<P> {
   handler: JobHandler<P>;
+  /** Jobs running at once (of a kind without lanes). */
   concurrency?: number;
   leaseMs?: number;
   /**
    * Take a job of this kind in the write that enqueues it when a slot is free (and none of its order key stands
    * before it), so it starts as soon as that write commits. Not for kinds whose enqueuers look for a queued job to
-   * join (a thread's platform posts): a job taken at once is no longer queued to be joined.
+   * join (a thread's platform posts): a job taken at once is no longer queued to be joined. Not with `lanes`.
    */
   takeOnEnqueue?: boolean;
   /**
@@ -38,25 +44,8 @@ export interface JobKindOptions<P> {
    * for one job's sake (a row gone is an undefined result).
    */
   onClaim?: (tx: Repos, job: Job<P>) => Promise<unknown>;
-}
-
-interface KindState {
-  kind: string;
-  handler: JobHandler<unknown>;
-  concurrency: number;
-  leaseMs: number;
-  takeOnEnqueue: boolean;
-  onClaim: ((tx: Repos, job: Job) => Promise<unknown>) | undefined;
-  /** Running jobs: how to abort each, and the lease owner of the claim that took it. */
-  inFlight: JobRun['inFlight'];
-  /** Slots held for claims and takes whose write has not committed yet. */
-  reserved: number;
-  /** Due jobs may wait that no claim has seen: the last claim was full, or an enqueue was not taken since. */
-  backlog: boolean;
-  /** When a claim last looked for running jobs whose lease ran out (ms). */
-  expiredLookedAt: number;
-  wake: () => void;
-  loop: Promise<void> | null;
+  /** Claim the kind's jobs per lane (EnqueueInput.lane, which every job of the kind must name), each lane with its own slots. */
+  lanes?: LaneOptions;
 }
 
 export interface RunnerOptions {
@@ -76,7 +65,7 @@ export class JobRunner {
   readonly #logger: Logger;
   readonly #pollMs: number;
   readonly #onFinished: RunnerOptions['onJobFinished'];
-  readonly #kinds = new Map<string, KindState>();
+  readonly #book = new LaneBook();
   #running = false;
 
   constructor(queue: JobQueue, options: RunnerOptions) {
@@ -89,39 +78,39 @@ export class JobRunner {
   }
 
   register<P>(kind: string, options: JobKindOptions<P>): void {
-    if (this.#kinds.has(kind)) throw new Error(`job kind ${kind} is registered twice`);
-    this.#kinds.set(kind, {
-      kind,
+    const registered: Kind = {
+      name: kind,
       handler: options.handler as JobHandler<unknown>,
-      concurrency: options.concurrency ?? 4,
       leaseMs: options.leaseMs ?? 60_000,
       takeOnEnqueue: options.takeOnEnqueue === true,
-      onClaim: options.onClaim as KindState['onClaim'],
-      inFlight: new Map(),
-      reserved: 0,
-      backlog: true,
-      expiredLookedAt: 0,
-      wake: () => {},
-      loop: null,
-    });
+      onClaim: options.onClaim as Kind['onClaim'],
+      lanes: options.lanes,
+      discovery: { wake: () => {}, loop: null },
+    };
+    this.#book.add(registered, options.concurrency ?? 4);
+    if (!registered.lanes) this.#book.lane(registered, null);
   }
 
   start(): void {
     if (this.#running) return;
     this.#running = true;
-    for (const state of this.#kinds.values()) state.loop = this.#loop(state);
+    for (const lane of this.#book.all()) lane.loop = this.#loop(lane);
+    for (const kind of this.#book.kinds()) if (kind.lanes) kind.discovery.loop = this.#discover(kind);
   }
 
   /** Look for due jobs now (call after the transaction that enqueued them committed). */
   notify(kind?: string): void {
-    if (kind === undefined) for (const s of this.#kinds.values()) s.wake();
-    else this.#kinds.get(kind)?.wake();
+    for (const k of kind === undefined ? this.#book.kinds() : [this.#book.kind(kind)]) {
+      if (!k) continue;
+      k.discovery.wake();
+      for (const lane of this.#book.lanesOf(k.name)) lane.wake();
+    }
   }
 
   /** Jobs running, and claimed or taken in a write not committed yet. */
   inFlightCount(): number {
     let n = 0;
-    for (const s of this.#kinds.values()) n += s.inFlight.size + s.reserved;
+    for (const lane of this.#book.all()) n += lane.inFlight.size + lane.reserved;
     return n;
   }
 
@@ -133,53 +122,75 @@ export class JobRunner {
     while (this.inFlightCount() > 0 && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 10));
     }
-    for (const state of this.#kinds.values()) {
-      for (const [id, { controller, owner }] of state.inFlight) {
+    for (const lane of this.#book.all()) {
+      for (const [id, { controller, owner }] of lane.inFlight) {
         controller.abort(new Error('the job runner is stopping'));
-        if (await this.#queue.release(id, owner).catch(() => false)) this.#logger.warn({ job_id: id, kind: state.kind }, 'job released on stop');
+        if (await this.#queue.release(id, owner).catch(() => false)) this.#logger.warn({ job_id: id, kind: lane.kind.name }, 'job released on stop');
       }
-      await state.loop;
+      await lane.loop;
+    }
+    for (const kind of this.#book.kinds()) await kind.discovery.loop;
+  }
+
+  /** The lane `name` of `kind`, its loop started if the runner runs and it is new. */
+  #lane(kind: Kind, name: string | null): Lane {
+    const { lane, created } = this.#book.lane(kind, name);
+    if (created && this.#running) lane.loop = this.#loop(lane);
+    return lane;
+  }
+
+  /** A laned kind's look for lanes with jobs this process has not seen, at start and then every poll. */
+  async #discover(kind: Kind): Promise<void> {
+    while (this.#running) {
+      try {
+        for (const name of await this.#queue.lanes(kind.name)) this.#lane(kind, name);
+      } catch (err) {
+        this.#logger.error({ err, kind: kind.name }, 'looking for job lanes failed');
+      }
+      if (!this.#running) break;
+      await nap(kind.discovery, async () => this.#pollMs);
     }
   }
 
-  async #loop(state: KindState): Promise<void> {
+  async #loop(lane: Lane): Promise<void> {
     while (this.#running) {
       try {
         // One statement claims the batch, grouped with other writes into their commit.
-        if (this.#free(state) > 0) await this.#queue.write((tx) => this.#claim(tx, state));
+        if (lane.slots.free() > 0) await this.#queue.write((tx) => this.#claim(tx, lane));
       } catch (err) {
-        this.#logger.error({ err, kind: state.kind }, 'claiming jobs failed');
+        this.#logger.error({ err, kind: lane.kind.name, lane: lane.name }, 'claiming jobs failed');
       }
       // Stopped while the claim ran (its jobs are given back by #start): no sleep, which stop()'s wake-up missed.
       if (!this.#running) break;
       // Whatever was due is claimed (or capacity is full): sleep until an enqueue, a finished job or the next due time.
-      await this.#sleep(state);
+      await nap(lane, () => this.#untilDue(lane));
     }
   }
 
   /** Claims what the free slots take, in `tx`; the jobs start when it commits. */
-  async #claim(tx: Repos, state: KindState): Promise<void> {
-    const capacity = this.#free(state);
+  async #claim(tx: Repos, lane: Lane): Promise<void> {
+    const capacity = lane.slots.free();
     if (capacity <= 0) return;
+    const { kind } = lane;
     const owner = this.#nextOwner();
     let claimed: Job[] = [];
     const notes = new Map<number, unknown>();
-    const slots = this.#hold(tx, state, capacity, (committed) => {
+    const slots = this.#hold(tx, lane, capacity, (committed) => {
       if (!committed) return;
       // A short claim took every due job (SQLite); on PostgreSQL it may have passed over jobs whose thread runs
       // (on another replica, maybe), which a finished job can free: there, every end of a job looks again.
-      state.backlog = claimed.length === capacity || !this.#queue.claimTakesAllDue;
-      this.#start(state, claimed, owner, notes);
+      lane.backlog = claimed.length === capacity || !this.#queue.claimTakesAllDue;
+      this.#start(lane, claimed, owner, notes);
     });
     // Leases that ran out (a process gone, a handler stuck) are looked for now and then, not by every claim: that
     // side reads every running job of the kind (docs/benchmarks.md, "Claims that look for lost leases less often").
     const now = Date.now();
-    const expired = now - state.expiredLookedAt >= Math.min(EXPIRED_LOOK_MS, state.leaseMs / 4);
-    if (expired) state.expiredLookedAt = now;
-    claimed = await this.#queue.claimIn(tx, state.kind, owner, state.leaseMs, capacity, expired);
+    const expired = now - lane.expiredLookedAt >= Math.min(EXPIRED_LOOK_MS, kind.leaseMs / 4);
+    if (expired) lane.expiredLookedAt = now;
+    claimed = await this.#queue.claimIn(tx, kind.name, owner, kind.leaseMs, capacity, expired, lane.name);
     slots.keep(claimed.length); // the slots it did not fill are free for takes in the same group
     // All at once: on PostgreSQL their statements travel together (pg-store.ts, pipeline), in the order issued.
-    const onClaim = state.onClaim;
+    const onClaim = kind.onClaim;
     if (!onClaim) return;
     const claimNotes = await Promise.all(claimed.map((job) => onClaim(tx, job)));
     claimed.forEach((job, i) => notes.set(job.id, claimNotes[i]));
@@ -187,52 +198,53 @@ export class JobRunner {
 
   /** The enqueuing write's turn (JobQueue.onEnqueued): the job is taken there when it may be, else looked for after the commit. */
   async #enqueued(tx: Repos, job: Enqueued): Promise<void> {
-    const state = this.#kinds.get(job.kind);
-    if (!state || !this.#running) return;
+    const kind = this.#book.kind(job.kind);
+    if (!kind) return;
+    // Its lane's claim is the only one that reads it: a job in no lane of its kind would never run.
+    if (kind.lanes && job.lane === null) throw new Error(`a job of kind ${job.kind} names no lane`);
+    if (!kind.lanes && job.lane !== null) throw new Error(`a job of kind ${job.kind} names a lane, and the kind has none`);
+    if (!this.#running) return;
+    const lane = this.#lane(kind, kind.lanes ? job.lane : null);
     const missed = () => {
-      state.backlog = true;
-      state.wake();
+      lane.backlog = true;
+      lane.wake();
     };
     // With jobs waiting for a claim, it goes first, in due order (SQLite; PostgreSQL's take checks the order itself).
-    const waiting = state.backlog && this.#queue.claimTakesAllDue;
-    if (!state.takeOnEnqueue || waiting || this.#free(state) <= 0) {
+    const waiting = lane.backlog && this.#queue.claimTakesAllDue;
+    if (!kind.takeOnEnqueue || waiting || lane.slots.free() <= 0) {
       tx.afterCommit((committed) => committed && missed());
       return;
     }
     const owner = this.#nextOwner();
     let taken: Job | undefined;
     const notes = new Map<number, unknown>();
-    this.#hold(tx, state, 1, (committed) => {
+    this.#hold(tx, lane, 1, (committed) => {
       if (!committed) return;
-      if (taken) this.#start(state, [taken], owner, notes);
+      if (taken) this.#start(lane, [taken], owner, notes);
       else missed();
     });
-    taken = await this.#queue.take(tx, job, owner, state.leaseMs);
-    if (taken && state.onClaim) notes.set(taken.id, await state.onClaim(tx, taken));
+    taken = await this.#queue.take(tx, job, owner, kind.leaseMs);
+    if (taken && kind.onClaim) notes.set(taken.id, await kind.onClaim(tx, taken));
   }
 
   /**
-   * Holds `slots` of `state` until `tx`'s fate is known, then tells `then` (registered before any statement runs);
+   * Holds `slots` of `lane` until `tx`'s fate is known, then tells `then` (registered before any statement runs);
    * `keep(n)` gives back all but `n` of them at once.
    */
-  #hold(tx: Repos, state: KindState, slots: number, then: (committed: boolean) => void): { keep(n: number): void } {
+  #hold(tx: Repos, lane: Lane, slots: number, then: (committed: boolean) => void): { keep(n: number): void } {
     let held = slots;
-    state.reserved += held;
+    lane.reserved += held;
     tx.afterCommit((committed) => {
-      state.reserved -= held;
+      lane.reserved -= held;
       held = 0;
       then(committed);
     });
     return {
       keep: (n) => {
-        state.reserved -= held - n;
+        lane.reserved -= held - n;
         held = n;
       },
     };
-  }
-
-  #free(state: KindState): number {
-    return state.concurrency - state.inFlight.size - state.reserved;
   }
 
   /** A lease owner of one claim alone: a run of an earlier claim of the same job (its lease expired, this runner took it again) can record nothing, as a run on another replica could not. */
@@ -241,50 +253,35 @@ export class JobRunner {
   }
 
   /** Runs jobs whose claim committed; after a stop, gives them back untouched. */
-  #start(state: KindState, jobs: readonly Job[], owner: string, notes: ReadonlyMap<number, unknown>): void {
+  #start(lane: Lane, jobs: readonly Job[], owner: string, notes: ReadonlyMap<number, unknown>): void {
     for (const job of jobs) {
-      if (this.#running) this.#run(state, job, owner, notes.get(job.id));
+      if (this.#running) this.#run(lane, job, owner, notes.get(job.id));
       else void this.#queue.release(job.id, owner).catch((err: unknown) => this.#logger.warn({ err, job_id: job.id }, 'giving a job back on stop failed'));
     }
   }
 
-  async #sleep(state: KindState): Promise<void> {
-    let woken = false;
-    let timer: NodeJS.Timeout | undefined;
-    let resolve!: () => void;
-    const slept = new Promise<void>((r) => (resolve = r));
-    const done = () => {
-      if (woken) return;
-      woken = true;
-      clearTimeout(timer);
-      state.wake = () => {};
-      resolve();
-    };
-    // Awake to a notify() from here on, also while the next due time is read.
-    state.wake = done;
-    let delay = this.#pollMs;
-    if (state.inFlight.size < state.concurrency) {
-      const due = await this.#queue.nextDueAt(state.kind).catch(() => null);
-      if (due !== null) delay = Math.max(0, Math.min(delay, due - Date.now()));
-    }
-    if (!woken) timer = setTimeout(done, delay);
-    return slept;
+  /** How long `lane` may sleep: until its next due job, at most a poll. */
+  async #untilDue(lane: Lane): Promise<number> {
+    if (lane.slots.free() <= 0) return this.#pollMs;
+    const due = await this.#queue.nextDueAt(lane.kind.name, lane.name).catch(() => null);
+    return due === null ? this.#pollMs : Math.max(0, Math.min(this.#pollMs, due - Date.now()));
   }
 
-  #run(state: KindState, job: Job, owner: string, claimed: unknown): void {
+  #run(lane: Lane, job: Job, owner: string, claimed: unknown): void {
     runJob({
       job,
       owner,
       claimed,
       queue: this.#queue,
       logger: this.#logger,
-      handler: state.handler,
-      leaseMs: state.leaseMs,
-      inFlight: state.inFlight,
+      handler: lane.kind.handler,
+      leaseMs: lane.kind.leaseMs,
+      inFlight: lane.inFlight,
       ...(this.#onFinished ? { onFinished: this.#onFinished } : {}),
-      // A slot is free: worth a claim when jobs may be waiting, or when this one's end changed what is due.
+      // A slot is free: worth a claim when jobs may be waiting, or when this one's end changed what is due. Lanes
+      // that share the slot (another kind of the group) wait on it too.
       onEnded: (done) => {
-        if (state.backlog || !done) state.wake();
+        for (const other of lane.slots.members) if (other.backlog || (other === lane && !done)) other.wake();
       },
     });
   }

@@ -29,6 +29,8 @@ export interface NewJobRow {
   retryForMs: number;
   giveUpAt: number;
   runAt: number;
+  /** The lane a claim takes it in (jobs/lanes.ts); null or absent: the kind has none. */
+  lane?: string | null;
 }
 
 const COLUMNS = 'id, kind, payload, status, attempts, max_attempts, give_up_at, run_at, last_error';
@@ -48,17 +50,18 @@ export class JobsRepo {
 
   async insert(j: NewJobRow, now: number): Promise<number> {
     const id = await this.#db.insert(
-      `insert into jobs (kind, payload, max_attempts, retry_for_ms, give_up_at, run_at, created_at, updated_at, order_key)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [j.kind, j.payload, j.maxAttempts, j.retryForMs, j.giveUpAt, j.runAt, now, now, j.orderKey],
+      `insert into jobs (kind, payload, max_attempts, retry_for_ms, give_up_at, run_at, created_at, updated_at, order_key, lane)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [j.kind, j.payload, j.maxAttempts, j.retryForMs, j.giveUpAt, j.runAt, now, now, j.orderKey, j.lane ?? null],
     );
     return id as number;
   }
 
   /**
-   * Takes up to `limit` due jobs of `kind`, or running ones whose lease expired. Each side picks at most `limit` rows
-   * in index order (jobs_due: kind, run_at, rowid of the queued jobs; jobs_status for the running ones), so a backlog
-   * of thousands is not read and sorted whole.
+   * Takes up to `limit` due jobs of `kind` in lane `lane` (null: the jobs without one, a kind without lanes), or
+   * running ones whose lease expired. Each side picks at most `limit` rows in index order (jobs_due: kind, lane,
+   * run_at, rowid of the queued jobs; jobs_status for the running ones), so a backlog of thousands, in its lane or
+   * in others, is not read and sorted whole.
    * On PostgreSQL (replicas) a job with an order key is passed over while an earlier job of its key (any kind) is
    * running or due, so a thread's jobs run one at a time, in order, whichever replica claims them; the picks lock
    * their rows and skip rows another replica's claim holds (`for update skip locked`), while the order check reads
@@ -67,7 +70,7 @@ export class JobsRepo {
    * the drain rate when measured). Without `expired` only due queued jobs are looked at: the expired side reads every
    * running job of the kind (the lease is not in the index), and under load the claim was the costliest statement.
    */
-  claim(kind: string, owner: string, until: number, now: number, limit: number, expired = true): Promise<JobRow[]> {
+  claim(kind: string, owner: string, until: number, now: number, limit: number, expired = true, lane: string | null = null): Promise<JobRow[]> {
     const postgres = this.#db.dialect === 'postgres';
     const lock = postgres ? ' for update of c skip locked' : '';
     const inOrder = postgres
@@ -75,23 +78,26 @@ export class JobsRepo {
          and e.finished_at is null and (e.status = 'running' or (e.status = 'queued' and e.run_at <= ?))))`
       : '';
     const orderNow = postgres ? [now] : [];
+    const ofLane = lane === null ? ' and c.lane is null' : ' and c.lane = ?';
+    const kindLane = lane === null ? [kind] : [kind, lane];
     // In jobs_due's order, so that the scan stops at the limit. SQLite's index ends with the rowid (the id): equal
     // times come in id order, which its runner's thread order rests on. PostgreSQL's orders equal keys by where the
     // row lies: `order by run_at, id` there sorted every due job of the kind before taking the first (37,000-102,000
     // pages a claim behind a backlog; docs/benchmarks.md, "PostgreSQL: plans made on an empty table"); its threads
-    // keep their order by the check above, not by the claim's.
-    const due = `select c.id, c.run_at from jobs c where c.kind = ? and c.status = 'queued' and c.run_at <= ?${inOrder}
-             order by c.run_at${postgres ? '' : ', c.id'} limit ?${lock}`;
-    const dueParams = [kind, now, ...orderNow, limit];
+    // keep their order by the check above, not by the claim's. The order names the lane: PostgreSQL knows a column
+    // compared with `=` to be constant, and one tested `is null` not, and would sort the lane's due jobs by run_at.
+    const due = `select c.id, c.run_at from jobs c where c.kind = ?${ofLane} and c.status = 'queued' and c.run_at <= ?${inOrder}
+             order by c.lane, c.run_at${postgres ? '' : ', c.id'} limit ?${lock}`;
+    const dueParams = [...kindLane, now, ...orderNow, limit];
     const picked = expired
       ? `select id from (
            select * from (${due}) due
            union all
-           select * from (select c.id, c.run_at from jobs c where c.kind = ? and c.status = 'running' and c.lease_until < ?${inOrder}
+           select * from (select c.id, c.run_at from jobs c where c.kind = ?${ofLane} and c.status = 'running' and c.lease_until < ?${inOrder}
              limit ?${lock}) expired) picked
          order by run_at, id limit ?`
       : `select id from (${due}) due`;
-    const pickedParams = expired ? [...dueParams, kind, now, ...orderNow, limit, limit] : dueParams;
+    const pickedParams = expired ? [...dueParams, ...kindLane, now, ...orderNow, limit, limit] : dueParams;
     return this.#db.all<JobRow>(`${HOLD} where id in (${picked}) returning ${COLUMNS}`, [owner, until, now, ...pickedParams]);
   }
 
@@ -101,7 +107,7 @@ export class JobsRepo {
    * What stands before it: on PostgreSQL an earlier job of its order key, due and queued or running (on another
    * replica maybe); on SQLite, whose one gateway keeps a thread's order with its per-thread locks, an earlier due job
    * of its kind that no claim took yet (another process queued it: a replay from the CLI), so that the claims take
-   * them in due order (jobs_due; sqlite/order-index.ts). No RETURNING: the caller wrote the row, and SQLite
+   * them in due order (jobs_due; sqlite/order-index.ts); a kind taken on enqueue has no lanes. No RETURNING: the caller wrote the row, and SQLite
    * would pay a temporary b-tree for it (sql.ts `insert`).
    */
   async take(id: number, owner: string, until: number, now: number): Promise<boolean> {
@@ -109,7 +115,7 @@ export class JobsRepo {
       this.#db.dialect === 'postgres'
         ? `order_key is null or not exists (select 1 from jobs e where e.order_key = jobs.order_key and e.id < jobs.id
              and e.finished_at is null and (e.status = 'running' or (e.status = 'queued' and e.run_at <= ?)))`
-        : `not exists (select 1 from jobs e where e.kind = jobs.kind and e.status = 'queued' and e.run_at <= ? and e.id < jobs.id)`;
+        : `not exists (select 1 from jobs e where e.kind = jobs.kind and e.lane is null and e.status = 'queued' and e.run_at <= ? and e.id < jobs.id)`;
     // By the primary key alone (besideId): a plan cached on an empty table read it through jobs_due, every due job.
     const take = `${HOLD} where id = ? and ${this.#status} = 'queued' and run_at <= ? and (${before})`;
     const { changes } = await this.#db.run(take, [owner, until, now, id, now, now]);
@@ -211,12 +217,36 @@ export class JobsRepo {
     return row?.id;
   }
 
-  /** The earliest run_at among queued jobs of `kind`. */
-  async nextDueAt(kind: string): Promise<number | null> {
-    // The first entry of jobs_due, not `min(run_at)`: on PostgreSQL a plan cached while the table was nearly empty
-    // aggregates every queued job of the kind (docs/benchmarks.md, "PostgreSQL: plans made on an empty table").
-    const row = await this.#db.get<{ at: number }>(`select run_at as at from jobs where kind = ? and status = 'queued' order by run_at limit 1`, [kind]);
+  /** The earliest run_at among queued jobs of `kind` in lane `lane` (null: the jobs without one). */
+  async nextDueAt(kind: string, lane: string | null = null): Promise<number | null> {
+    // The first entry of the lane in jobs_due, not `min(run_at)`: on PostgreSQL a plan cached while the table was
+    // nearly empty aggregates every queued job of the kind (docs/benchmarks.md, "PostgreSQL: plans made on an empty
+    // table"). In the index's order, lane first, as the claim's (PostgreSQL sorted the lane's jobs for `is null`).
+    const row =
+      lane === null
+        ? await this.#db.get<{ at: number }>(`select run_at as at from jobs where kind = ? and lane is null and status = 'queued' order by lane, run_at limit 1`, [kind])
+        : await this.#db.get<{ at: number }>(`select run_at as at from jobs where kind = ? and lane = ? and status = 'queued' order by lane, run_at limit 1`, [kind, lane]);
     return row === undefined ? null : Number(row.at);
+  }
+
+  /**
+   * The lanes jobs of `kind` wait in (queued) or run in. The queued side hops through jobs_due from one lane to the
+   * next, one index look a lane however long its queue (SQLite sorts the null lane first, PostgreSQL last: the hop
+   * starts past it); the running side reads the kind's running jobs (jobs_status), at most what the runners hold.
+   */
+  async lanes(kind: string): Promise<string[]> {
+    const rows = await this.#db.all<{ lane: string }>(
+      `with recursive queued(lane) as (
+         select (select lane from jobs where kind = ? and status = 'queued' and lane > '' order by lane limit 1)
+         union all
+         select (select j.lane from jobs j where j.kind = ? and j.status = 'queued' and j.lane > queued.lane order by j.lane limit 1)
+         from queued where queued.lane is not null)
+       select lane from queued where lane is not null
+       union
+       select lane from jobs where status = 'running' and kind = ? and lane is not null`,
+      [kind, kind, kind],
+    );
+    return rows.map((r) => r.lane);
   }
 
   async #held(sql: string, params: unknown[]): Promise<boolean> {

@@ -87,6 +87,11 @@ export const jobs = sqliteTable(
      * earlier one of its key is running or due (a thread's deliveries; a thread's platform posts). Null: no order.
      */
     orderKey: text('order_key'),
+    /**
+     * The lane a claim takes the job in, with the lane's own concurrency (jobs/runner.ts): a platform post's
+     * connector, so that one connector's backlog never holds back another's. Null: the kind has no lanes.
+     */
+    lane: text('lane'),
   },
   // The claim's and the order check's indexes hold live jobs only: a finished job leaves them, so they stay a few
   // pages however long the history (docs/benchmarks.md, "Indexes of live jobs"). Their conditions and keys leave out
@@ -95,7 +100,8 @@ export const jobs = sqliteTable(
   // alone"). The queries name `status = 'queued'` and ORDERED_UNFINISHED_JOB, which is how SQLite knows a partial
   // index answers them.
   (t) => [
-    index('jobs_due').on(t.kind, t.runAt).where(QUEUED_JOB),
+    // A kind's queue, a lane's in due order (null: the kind has no lanes; jobs/lanes.ts).
+    index('jobs_due').on(t.kind, t.lane, t.runAt).where(QUEUED_JOB),
     index('jobs_status').on(t.status, t.kind),
     index('jobs_order').on(t.orderKey).where(sql.raw(ORDERED_UNFINISHED_JOB)),
   ],

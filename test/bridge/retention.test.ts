@@ -25,7 +25,7 @@ describe('pruning', () => {
     let clock = Date.now() - 40 * DAY;
     const now = () => clock;
     const queue = new JobQueue(store, { now });
-    const bridge = new InboundBridge({ store, queue, notify: () => {}, budget: { maxAttempts: 3, retryForMs: 60_000 }, now });
+    const bridge = new InboundBridge({ store, queue, budget: { maxAttempts: 3, retryForMs: 60_000 }, now });
     let seq = 0;
     const delivery = (status: 'delivered' | 'failed' | 'rejected') =>
       store.write((tx) => tx.deliveries.insert({ connector: 'c', eventType: 'message_created', dedupKey: `k-${(seq += 1)}`, eventAt: '2026-11-27T08:00:00Z', duplicateOf: null, threadId: 't', chatId: null, body: '{}', bodyTruncated: false, headers: {}, verification: 'valid', status, error: null }, clock));

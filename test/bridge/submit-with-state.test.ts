@@ -21,7 +21,7 @@ function setup() {
   const groups: number[] = [];
   const store = openStore({ path: join(tempDir(), 'submit.db'), groupCommit: { onCommit: (size) => groups.push(size) } });
   onTestFinished(() => store.close());
-  const inbound = new InboundBridge({ store, queue: new JobQueue(store), notify: () => {}, budget: { maxAttempts: 3, retryForMs: 60_000 } });
+  const inbound = new InboundBridge({ store, queue: new JobQueue(store), budget: { maxAttempts: 3, retryForMs: 60_000 } });
   const routes = { add: () => {} };
   const files = new FileService({ store, links: createFileLinks(randomBytes(32)), publicUrl: () => 'http://gw.example.test', ttlMs: 60_000 });
   const attachments = { fetch: () => Promise.reject(new Error('no attachments in these tests')) };

@@ -14,26 +14,26 @@ import { openPostgresStore } from '../../src/store/postgres/pg-store.ts';
 import type { Store } from '../../src/store/store.ts';
 import { openTestStore, STORE_BACKENDS } from '../support/store-backends.ts';
 
-function bridgeOn(store: Store, notified: string[] = []) {
-  const bridge = new InboundBridge({ store, queue: new JobQueue(store), notify: (kind) => notified.push(kind), budget: { maxAttempts: 3, retryForMs: 60_000 } });
+function bridgeOn(store: Store) {
+  const bridge = new InboundBridge({ store, queue: new JobQueue(store), budget: { maxAttempts: 3, retryForMs: 60_000 } });
   return (threadKey: string, messageId: string) => bridge.submit('mail', { threadKey, messageId, senderId: 'c@example.test', body: messageId });
 }
 
 async function setup(backend: (typeof STORE_BACKENDS)[number]) {
   const { store, url } = await openTestStore(backend);
-  const notified: string[] = [];
-  const submit = bridgeOn(store, notified);
+  const submit = bridgeOn(store);
   const jobOf = async (messageId: string) =>
     Number((await store.read.sql.get<{ job_id: number }>(`select job_id from inbound_messages where external_id = ?`, [messageId]))!.job_id);
   const jobs = async () => (await store.read.sql.all<{ id: number }>(`select id from jobs where kind = ? order by id`, [POST_MESSAGES_JOB])).map((j) => Number(j.id));
   const threadOf = async (messageId: string) =>
     Number((await store.read.sql.get<{ thread: number }>(`select thread from inbound_messages where external_id = ?`, [messageId]))!.thread);
-  return { store, url, submit, jobOf, jobs, threadOf, notified };
+  const lanes = async () => (await store.read.sql.all<{ lane: string }>(`select lane from jobs where kind = ? order by id`, [POST_MESSAGES_JOB])).map((j) => j.lane);
+  return { store, url, submit, jobOf, jobs, threadOf, lanes };
 }
 
 describe.each(STORE_BACKENDS)('%s store: platform jobs per thread', (backend) => {
   it('lets a burst of one thread ride on its first due job, and gives another thread its own', async () => {
-    const { submit, jobOf, jobs, notified } = await setup(backend);
+    const { submit, jobOf, jobs, lanes } = await setup(backend);
     await submit('T1', 'a');
     await submit('T1', 'b');
     await submit('T1', 'c');
@@ -42,7 +42,7 @@ describe.each(STORE_BACKENDS)('%s store: platform jobs per thread', (backend) =>
     expect(await jobs()).toHaveLength(2);
     expect([await jobOf('a'), await jobOf('b'), await jobOf('c')]).toEqual([first, first, first]);
     expect(await jobOf('x')).toBe(other);
-    expect(notified).toEqual([POST_MESSAGES_JOB, POST_MESSAGES_JOB]); // only new jobs wake the runner
+    expect(await lanes()).toEqual(['mail', 'mail']); // each in its connector's lane
   });
 
   it('queues a job of its own when the thread’s job waits for a retry time', async () => {
@@ -59,7 +59,7 @@ describe.each(STORE_BACKENDS)('%s store: platform jobs per thread', (backend) =>
     const { store, submit, jobOf, jobs, threadOf } = await setup(backend);
     await submit('T1', 'a');
     const [running] = await jobs();
-    const held = await store.write((tx) => tx.jobs.claim(POST_MESSAGES_JOB, 'worker', Date.now() + 30_000, Date.now(), 10, false));
+    const held = await store.write((tx) => tx.jobs.claim(POST_MESSAGES_JOB, 'worker', Date.now() + 30_000, Date.now(), 10, false, 'mail'));
     expect(held.map((j) => Number(j.id))).toEqual([running]);
     await submit('T1', 'b');
     const [, second] = await jobs();
@@ -82,7 +82,7 @@ describe.each(STORE_BACKENDS)('%s store: platform jobs per thread', (backend) =>
     const thread = await threadOf('a');
     const other = await openPostgresStore({ url: url as string, poolSize: 2, migrate: false });
     try {
-      const claimByOther = () => other.write((tx) => tx.jobs.claim(POST_MESSAGES_JOB, 'other', Date.now() + 30_000, Date.now(), 10, false));
+      const claimByOther = () => other.write((tx) => tx.jobs.claim(POST_MESSAGES_JOB, 'other', Date.now() + 30_000, Date.now(), 10, false, 'mail'));
       let claimedMeanwhile: unknown[] | undefined;
       await store.write(async (tx) => {
         expect(await tx.jobs.queuedOfOrder(threadOrder(thread), POST_MESSAGES_JOB, Date.now())).toBe(queued);

@@ -63,4 +63,14 @@ describe('jobs settings', () => {
     expect(problemsOf({ backoff_first: '1h', backoff_max: '10m' })).toEqual(['jobs.backoff_first: must not be longer than backoff_max']);
     expect(problemsOf({ max_attempts: 0 })).toEqual([expect.stringMatching(/^jobs\.max_attempts: /)]);
   });
+
+  it('reads a connector’s platform_concurrency, a whole number from 1 to 256, and names the entry’s key when it is not', () => {
+    const entry = (value: unknown) => ({ connectors: [{ name: 'desk', type: 'recorder', platform_concurrency: value }] });
+    expect(Settings.parse(entry(4)).connectors[0]?.platform_concurrency).toBe(4);
+    expect(Settings.parse({ connectors: [{ name: 'desk', type: 'recorder' }] }).connectors[0]?.platform_concurrency).toBeUndefined();
+    for (const bad of [0, 257, 1.5, 'four']) {
+      const issues = Settings.safeParse(entry(bad)).error?.issues ?? [];
+      expect(issues.map((i) => i.path.join('.')), String(bad)).toEqual(['connectors.0.platform_concurrency']);
+    }
+  });
 });

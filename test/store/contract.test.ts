@@ -106,7 +106,7 @@ describe.each(STORE_BACKENDS)('the %s store', (backend) => {
   it('the same message submitted ten times at once is stored once; the rest are duplicates', async () => {
     const { store } = await openTestStore(backend);
     const queue = new JobQueue(store);
-    const bridge = new InboundBridge({ store, queue, notify: () => {}, budget: { maxAttempts: 3, retryForMs: 60_000 } });
+    const bridge = new InboundBridge({ store, queue, budget: { maxAttempts: 3, retryForMs: 60_000 } });
     const message = { threadKey: 'T', messageId: 'm-1', senderId: 'c@example.test', body: 'hello' };
     const results = await Promise.all(Array.from({ length: 10 }, () => bridge.submit('mail', message)));
     expect(results.filter((r) => !r.duplicate)).toHaveLength(1);

@@ -3,7 +3,8 @@
  * partial indexes, which a database uses only for a query whose condition
  * implies theirs. On both backends, every statement the runner's hot path
  * makes (the claim with and without the lost-lease side, the take of a job
- * just enqueued, the next due time) is planned on them, with a history of
+ * just enqueued, the next due time; a lane's claim, its next due time and
+ * the look for lanes, on the lane's part of the due index) is planned on them, with a history of
  * finished jobs beside the live ones. A statement rewritten so that it no
  * longer names its status (or, for the order index, `finished_at is null`)
  * as the index does would read every job ever run.
@@ -77,6 +78,42 @@ describe.each(STORE_BACKENDS)('%s store: the jobs indexes of live jobs', (backen
     if (backend === 'sqlite') expect(queuedOfOrder).toContain('jobs_order');
     expect(due).toContain('jobs_due');
     for (const plan of [take, claimWithExpired, claim, queuedOfOrder, due]) expect(plan).not.toMatch(/\bSCAN (c|e|jobs)\b(?! USING)|Seq Scan on jobs/);
+  });
+
+  it('plans a lane’s claim, its next due time and the look for lanes on its part of the due index, behind a backlog of other lanes', async () => {
+    const { store } = await openTestStore(backend);
+    const now = Date.now();
+    // Three lanes of waiting posts, a running one, and deliveries (no lane) beside them.
+    await store.write(async (tx) => {
+      for (let i = 0; i < 300; i++) await tx.jobs.insert({ ...jobRow(`post:${i % 30}`, now + (i % 7), POST_KIND), lane: ['mail', 'redmine', 'hooks'][i % 3]! }, now);
+      for (let i = 0; i < 100; i++) await tx.jobs.insert(jobRow(`deliver:c:${i}`, now), now);
+      await tx.jobs.insert({ ...jobRow('post:running', now, POST_KIND), lane: 'tickets' }, now);
+      expect(await tx.jobs.claim(POST_KIND, 'other', now + 30_000, now, 1, false, 'tickets')).toHaveLength(1);
+    });
+    const recording = new RecordingSql(store.read.sql);
+    const jobs = new JobsRepo(recording);
+    expect((await jobs.lanes(POST_KIND)).sort()).toEqual(['hooks', 'mail', 'redmine', 'tickets']);
+    expect(await jobs.nextDueAt(POST_KIND, 'redmine')).toBe(now);
+    const [lanes, due] = await plans(store, recording.seen);
+    const claimed = await store.write(async (tx) => {
+      const lane = new RecordingSql(tx.sql);
+      const claims = new JobsRepo(lane);
+      const taken = [
+        ...(await claims.claim(POST_KIND, 'me', now + 30_000, now + 10, 5, true, 'redmine')),
+        ...(await claims.claim(POST_KIND, 'me', now + 30_000, now + 10, 5, false, 'redmine')),
+      ];
+      return { taken, seen: lane.seen };
+    });
+    // Only the lane's jobs (PostgreSQL's claim also passes over a job whose thread has one running: another thread's).
+    expect(claimed.taken).toHaveLength(10);
+    const owned = await store.read.sql.all<{ lane: string }>(`select lane from jobs where lease_owner = 'me'`);
+    expect(owned.map((r) => r.lane)).toEqual(Array(10).fill('redmine'));
+    const [claimWithExpired, claim] = await plans(store, claimed.seen);
+    for (const plan of [lanes, due, claimWithExpired, claim]) expect(plan).toContain('jobs_due');
+    // The lane's own entries, in due order: not the other lanes' waiting jobs, and nothing sorted.
+    if (backend === 'sqlite') for (const plan of [claimWithExpired, claim]) expect(plan).toContain('jobs_due (kind=? AND lane=? AND run_at<?)');
+    else for (const plan of [due, claimWithExpired, claim]) expect(plan).toMatch(/Index Cond: \(\(kind = '[^']+'::text\) AND \(lane = 'redmine'::text\)/);
+    for (const plan of [lanes, due, claimWithExpired, claim]) expect(plan).not.toMatch(/\bSCAN (c|e|j|jobs)\b(?! USING)|Seq Scan on jobs|Sort Key: (c\.)?run_at/);
   });
 
   it.runIf(backend === 'sqlite')('keeps live deliveries out of the order index: their keys are random, and nothing reads them there', async () => {

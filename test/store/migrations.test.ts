@@ -7,6 +7,7 @@ import { MIGRATIONS_FOLDER, readJournal } from '../../src/store/migrations.ts';
 import { ORDERED_UNFINISHED_JOB } from '../../src/store/sqlite/order-index.ts';
 import { tempDir } from '../support/temp-dir.ts';
 import { expectUpgraded, storeOldDeliveries } from './dedup-upgrade.ts';
+import { expectLanes, storeOldJobs } from './lane-upgrade.ts';
 
 function open(path: string, migrationsFolder?: string) {
   const store = openStore({ path, migrationsFolder });
@@ -169,5 +170,13 @@ describe('store migrations', () => {
     await storeOldDeliveries(before);
     await before.close();
     await expectUpgraded(open(path));
+  });
+
+  it('gives platform jobs that may still run their connector as their lane', async () => {
+    const path = join(tempDir(), 'lanes.db');
+    const before = open(path, migrationsUpTo(15)); // up to 0014: no lanes
+    await storeOldJobs(before);
+    await before.close();
+    await expectLanes(open(path));
   });
 });

@@ -5,12 +5,13 @@
  * cannot be reached, text with NUL characters, and a store that comes back
  * after the database restarts.
  */
-import { cpSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InboundBridge } from '../../src/bridge/inbound.ts';
 import { JobQueue } from '../../src/jobs/queue.ts';
 import { openPostgresStore } from '../../src/store/postgres/pg-store.ts';
+import type { Store } from '../../src/store/store.ts';
 import { PG_MIGRATIONS_FOLDER, readPgMigrations } from '../../src/store/postgres/pg-migrations.ts';
 import { runCliAsync } from '../support/cli.ts';
 import { closedPort } from '../support/ports.ts';
@@ -19,6 +20,24 @@ import { startPostgres, type RunningPostgres } from '../support/postgres-server.
 import { openTestStore } from '../support/store-backends.ts';
 import { tempDir } from '../support/temp-dir.ts';
 import { expectUpgraded, storeOldDeliveries } from './dedup-upgrade.ts';
+import { expectLanes, storeOldJobs } from './lane-upgrade.ts';
+
+/** A database migrated up to the migration named `upTo` (its number) and given `rows`, then opened as now and `check`ed. */
+async function upgradedFrom(upTo: string, rows: (before: Store) => Promise<void>, check: (after: Store) => Promise<void>): Promise<void> {
+  const url = await postgresDatabase();
+  const folder = join(tempDir(), 'pg-migrations');
+  cpSync(PG_MIGRATIONS_FOLDER, folder, { recursive: true });
+  for (const name of readdirSync(folder)) if (name.slice(0, 4) > upTo) rmSync(join(folder, name));
+  const before = await openPostgresStore({ url, poolSize: 2, migrationsFolder: folder });
+  await rows(before);
+  await before.close();
+  const after = await openPostgresStore({ url, poolSize: 2 });
+  try {
+    await check(after);
+  } finally {
+    await after.close();
+  }
+}
 
 describe('PostgreSQL store', () => {
   it('three replicas opening an empty database at once apply each migration exactly once', async () => {
@@ -64,7 +83,7 @@ describe('PostgreSQL store', () => {
 
   it('text with a NUL character, which PostgreSQL text cannot hold, is stored with U+FFFD in its place and still deduplicates', async () => {
     const { store } = await openTestStore('postgres');
-    const bridge = new InboundBridge({ store, queue: new JobQueue(store), notify: () => {}, budget: { maxAttempts: 3, retryForMs: 60_000 } });
+    const bridge = new InboundBridge({ store, queue: new JobQueue(store), budget: { maxAttempts: 3, retryForMs: 60_000 } });
     const message = { threadKey: 'T\u0000', messageId: '<m\u0000@x>', senderId: 'c@example.test', senderName: 'Ann\u0000', body: 'broken\u0000mail' };
     expect((await bridge.submit('mail', message)).duplicate).toBe(false);
     expect((await bridge.submit('mail', message)).duplicate).toBe(true);
@@ -73,21 +92,16 @@ describe('PostgreSQL store', () => {
   });
 
   it("gives stored deliveries their event's time from their body, so the same event sent after the upgrade is still a duplicate", async () => {
-    const url = await postgresDatabase();
-    const folder = join(tempDir(), 'pg-migrations');
-    cpSync(PG_MIGRATIONS_FOLDER, folder, { recursive: true });
-    rmSync(join(folder, '0007_deliveries_dedup_in_event_order.sql')); // up to 0006: deliveries_dedup keyed by (connector, dedup_key)
-    const before = await openPostgresStore({ url, poolSize: 2, migrationsFolder: folder });
-    await storeOldDeliveries(before);
-    await before.close();
-    const after = await openPostgresStore({ url, poolSize: 2 });
-    try {
+    // Up to 0006: deliveries_dedup keyed by (connector, dedup_key).
+    await upgradedFrom('0006', storeOldDeliveries, async (after) => {
       await expectUpgraded(after);
       // The migration's helper function is gone with it.
       expect(await after.read.sql.get(`select count(*)::int as n from pg_proc where proname like 'threadgate_%'`)).toEqual({ n: 0 });
-    } finally {
-      await after.close();
-    }
+    });
+  });
+
+  it('gives platform jobs that may still run their connector as their lane', async () => {
+    await upgradedFrom('0008', storeOldJobs, expectLanes); // up to 0008: no lanes
   });
 
   it('a settings store.url that is not a PostgreSQL URL is refused naming the key', async () => {

@@ -4,7 +4,8 @@
  * `reset` destroys each connection without an answer; `401` refuses every
  * token as an expired one. Tokens in `revoked` are refused with 401 in `up`
  * mode too (a token rotated away). The platform's state (the sandbox behind)
- * survives the outage, as a real one's would.
+ * survives the outage, as a real one's would. Requests that `hold` picks wait
+ * before they are forwarded until `release()`, counted while they wait.
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -20,6 +21,13 @@ export interface OutageProxy {
   refused: number;
   /** Tokens answered with 401 whatever the mode. */
   revoked: Set<string>;
+  /** Which forwarded requests wait for `release()`. */
+  hold: ((method: string, url: string) => boolean) | undefined;
+  /** Requests waiting now, and the most that waited at once. */
+  held: number;
+  peakHeld: number;
+  /** Forwards every request waiting now. */
+  release(): void;
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -29,7 +37,9 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 export async function startOutageProxy(target: string): Promise<OutageProxy> {
-  const state: OutageProxy = { url: '', mode: 'up', refused: 0, revoked: new Set() };
+  const waiting: (() => void)[] = [];
+  const release = () => waiting.splice(0).forEach((go) => go());
+  const state: OutageProxy = { url: '', mode: 'up', refused: 0, revoked: new Set(), hold: undefined, held: 0, peakHeld: 0, release };
   const server = createServer((req, res) => {
     const token = /^\S+\s+(\S+)$/.exec(req.headers.authorization ?? '')?.[1];
     const refusesToken = state.mode === '401' || (token !== undefined && state.revoked.has(token));
@@ -48,6 +58,11 @@ export async function startOutageProxy(target: string): Promise<OutageProxy> {
     }
     void (async () => {
       const body = await readBody(req);
+      if (state.hold?.(req.method ?? '', req.url ?? '')) {
+        state.peakHeld = Math.max(state.peakHeld, ++state.held);
+        await new Promise<void>((go) => waiting.push(go));
+        state.held -= 1;
+      }
       const headers = { ...req.headers };
       delete headers.host;
       delete headers.connection;
@@ -65,6 +80,7 @@ export async function startOutageProxy(target: string): Promise<OutageProxy> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   onTestFinished(async () => {
+    release();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
