@@ -20,7 +20,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     started.then(
       (redmine) => {
         if (process.env.THREADGATE_REDMINE_DEBUG) console.log(`Redmine ${redmine.url} in ${redmine.dir}`);
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ url: redmine.url, seed: redmine.seed }));
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ url: redmine.url, seed: redmine.seed, dir: redmine.dir }));
       },
       (err: unknown) => res.writeHead(500, { 'content-type': 'text/plain' }).end(err instanceof Error ? err.message : String(err)),
     );

@@ -12,6 +12,8 @@
  *   const bytes = await rm.download(url);             // a file as the admin sees it
  */
 import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { inject } from 'vitest';
 import type { RedmineSeed } from './redmine-server.ts';
 
@@ -49,10 +51,13 @@ export interface ApiAnswer {
 export class TestRedmine {
   readonly url: string;
   readonly seed: RedmineSeed;
+  /** Redmine's own log, whose end a failed call's error shows. */
+  readonly #log: string | undefined;
 
-  constructor(url: string, seed: RedmineSeed) {
+  constructor(url: string, seed: RedmineSeed, dir?: string) {
     this.url = url;
     this.seed = seed;
+    this.#log = dir === undefined ? undefined : join(dir, 'log', 'production.log');
   }
 
   /** One REST call with `key` (the admin's by default). */
@@ -68,8 +73,16 @@ export class TestRedmine {
 
   async #ok(method: string, path: string, body?: unknown, key?: string): Promise<ApiAnswer> {
     const answer = await this.api(method, path, body, key);
-    if (answer.status < 200 || answer.status > 299) throw new Error(`Redmine ${method} ${path}: ${answer.status} ${JSON.stringify(answer.json)}`);
+    if (answer.status < 200 || answer.status > 299) {
+      throw new Error(`Redmine ${method} ${path}: ${answer.status} ${JSON.stringify(answer.json)}${answer.status >= 500 ? this.#logTail() : ''}`);
+    }
     return answer;
+  }
+
+  /** The last lines of Redmine's log (why it answered 500), or nothing when there is none to read. */
+  #logTail(): string {
+    if (this.#log === undefined || !existsSync(this.#log)) return '';
+    return `\n${this.#log}, last lines:\n${readFileSync(this.#log, 'utf8').trimEnd().split('\n').slice(-30).join('\n')}`;
   }
 
   /**
@@ -149,6 +162,6 @@ export async function redmine(): Promise<TestRedmine> {
   if (!control) throw new Error('redmine: no control server; is test/support/redmine-global-setup.ts in vitest.config.ts test.globalSetup?');
   const res = await fetch(`${control}/ensure`, { method: 'POST', signal: AbortSignal.timeout(120_000) });
   if (res.status !== 200) throw new Error(`Redmine could not be started: ${await res.text()}`);
-  const { url, seed } = (await res.json()) as { url: string; seed: RedmineSeed };
-  return new TestRedmine(url, seed);
+  const { url, seed, dir } = (await res.json()) as { url: string; seed: RedmineSeed; dir: string };
+  return new TestRedmine(url, seed, dir);
 }
