@@ -38,7 +38,7 @@ import type { Store } from '../store/database.ts';
 import { DEMO_CONNECTOR, logDemoSteps } from './demo.ts';
 import { platformTarget, type PlatformTarget } from './platform-target.ts';
 import { retryPolicy } from './retry-policy.ts';
-import { reloadableConnectors, reloadSettings, type ReloadOutcome } from './reload.ts';
+import { reloadableConnectors, reloadSettings, type ReloadOutcome, type ReloadTarget } from './reload.ts';
 
 export type { PlatformTarget } from './platform-target.ts';
 import { openSettingsStore } from './store-access.ts';
@@ -97,6 +97,8 @@ export async function startGateway(
   const metrics = new GatewayMetrics(store.backend === 'postgres' ? { replica } : {});
   /** What a start that fails half-way must stop again, last started first. */
   const undo: (() => unknown)[] = [];
+  /** What a SIGHUP reloads, once the gateway runs; its `settings` are those in force. */
+  let reloadTarget: ReloadTarget | undefined;
   try {
     const target = await platformTarget(settings, logger);
     sandbox = target.sandbox;
@@ -147,7 +149,8 @@ export async function startGateway(
       jobs: {
         ...retryPolicy(settings.jobs, logger),
         concurrency: settings.jobs.concurrency,
-        platformConcurrency: (name) => entries.find((e) => e.name === name)?.platform_concurrency,
+        // Read at every claim: a reload that changes it applies at once.
+        platformConcurrency: (name) => (reloadTarget?.settings ?? settings).connectors.find((e) => e.name === name)?.platform_concurrency,
         leaseMs: settings.jobs.lease_seconds * 1000,
         ...(overrides.jobPollMs ? { pollMs: overrides.jobPollMs } : {}),
       },
@@ -232,7 +235,16 @@ export async function startGateway(
     if (entries[0] === DEMO_CONNECTOR && sandbox) logDemoSteps(logger, url, sandbox);
 
     const started = { app, sandbox, http };
-    const reloadTarget = { file: loaded.file, settings, embedded: platform.embedded, http, pause: bridge.pause, connectors: reloadableConnectors(connectorsLoaded, runtime) };
+    reloadTarget = {
+      file: loaded.file,
+      settings,
+      embedded: platform.embedded,
+      http,
+      pause: bridge.pause,
+      connectors: reloadableConnectors(connectorsLoaded, runtime),
+      runner: bridge.runner,
+    };
+    const reloading = reloadTarget;
     let closing: Promise<void> | undefined;
     return {
       url,
@@ -245,7 +257,7 @@ export async function startGateway(
       files,
       connectors: runtime,
       health,
-      reload: () => reloadSettings(reloadTarget, logger),
+      reload: () => reloadSettings(reloading, logger),
       close: () =>
         (closing ??= (async () => {
           registering.abort();

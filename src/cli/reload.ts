@@ -3,7 +3,9 @@
  * checked as at start; a file with problems changes nothing (each problem is
  * logged). A changed `platform.token` or `platform.token_type` is applied to
  * the running platform client (the bridge's calls and the proxy's) and every
- * connector whose posts are paused is re-checked at once. Every other change
+ * connector whose posts are paused is re-checked at once. A connector's own
+ * keys go to the connector when it takes them, and its `platform_concurrency`
+ * to the job runner, which reads it at every claim. Every other change
  * is named in the log as needing a restart. Values are never logged, only
  * the paths of what changed.
  */
@@ -17,6 +19,8 @@ import type { Logger } from '../logger.ts';
 import type { PlatformHttpClient } from '../platform/http-client.ts';
 
 const TOKEN_PATHS = ['platform.token', 'platform.token_type'];
+/** The gateway's own keys of a connector entry that apply without a restart: read from the settings in force at every use. */
+const LIVE_ENTRY_KEY = /^connectors\.(\d+)\.(platform_concurrency)$/;
 
 /** The running connectors, as a reload reaches them. */
 export interface ReloadableConnectors {
@@ -44,6 +48,8 @@ export interface ReloadTarget {
   http: PlatformHttpClient;
   pause: AuthPause;
   connectors?: ReloadableConnectors;
+  /** Woken after a connector's `platform_concurrency` changed, so that its lanes claim what a higher one lets them. */
+  runner?: { notify(): void };
 }
 
 export interface ReloadOutcome {
@@ -95,6 +101,7 @@ export function reloadSettings(target: ReloadTarget, logger: Logger): ReloadOutc
     target.pause.recheckNow();
   }
   applied.push(...applyConnectorEntries(target, next, entries.checked, changed));
+  applied.push(...applyLiveEntryKeys(target, next, changed));
   const restartNeeded = changed.filter((p) => !applied.includes(p));
   logger.info(
     { event: 'settings_reloaded', file: target.file, applied, restart_needed: restartNeeded },
@@ -118,7 +125,8 @@ function checkConnectorEntries(target: ReloadTarget, next: Readonly<Settings>, c
   const checked: CheckedEntry[] = [];
   const problems: { path: string; message: string }[] = [];
   if (target.connectors === undefined) return { checked };
-  const indices = new Set(changed.flatMap((p) => /^connectors\.(\d+)\./.exec(p)?.[1] ?? []).map(Number));
+  // An entry whose only change is a live key of the gateway's is not the connector's business.
+  const indices = new Set(changed.filter((p) => !LIVE_ENTRY_KEY.test(p)).flatMap((p) => /^connectors\.(\d+)\./.exec(p)?.[1] ?? []).map(Number));
   for (const index of indices) {
     const before = target.settings.connectors[index];
     const after = next.connectors[index];
@@ -145,6 +153,26 @@ function applyConnectorEntries(target: ReloadTarget, next: Readonly<Settings>, c
     applied.push(...keys.map((key) => prefix + key));
   }
   target.settings = { ...target.settings, connectors };
+  return applied;
+}
+
+/** The changed live entry keys of entries still of the same name and type, now in force; the runner told. */
+function applyLiveEntryKeys(target: ReloadTarget, next: Readonly<Settings>, changed: readonly string[]): string[] {
+  const applied: string[] = [];
+  const connectors = [...target.settings.connectors];
+  for (const path of changed) {
+    const [, index, key] = LIVE_ENTRY_KEY.exec(path) ?? [];
+    const before = connectors[Number(index)];
+    const after = next.connectors[Number(index)];
+    if (key === undefined || before === undefined || after === undefined || before.name !== after.name || before.type !== after.type) continue;
+    const entry = { ...before } as Record<string, unknown>;
+    setAt(entry, key, valueAt(after as Record<string, unknown>, key));
+    connectors[Number(index)] = entry as Settings['connectors'][number];
+    applied.push(path);
+  }
+  if (applied.length === 0) return applied;
+  target.settings = { ...target.settings, connectors };
+  target.runner?.notify();
   return applied;
 }
 
