@@ -14,7 +14,7 @@ import type { SignaturePayload } from '../platform/signature.ts';
 import type { UnifiedMessagingClient } from '../platform/unified-messaging-client.ts';
 import type { Store } from '../store/database.ts';
 import { AuthPause } from './auth-pause.ts';
-import { CLOSE_SESSION_JOB, InboundBridge, POST_MESSAGES_JOB, type ThreadJobPayload } from './inbound.ts';
+import { CLOSE_SESSION_JOB, InboundBridge, PLATFORM_LANES, POST_MESSAGES_JOB, type ThreadJobPayload } from './inbound.ts';
 import { OutboundDispatch } from './outbound-dispatch.ts';
 import type { RefusalLimits } from './refused-webhooks.ts';
 import type { StoreLock } from './store-lock.ts';
@@ -142,7 +142,7 @@ export class Bridge {
     const kind = { concurrency: o.jobs.concurrency, ...(o.jobs.leaseMs ? { leaseMs: o.jobs.leaseMs } : {}) };
     // A connector's posts and closes share its lane's slots: its backlog never holds back another connector's.
     const { platformConcurrency } = o.jobs;
-    const lanes = { group: 'platform', concurrency: (connector: string) => platformConcurrency?.(connector) ?? o.jobs.concurrency };
+    const lanes = { group: PLATFORM_LANES, concurrency: (connector: string) => platformConcurrency?.(connector) ?? o.jobs.concurrency };
     this.runner.register<ThreadJobPayload>(POST_MESSAGES_JOB, { handler: sync.handle, ...kind, lanes });
     this.runner.register<ThreadJobPayload>(CLOSE_SESSION_JOB, { handler: sync.handle, ...kind, lanes });
     this.runner.register<DeliverJobPayload>(DELIVER_JOB, { handler: dispatch.handle, ...kind, takeOnEnqueue: true, onClaim: dispatch.openAttempt });

@@ -26,6 +26,9 @@ export interface ThreadJobPayload {
 
 const MAX_KEY = 2_000;
 
+/** The lane group of the platform jobs: a connector's posts and closes share its lane's slots (jobs/lanes.ts). */
+export const PLATFORM_LANES = 'platform';
+
 /** The order key of a thread's platform jobs (posts and closes): one at a time, in order, on any replica. */
 export const threadOrder = (threadRowId: number): string => `thread:${threadRowId}`;
 

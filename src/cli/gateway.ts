@@ -198,7 +198,7 @@ export async function startGateway(
       ...(proxyOn ? { proxy: proxyDeps(settings, upstream, logger, metrics, store) } : {}),
     });
     if (!proxyOn) logger.info('proxy of the platform API is off: set proxy.clients (or proxy.forward_caller_authorization)');
-    metrics.addScrapeGauges(store, health);
+    metrics.addScrapeGauges(store, health, () => bridge.runner.laneLoads());
     const host = overrides.host ?? settings.server.host;
     const address = await app.listen({ host, port: overrides.port ?? settings.server.port });
     const url = address.replace('[::1]', '127.0.0.1');

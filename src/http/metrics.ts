@@ -7,7 +7,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { PLATFORM_LANES } from '../bridge/inbound.ts';
 import type { JobOutcome } from '../jobs/job-run.ts';
+import type { LaneLoad } from '../jobs/lanes.ts';
 import type { PlatformAttemptInfo } from '../platform/http-request.ts';
 import { ProxyCallHistogram, type ProxyCall } from './proxy/call-histogram.ts';
 import { countJobsByKindAndStatus } from '../store/status-counts.ts';
@@ -96,8 +98,8 @@ export class GatewayMetrics {
     return this.registry.metrics();
   }
 
-  /** Gauges read at scrape time from the store and the health report. */
-  addScrapeGauges(store: Store, health: GatewayHealth): void {
+  /** Gauges read at scrape time from the store, the health report and the job runner's lanes. */
+  addScrapeGauges(store: Store, health: GatewayHealth, lanes: () => readonly LaneLoad[] = () => []): void {
     // One report per scrape: taken when the first gauge of a scrape asks, and read by the others of it.
     const report = () => (this.#report ??= health.report());
     new Gauge({
@@ -133,6 +135,19 @@ export class GatewayMetrics {
           this.set(p === null || value(p) ? 1 : 0);
         },
       });
+    const platformLanes = (name: string, help: string, value: (l: LaneLoad) => number) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: ['connector'],
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          for (const l of lanes()) if (l.group === PLATFORM_LANES) this.set({ connector: l.lane }, value(l));
+        },
+      });
+    platformLanes('threadgate_platform_posts_running', 'Platform posts and closes of each connector running in this process now.', (l) => l.running);
+    platformLanes('threadgate_platform_posts_concurrency', 'How many of them may run at once (platform_concurrency, default jobs.concurrency).', (l) => l.limit);
     platform('threadgate_platform_up', 'Whether the platform answered the last call (1; also before the first call) or not (0).', (p) => p.up !== false);
     platform('threadgate_platform_auth_ok', 'Whether the platform accepts the gateway token (0 after a 401 or 403 until an accepted call).', (p) => p.auth !== 'refused');
   }

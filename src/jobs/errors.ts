@@ -31,6 +31,11 @@ export class LeaseLostError extends ThreadgateError {
   readonly code = 'TG_JOB_LEASE_LOST';
 }
 
+/** A job queued in a lane of a kind without lanes, or in none of a kind with lanes: no claim would ever read it. */
+export class JobLaneError extends ThreadgateError {
+  readonly code = 'TG_JOB_LANE';
+}
+
 /** When the job should run again if `err` postpones it rather than failing it; undefined otherwise. */
 export function postponedUntil(err: unknown): number | undefined {
   const at = (err as { postponeUntil?: unknown } | null | undefined)?.postponeUntil;

@@ -64,10 +64,21 @@ export interface Lane {
   loop: Promise<void> | null;
 }
 
+/** How full the slots of one lane name of a group are now. */
+export interface LaneLoad {
+  group: string;
+  lane: string;
+  /** Jobs running, of all the group's kinds. */
+  running: number;
+  /** The lane's concurrency. */
+  limit: number;
+}
+
 /** The kinds and their lanes, each lane made when first named. */
 export class LaneBook {
   readonly #kinds = new Map<string, { kind: Kind; lanes: Map<string | null, Lane>; concurrency: number }>();
-  readonly #slots = new Map<string, Slots>();
+  /** The slots of each lane name of each group. */
+  readonly #slots = new Map<string, { group: string; lane: string; slots: Slots; limit: () => number }>();
 
   add(kind: Kind, concurrency: number): void {
     if (this.#kinds.has(kind.name)) throw new Error(`job kind ${kind.name} is registered twice`);
@@ -104,16 +115,27 @@ export class LaneBook {
     return [...this.#kinds.values()].flatMap((k) => [...k.lanes.values()]);
   }
 
+  /** Each lane name of each group seen so far: its running jobs and its concurrency. */
+  loads(): LaneLoad[] {
+    return [...this.#slots.values()].map(({ group, lane, slots, limit }) => ({
+      group,
+      lane,
+      running: slots.members.reduce((n, member) => n + member.inFlight.size, 0),
+      limit: limit(),
+    }));
+  }
+
   #slotsOf(kind: Kind, name: string | null, concurrency: number): Slots {
     if (!kind.lanes || name === null) return new Slots(() => concurrency);
-    const key = `${kind.lanes.group}\u0000${name}`;
-    let slots = this.#slots.get(key);
-    if (!slots) {
-      const { concurrency: of } = kind.lanes;
-      slots = new Slots(() => of(name));
-      this.#slots.set(key, slots);
+    const { group, concurrency: of } = kind.lanes;
+    const key = `${group}\u0000${name}`;
+    let entry = this.#slots.get(key);
+    if (!entry) {
+      const limit = () => of(name);
+      entry = { group, lane: name, slots: new Slots(limit), limit };
+      this.#slots.set(key, entry);
     }
-    return slots;
+    return entry.slots;
   }
 }
 

@@ -1,26 +1,26 @@
 /**
- * Runs jobs: one loop per lane (a kind without lanes is one lane; jobs/lanes.ts),
- * each with its own slots. A job enqueued while
- * its lane has a free slot is taken in the enqueuing write itself
- * (`takeOnEnqueue`) and starts the moment that write commits: no claim of its
- * own, no wake-up. Otherwise the loop claims due jobs in batches, woken when
- * an enqueue it could not take committed, when a job finished while more were
- * waiting, by `notify()`, or by a timer until the next due job. Every claimed
- * or taken job starts from its write's commit listener, in the order the
- * writes of a group ran, so jobs of one thread start in the order queued.
- * A kind with lanes also looks in the store now and then for lanes this
- * process has not seen (jobs queued before a restart, by the CLI or by
- * another replica). Leases are renewed while a handler runs. `stop()` claims
- * nothing more, waits for in-flight jobs up to a deadline, then aborts and
- * releases the rest so another process (or the next start) takes them. A
- * handler that throws an error with `postponeUntil` gives its job back for
- * later without using a try.
+ * Runs jobs: one loop per lane, each with its own slots (a kind without lanes
+ * is one lane; jobs/lanes.ts). A job enqueued while its lane has a free slot
+ * is taken in the enqueuing write itself (`takeOnEnqueue`) and starts the
+ * moment that write commits: no claim of its own, no wake-up. Otherwise the
+ * loop claims due jobs in batches, woken when an enqueue it could not take
+ * committed, when a job finished while more were waiting, by `notify()`, or
+ * by a timer until the next due job. Every claimed or taken job starts from
+ * its write's commit listener, in the order the writes of a group ran, so
+ * jobs of one thread start in the order queued. A kind with lanes also looks
+ * in the store now and then for lanes this process has not seen (jobs queued
+ * before a restart, by the CLI or by another replica). Leases are renewed
+ * while a handler runs. `stop()` claims nothing more, waits for in-flight
+ * jobs up to a deadline, then aborts and releases the rest so another
+ * process (or the next start) takes them. A handler that throws an error
+ * with `postponeUntil` gives its job back for later without using a try.
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Repos } from '../store/repos.ts';
+import { JobLaneError } from './errors.ts';
 import { runJob, type JobHandler, type JobOutcome } from './job-run.ts';
-import { LaneBook, nap, type Kind, type Lane, type LaneOptions } from './lanes.ts';
+import { LaneBook, nap, type Kind, type Lane, type LaneLoad, type LaneOptions } from './lanes.ts';
 import type { Enqueued, Job, JobQueue } from './queue.ts';
 
 /** How often, at most, a lane's claims look for jobs whose lease ran out (or a quarter of its lease, if shorter). */
@@ -105,6 +105,11 @@ export class JobRunner {
       k.discovery.wake();
       for (const lane of this.#book.lanesOf(k.name)) lane.wake();
     }
+  }
+
+  /** Each lane of a laned kind's group seen so far: its running jobs and its concurrency (for metrics). */
+  laneLoads(): LaneLoad[] {
+    return this.#book.loads();
   }
 
   /** Jobs running, and claimed or taken in a write not committed yet. */
@@ -201,8 +206,8 @@ export class JobRunner {
     const kind = this.#book.kind(job.kind);
     if (!kind) return;
     // Its lane's claim is the only one that reads it: a job in no lane of its kind would never run.
-    if (kind.lanes && job.lane === null) throw new Error(`a job of kind ${job.kind} names no lane`);
-    if (!kind.lanes && job.lane !== null) throw new Error(`a job of kind ${job.kind} names a lane, and the kind has none`);
+    if (kind.lanes && job.lane === null) throw new JobLaneError(`a job of kind ${job.kind} names no lane`);
+    if (!kind.lanes && job.lane !== null) throw new JobLaneError(`a job of kind ${job.kind} names a lane, and the kind has none`);
     if (!this.#running) return;
     const lane = this.#lane(kind, kind.lanes ? job.lane : null);
     const missed = () => {

@@ -107,8 +107,8 @@ export class JobsRepo {
    * What stands before it: on PostgreSQL an earlier job of its order key, due and queued or running (on another
    * replica maybe); on SQLite, whose one gateway keeps a thread's order with its per-thread locks, an earlier due job
    * of its kind that no claim took yet (another process queued it: a replay from the CLI), so that the claims take
-   * them in due order (jobs_due; sqlite/order-index.ts); a kind taken on enqueue has no lanes. No RETURNING: the caller wrote the row, and SQLite
-   * would pay a temporary b-tree for it (sql.ts `insert`).
+   * them in due order (jobs_due; sqlite/order-index.ts); a kind taken on enqueue has no lanes. No RETURNING: the
+   * caller wrote the row, and SQLite would pay a temporary b-tree for it (sql.ts `insert`).
    */
   async take(id: number, owner: string, until: number, now: number): Promise<boolean> {
     const before =

@@ -3,7 +3,8 @@
  * posted to the platform at once; another connector's posts do not wait
  * behind its backlog. The platform's POSTs of one connector are held in a
  * proxy in front of the sandbox, so what runs at once is counted there. A
- * reload (SIGHUP) that changes it applies at once.
+ * reload (SIGHUP) that changes it applies at once. /metrics shows each
+ * connector's running posts beside its cap.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { startTestSandbox } from '../sandbox/support.ts';
 import { RECORDER_MODULE, startTestGateway, type TestGateway } from '../support/gateway.ts';
+import { metricValue as value } from '../support/metrics.ts';
 import { startOutageProxy, type OutageProxy } from '../support/outage-proxy.ts';
 import { until } from '../support/wait.ts';
 
@@ -59,6 +61,12 @@ describe('platform posts per connector', () => {
     await submit(tg, 'quick', 'Q-1');
     await until(() => posted(tg, 'quick', 'Q-1'), 10_000, 'quick’s message posted');
     expect(proxy.held).toBe(1); // slow's other three threads still wait for its one slot
+    // What runs against each cap, as /metrics shows it.
+    const metrics = (await tg.call('GET', '/metrics')).text;
+    expect(value(metrics, 'threadgate_platform_posts_running{connector="slow"}')).toBe(1);
+    expect(value(metrics, 'threadgate_platform_posts_concurrency{connector="slow"}')).toBe(1);
+    expect(value(metrics, 'threadgate_platform_posts_running{connector="quick"}')).toBe(0);
+    expect(value(metrics, 'threadgate_platform_posts_concurrency{connector="quick"}')).toBe(32); // jobs.concurrency
     await releaseUntilPosted(tg, proxy, threads);
     expect(proxy.peakHeld).toBe(1);
   });

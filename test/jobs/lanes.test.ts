@@ -111,8 +111,11 @@ describe.each(STORE_BACKENDS)('%s store: job lanes', (backend) => {
     const { queue, runner, enqueue } = await setup(backend);
     runner.register('post', { lanes: { group: 'platform', concurrency: () => 1 }, handler: async () => {} });
     runner.register('deliver', { handler: async () => {} });
-    await expect(enqueue({ kind: 'post', payload: {} })).rejects.toThrow('a job of kind post names no lane');
-    await expect(enqueue({ kind: 'deliver', payload: {}, lane: 'mail' })).rejects.toThrow('a job of kind deliver names a lane, and the kind has none');
+    await expect(enqueue({ kind: 'post', payload: {} })).rejects.toMatchObject({ code: 'TG_JOB_LANE', message: 'a job of kind post names no lane' });
+    await expect(enqueue({ kind: 'deliver', payload: {}, lane: 'mail' })).rejects.toMatchObject({
+      code: 'TG_JOB_LANE',
+      message: 'a job of kind deliver names a lane, and the kind has none',
+    });
     expect((await queue.countByStatus()).queued).toBe(0);
   });
 
