@@ -235,7 +235,7 @@ export async function startGateway(
     if (entries[0] === DEMO_CONNECTOR && sandbox) logDemoSteps(logger, url, sandbox);
 
     const started = { app, sandbox, http };
-    reloadTarget = {
+    const reloading: ReloadTarget = {
       file: loaded.file,
       settings,
       embedded: platform.embedded,
@@ -244,7 +244,7 @@ export async function startGateway(
       connectors: reloadableConnectors(connectorsLoaded, runtime),
       runner: bridge.runner,
     };
-    const reloading = reloadTarget;
+    reloadTarget = reloading;
     let closing: Promise<void> | undefined;
     return {
       url,

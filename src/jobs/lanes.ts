@@ -33,17 +33,25 @@ export interface Kind {
 /** The slots of one lane name (of one kind, or of one group's kinds). */
 export class Slots {
   readonly members: Lane[] = [];
-  readonly #limit: () => number;
+  /** How many there are (read at every claim). */
+  readonly limit: () => number;
 
   constructor(limit: () => number) {
-    this.#limit = limit;
+    this.limit = limit;
+  }
+
+  /** Jobs running in them, of every member lane. */
+  running(): number {
+    let n = 0;
+    for (const lane of this.members) n += lane.inFlight.size;
+    return n;
   }
 
   /** Slots neither running a job nor held for a claim or take not committed yet. */
   free(): number {
-    let used = 0;
-    for (const lane of this.members) used += lane.inFlight.size + lane.reserved;
-    return this.#limit() - used;
+    let reserved = 0;
+    for (const lane of this.members) reserved += lane.reserved;
+    return this.limit() - this.running() - reserved;
   }
 }
 
@@ -78,7 +86,7 @@ export interface LaneLoad {
 export class LaneBook {
   readonly #kinds = new Map<string, { kind: Kind; lanes: Map<string | null, Lane>; concurrency: number }>();
   /** The slots of each lane name of each group. */
-  readonly #slots = new Map<string, { group: string; lane: string; slots: Slots; limit: () => number }>();
+  readonly #slots = new Map<string, { group: string; lane: string; slots: Slots }>();
 
   add(kind: Kind, concurrency: number): void {
     if (this.#kinds.has(kind.name)) throw new Error(`job kind ${kind.name} is registered twice`);
@@ -117,12 +125,7 @@ export class LaneBook {
 
   /** Each lane name of each group seen so far: its running jobs and its concurrency. */
   loads(): LaneLoad[] {
-    return [...this.#slots.values()].map(({ group, lane, slots, limit }) => ({
-      group,
-      lane,
-      running: slots.members.reduce((n, member) => n + member.inFlight.size, 0),
-      limit: limit(),
-    }));
+    return [...this.#slots.values()].map(({ group, lane, slots }) => ({ group, lane, running: slots.running(), limit: slots.limit() }));
   }
 
   #slotsOf(kind: Kind, name: string | null, concurrency: number): Slots {
@@ -131,8 +134,7 @@ export class LaneBook {
     const key = `${group}\u0000${name}`;
     let entry = this.#slots.get(key);
     if (!entry) {
-      const limit = () => of(name);
-      entry = { group, lane: name, slots: new Slots(limit), limit };
+      entry = { group, lane: name, slots: new Slots(() => of(name)) };
       this.#slots.set(key, entry);
     }
     return entry.slots;
