@@ -14,9 +14,11 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify from 'fastify';
 import { startBenchGateway } from './bench-gateway.ts';
-import { cpuColumns, processCpuMicros } from './measure.ts';
+import { loadMicrosNear, printBudget, type BudgetRow } from './budget.ts';
+import { cpuColumns, cpuNow, cpuPerUnitSince, processCpuMicros } from './measure.ts';
 import { startChildSandbox } from './child-sandbox.ts';
 import { standardWebhooks, startReceiverFloor } from './receiver-floor.ts';
 import type { LoadOutput, LoadSummary } from './receiver-load.ts';
@@ -30,8 +32,13 @@ const INBOUND_SECRET = `whsec_${Buffer.from('connector-intake-bench-secret-01').
 export interface IntakeCase {
   name: string;
   load: LoadSummary;
-  /** The sandbox platform's CPU (its own process, on the same cores) a message answered, over warm-up and run, µs. */
+  /** The sandbox platform's CPU (its own process, on the same cores) a message, from the warm-up to the last post, µs. */
   platformMicros?: number;
+  /**
+   * This process's CPU a message from the warm-up to the last one posted (the gateway) or marked (the floor), µs: what
+   * a rate kept up without a growing backlog costs; `afterLoadSeconds`: how long after the load the last one came.
+   */
+  endToEnd?: { processMicros: number; mainThreadMicros: number; afterLoadSeconds: number };
 }
 
 const run = (url: string) =>
@@ -53,12 +60,16 @@ async function floor(): Promise<IntakeCase> {
   const dir = mkdtempSync(join(tmpdir(), 'tg-bench-intake-floor-'));
   const server = await startReceiverFloor(dir, standardWebhooks(INBOUND_SECRET));
   try {
+    const cpu0 = cpuNow();
     const out = await run(server.url);
+    const loadEnded = performance.now();
     await server.drained();
+    const afterLoadSeconds = (performance.now() - loadEnded) / 1000;
     const { stored, delivered } = server.counts();
     const answered = out.warmup.ok2xx + out.measured.ok2xx;
     if (stored < answered || delivered !== stored) throw new Error(`floor: ${answered} answered 202, ${stored} stored, ${delivered} marked`);
-    return { name: 'floor: Fastify + Standard Webhooks + JSON + two grouped synced writes, no platform post', load: out.measured };
+    const endToEnd = { ...cpuPerUnitSince(cpu0, stored), afterLoadSeconds };
+    return { name: 'floor: Fastify + Standard Webhooks + JSON + two grouped synced writes, no platform post', load: out.measured, endToEnd };
   } finally {
     await server.close();
     rmSync(dir, { recursive: true, force: true });
@@ -72,12 +83,23 @@ async function gateway(): Promise<IntakeCase> {
     const gw = await startBenchGateway(dir, sandbox, [{ name: 'hook', type: 'webhook', room_id: sandbox.roomId, inbound_secret: INBOUND_SECRET }]);
     try {
       const platformBefore = processCpuMicros(sandbox.pid);
+      const cpu0 = cpuNow();
       const out = await run(`${gw.url}/connectors/hook/messages`);
-      const platformMicros = processCpuMicros(sandbox.pid) - platformBefore;
-      const stored = await gw.store.read.sql.get<{ n: number }>(`select count(*) as n from inbound_messages where connector = 'hook'`);
+      const loadEnded = performance.now();
+      const count = async (where: string) =>
+        Number((await gw.store.read.sql.get<{ n: number }>(`select count(*) as n from inbound_messages where connector = 'hook'${where}`))?.n);
+      const stored = await count('');
       const answered = out.warmup.ok2xx + out.measured.ok2xx;
-      if (Number(stored?.n) < answered) throw new Error(`${answered} messages answered 202 but only ${stored?.n} stored`);
-      return { name: 'gateway `POST /connectors/hook/messages` (synchronous=full)', load: out.measured, platformMicros: platformMicros / answered };
+      if (stored < answered) throw new Error(`${answered} messages answered 202 but only ${stored} stored`);
+      const deadline = Date.now() + 120_000;
+      while ((await count(` and status = 'posted'`)) < stored) {
+        if (Date.now() > deadline) throw new Error(`not every stored message was posted within 120 s of the load`);
+        await sleep(20);
+      }
+      const afterLoadSeconds = (performance.now() - loadEnded) / 1000;
+      const endToEnd = { ...cpuPerUnitSince(cpu0, stored), afterLoadSeconds };
+      const platformMicros = (processCpuMicros(sandbox.pid) - platformBefore) / stored;
+      return { name: 'gateway `POST /connectors/hook/messages` (synchronous=full)', load: out.measured, platformMicros, endToEnd };
     } finally {
       await gw.close();
     }
@@ -113,7 +135,37 @@ export function reportIntake(cases: IntakeCase[]): void {
   }
   for (const c of cases) {
     if (c.platformMicros !== undefined) console.log(`\nThe sandbox platform the gateway posts to (its own process, the same cores): ${fmt(c.platformMicros, 1)} µs of CPU a message.`);
+    if (c.endToEnd) console.log(`${c.name}: the last message ${c.platformMicros === undefined ? 'marked' : 'posted'} ${fmt(c.endToEnd.afterLoadSeconds, 2)} s after the load.`);
   }
+  printIntakeBudget(cases);
+}
+
+/**
+ * The intake's target against this run's CPU (bench/budget.ts), from the warm-up to the last message posted (the
+ * gateway) or marked (the floor, which posts nothing). The others: the load generator a request (in the run nearest
+ * the target's rate) and the platform a message posted.
+ */
+function printIntakeBudget(cases: IntakeCase[]): void {
+  const [bareCase, ...others] = cases;
+  const gatewayCase = others.find((c) => c.platformMicros !== undefined);
+  const rows: BudgetRow[] = others.flatMap((c) => (c.endToEnd ? [{ label: c.name, ...c.endToEnd }] : []));
+  if (!bareCase || !gatewayCase || rows.length === 0) return;
+  const rate = bareCase.load.requestsPerSecond / 2;
+  const loadMicros = loadMicrosNear(
+    rate,
+    others.flatMap((c) => (c.load.cpu && c.load.completed > 0 ? [{ rate: c.load.requestsPerSecond, micros: c.load.cpu.loadMicros / c.load.completed }] : [])),
+  );
+  if (loadMicros === undefined) return;
+  printBudget({
+    target: 'the connector intake at 0.5× the bare route',
+    unit: 'message',
+    rate,
+    others: [
+      { name: 'the load generator', micros: loadMicros },
+      { name: 'the platform', micros: gatewayCase.platformMicros ?? 0 },
+    ],
+    rows,
+  });
 }
 
 if (import.meta.main) reportIntake(await benchConnectorIntake());

@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { ImapFlow } from 'imapflow';
 import { simpleParser } from 'mailparser';
+import { cpuNow, cpuPerUnitSince, type CpuMark } from './measure.ts';
 
 /** Mails downloaded at a time: the gateway's group (connectors/email/mailbox-watcher.ts, DEFAULT_MAX_GROUP_MAILS). */
 const PAGE = 100;
@@ -21,6 +22,8 @@ export interface FloorResult {
   peakRssMiB: number;
   /** This process's CPU time over those seconds (all its threads, user + system). */
   cpuSeconds: number;
+  /** Its main thread's alone. */
+  mainCpuSeconds: number;
 }
 
 /** This process's peak RSS (VmHWM), or another's. */
@@ -29,10 +32,10 @@ export function peakRssMiB(pid: number | 'self'): number {
   return Number(line?.replace(/\D+/g, '') ?? 0) / 1024;
 }
 
-/** CPU seconds (user + system, all threads) since `start`. */
-export function cpuSecondsSince(start: NodeJS.CpuUsage): number {
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1e6;
+/** CPU seconds (user + system) since `start`: all threads, and the main thread alone. */
+export function cpuSecondsSince(start: CpuMark): { cpuSeconds: number; mainCpuSeconds: number } {
+  const perSecond = cpuPerUnitSince(start, 1e6); // µs a million: seconds
+  return { cpuSeconds: perSecond.processMicros, mainCpuSeconds: perSecond.mainThreadMicros };
 }
 
 /**
@@ -52,7 +55,7 @@ export async function* sourcesInPages(client: ImapFlow): AsyncGenerator<Buffer> 
 
 async function floor(host: string, port: number, user: string, pass: string): Promise<FloorResult> {
   const started = performance.now();
-  const cpu = process.cpuUsage();
+  const cpu = cpuNow();
   const client = new ImapFlow({ host, port, secure: false, auth: { user, pass }, logger: false });
   await client.connect();
   let parsed = 0;
@@ -65,7 +68,7 @@ async function floor(host: string, port: number, user: string, pass: string): Pr
   } finally {
     await client.logout();
   }
-  return { seconds: (performance.now() - started) / 1000, parsed, peakRssMiB: peakRssMiB('self'), cpuSeconds: cpuSecondsSince(cpu) };
+  return { seconds: (performance.now() - started) / 1000, parsed, peakRssMiB: peakRssMiB('self'), ...cpuSecondsSince(cpu) };
 }
 
 if (import.meta.main) {

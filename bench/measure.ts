@@ -39,7 +39,16 @@ const CLOCK_TICKS = 100;
 
 /** CPU time (utime + stime, all its threads) a process used so far, µs, from /proc/<pid>/stat (10 ms resolution). */
 export function processCpuMicros(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return statCpuMicros(`/proc/${pid}/stat`);
+}
+
+/** CPU time a process's main thread (its thread id is its pid) used so far, µs (10 ms resolution). */
+export function mainThreadCpuMicros(pid: number): number {
+  return statCpuMicros(`/proc/${pid}/task/${pid}/stat`);
+}
+
+function statCpuMicros(file: string): number {
+  const stat = readFileSync(file, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' '); // from the 3rd field (state) on
   return ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS) * 1e6; // utime and stime, the 14th and 15th
 }
@@ -82,11 +91,36 @@ export function cpuColumns(cpu: { serverMicros: number; loadMicros: number } | u
   return `${perRequest(cpu.serverMicros)} | ${cores(cpu.serverMicros)} | ${perRequest(cpu.loadMicros)} | ${cores(cpu.loadMicros)}`;
 }
 
-/** CPU time used during `work`, µs: the process `pid`'s (all threads) and this process's. */
-export async function cpuDuring<T>(pid: number, work: () => Promise<T>): Promise<{ value: T; serverMicros: number; loadMicros: number }> {
+/** CPU time used during `work`, µs: the process `pid`'s (all threads, and its main thread alone) and this process's. */
+export async function cpuDuring<T>(pid: number, work: () => Promise<T>): Promise<{ value: T } & ServerCpu> {
   const server0 = processCpuMicros(pid);
+  const main0 = mainThreadCpuMicros(pid);
   const load0 = process.cpuUsage();
   const value = await work();
   const load = process.cpuUsage(load0);
-  return { value, serverMicros: processCpuMicros(pid) - server0, loadMicros: load.user + load.system };
+  return { value, serverMicros: processCpuMicros(pid) - server0, serverMainMicros: mainThreadCpuMicros(pid) - main0, loadMicros: load.user + load.system };
+}
+
+/** A load run's CPU, µs: the server process's (all its threads), its main thread's, and the load generator's. */
+export interface ServerCpu {
+  serverMicros: number;
+  serverMainMicros: number;
+  loadMicros: number;
+}
+
+/** This process's CPU so far: all its threads, and its main thread (where the benchmarks run the servers they measure). */
+export interface CpuMark {
+  all: NodeJS.CpuUsage;
+  main: NodeJS.CpuUsage;
+}
+
+export function cpuNow(): CpuMark {
+  return { all: process.cpuUsage(), main: process.threadCpuUsage() };
+}
+
+/** This process's CPU since `start`, µs a unit of `units`: all its threads, and its main thread. */
+export function cpuPerUnitSince(start: CpuMark, units: number): { processMicros: number; mainThreadMicros: number } {
+  const all = process.cpuUsage(start.all);
+  const main = process.threadCpuUsage(start.main);
+  return { processMicros: (all.user + all.system) / units, mainThreadMicros: (main.user + main.system) / units };
 }

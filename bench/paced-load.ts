@@ -88,7 +88,7 @@ export async function pacedRun(opts: PacedOptions): Promise<PacedSummary> {
     void done.finally(() => inFlight.delete(done));
   };
 
-  const { value: seconds, serverMicros, loadMicros } = await cpuDuring(opts.serverPid, async () => {
+  const { value: seconds, ...cpu } = await cpuDuring(opts.serverPid, async () => {
     const start = performance.now();
     await new Promise<void>((resolve) => {
       let k = 0;
@@ -103,7 +103,6 @@ export async function pacedRun(opts: PacedOptions): Promise<PacedSummary> {
     while (inFlight.size > 0) await Promise.all(inFlight);
     return (performance.now() - start) / 1000;
   });
-  const cpu = { serverMicros, loadMicros };
   await pool.close();
 
   const ms = (micros: number) => micros / 1000;

@@ -27,7 +27,7 @@ import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
 import { Webhook } from 'standardwebhooks';
 import { signWebhook, SIGNATURE_HEADER, TIMESTAMP_HEADER } from '../src/platform/signature.ts';
 import { messageCreatedEnvelope } from '../test/support/events.ts';
-import { cpuDuring } from './measure.ts';
+import { cpuDuring, type ServerCpu } from './measure.ts';
 import { pacedRun } from './paced-load.ts';
 
 // autocannon ships no types: the part of its API used here.
@@ -87,8 +87,8 @@ export interface LoadSummary {
   /** Requests written / answers counted; the difference was in flight when autocannon stopped. */
   sent: number;
   completed: number;
-  /** CPU time during the run, µs (user + system): the server process's (all its threads) and this load process's. */
-  cpu?: { serverMicros: number; loadMicros: number };
+  /** CPU time during the run, µs (user + system): the server process's (all its threads; its main thread) and this load process's. */
+  cpu?: ServerCpu;
   /** The paced generator's lag behind each request's due time (LOAD_RATE only), ms. */
   sendLagMs?: { p50: number; p99: number; max: number };
 }
@@ -102,8 +102,8 @@ export interface LoadOutput {
 const THREADS = 64;
 /** Runs `work`, adding the server's and this process's CPU time during it to its summary (a paced run measures its own). */
 async function withCpu<T extends LoadSummary>(serverPid: number, work: () => Promise<T>): Promise<T> {
-  const { value, serverMicros, loadMicros } = await cpuDuring(serverPid, work);
-  return { ...value, cpu: value.cpu ?? { serverMicros, loadMicros } };
+  const { value, ...cpu } = await cpuDuring(serverPid, work);
+  return { ...value, cpu: value.cpu ?? cpu };
 }
 
 function summarize(r: AutocannonResult, latency: RecordableHistogram): LoadSummary {

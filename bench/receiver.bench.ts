@@ -27,10 +27,18 @@ import { startSandbox } from '../src/sandbox/index.ts';
 import { countDeliveriesByStatus } from '../src/store/status-counts.ts';
 import { startBenchGateway } from './bench-gateway.ts';
 import { holdDeliveries } from './fixtures/noop-connector.ts';
-import { cpuColumns } from './measure.ts';
+import { cpuNow } from './measure.ts';
 import { platformWebhooks, startReceiverFloor } from './receiver-floor.ts';
+import {
+  endToEndSince,
+  fmt,
+  printReceiverBudget,
+  printReceiverNotes,
+  printReceiverTables,
+  type CaseResult,
+} from './receiver-report.ts';
 import { startThreadedReceiverFloor } from './receiver-floor-threads.ts';
-import type { LoadOutput, LoadSummary } from './receiver-load.ts';
+import type { LoadOutput } from './receiver-load.ts';
 import { spawnJson } from './spawn-json.ts';
 
 /** 50 connections, as the issue's measurement; BENCH_CONNECTIONS overrides. */
@@ -53,13 +61,6 @@ const CONNECTOR = 'bench';
 const LOAD_SCRIPT = join(import.meta.dirname, 'receiver-load.ts');
 const NOOP_MODULE = join(import.meta.dirname, 'fixtures/noop-connector.ts');
 
-interface CaseResult {
-  name: string;
-  load: LoadSummary;
-  check?: string;
-  /** (b): this process's CPU µs per stored webhook, warm-up start to the last delivery; and the drain's seconds. */
-  endToEnd?: { microsPerWebhook: number; drainSeconds: number; delivered: number };
-}
 
 /** Waits until the runner delivered every stored webhook (none left `accepted`), at most `limitMs`; the seconds waited. */
 async function drained(store: { read: { sql: { get<T>(sql: string, params?: unknown[]): Promise<T | undefined> } } }, limitMs = 120_000): Promise<number> {
@@ -124,17 +125,16 @@ async function receiverFloor(threaded = false): Promise<{ result: CaseResult; ok
   const secret = 'f'.repeat(64);
   const floor = threaded ? await startThreadedReceiverFloor(dir, 'platform', secret, '/') : await startReceiverFloor(dir, platformWebhooks(secret));
   try {
-    const cpu0 = process.cpuUsage();
+    const cpu0 = cpuNow();
     const out = await runLoad(floor.url, secret, randomUUID(), randomUUID(), {});
     const drainStart = performance.now();
     await floor.drained();
     const drainSeconds = (performance.now() - drainStart) / 1000;
-    const cpu = process.cpuUsage(cpu0);
     const { stored, delivered, groups } = floor.counts();
     const answered2xx = out.warmup.ok2xx + out.measured.ok2xx;
     const ok = out.ackedDeliveryIds.length === answered2xx && stored >= answered2xx && delivered === stored;
     const check = `2xx answers (warm-up + measured): ${answered2xx}; rows stored: ${stored}, delivered: ${delivered}, in ${groups} groups -> ${ok ? 'OK' : 'MISMATCH'}`;
-    const endToEnd = { microsPerWebhook: (cpu.user + cpu.system) / delivered, drainSeconds, delivered };
+    const endToEnd = endToEndSince(cpu0, drainSeconds, delivered);
     const name = threaded ? 'floor, its HTTP on threads (bench/receiver-floor-threads.ts)' : 'floor: Fastify + HMAC + JSON + two grouped synced writes (bench/receiver-floor.ts)';
     return { result: { name, load: out.measured, check, endToEnd }, ok };
   } finally {
@@ -158,7 +158,7 @@ async function gatewayReceiver(
     try {
       const registration = (await gateway.store.read.registrations.get(CONNECTOR));
       if (!registration) throw new Error(`connector ${CONNECTOR} was not registered with the sandbox`);
-      const cpu0 = process.cpuUsage();
+      const cpu0 = cpuNow();
       const out = await runLoad(`${gateway.url}/webhooks/${CONNECTOR}`, registration.secret, registration.configId, sandbox.roomId, env);
 
       // Every 2xx answer must be a stored delivery, and nothing else may have been stored.
@@ -188,9 +188,8 @@ async function gatewayReceiver(
         `other statuses: ${others.length === 0 ? 'none' : JSON.stringify(Object.fromEntries(others))} -> ${ok ? 'OK' : 'MISMATCH'}`;
       release();
       const drainSeconds = await drained(gateway.store);
-      const cpu = process.cpuUsage(cpu0);
       const delivered = Number((await countDeliveriesByStatus(gateway.store.read.sql)).delivered ?? 0) - HISTORY;
-      const endToEnd = { microsPerWebhook: (cpu.user + cpu.system) / delivered, drainSeconds, delivered };
+      const endToEnd = endToEndSince(cpu0, drainSeconds, delivered);
       return { result: { name: `gateway \`POST /webhooks/:connector\` (synchronous=${synchronous})${label}`, load: out.measured, check, endToEnd }, ok };
     } finally {
       release();
@@ -202,15 +201,6 @@ async function gatewayReceiver(
   }
 }
 
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-
-const CPU_HEADER = 'server CPU µs/req | server cores | load CPU µs/req | load cores | server CPU µs/webhook end to end';
-const CPU_ALIGN = '---:|---:|---:|---:|---:';
-function cpuCells(r: CaseResult): string {
-  const { cpu, completed, seconds } = r.load;
-  return `${cpuColumns(cpu, completed, seconds)} | ${r.endToEnd ? fmt(r.endToEnd.microsPerWebhook, 1) : '—'}`;
-}
-
 /** Runs every case and prints the tables; false when a check of the store against the 2xx answers failed. */
 export async function benchReceiver(): Promise<boolean> {
   const cpu = cpus()[0]?.model ?? 'unknown CPU';
@@ -220,9 +210,10 @@ export async function benchReceiver(): Promise<boolean> {
   const results: CaseResult[] = [];
   let allOk = true;
   if (CASES.has('bare')) results.push(await bareFastify());
+  let floorResult: CaseResult | undefined;
   if (CASES.has('floor')) {
     const { result, ok } = await receiverFloor();
-    results.push(result);
+    results.push((floorResult = result));
     allOk &&= ok;
   }
   if (CASES.has('floor-threads')) {
@@ -230,14 +221,17 @@ export async function benchReceiver(): Promise<boolean> {
     results.push(result);
     allOk &&= ok;
   }
+  let fullResult: CaseResult | undefined;
   for (const synchronous of SYNC_MODES) {
     const { result, ok } = await gatewayReceiver(synchronous);
     results.push(result);
+    if (synchronous === 'full') fullResult = result;
     allOk &&= ok;
   }
+  let heldResult: CaseResult | undefined;
   if (CASES.has('held')) {
     const { result, ok } = await gatewayReceiver('full', {}, ', deliveries held during the load', true);
-    results.push(result);
+    results.push((heldResult = result));
     allOk &&= ok;
   }
   const steady = { LOAD_RATE: String(STEADY_RATE) };
@@ -251,41 +245,9 @@ export async function benchReceiver(): Promise<boolean> {
   }
 
   const base = CASES.has('bare') ? (results[0] as CaseResult).load.requestsPerSecond : Number.NaN;
-  console.log(`| case | req/s | p50 ms | p99 ms | 2xx | non-2xx | errors | b/a req/s | ${CPU_HEADER} |`);
-  console.log(`|---|---:|---:|---:|---:|---:|---:|---:|${CPU_ALIGN}|`);
-  for (const r of results) {
-    const l = r.load;
-    console.log(
-      `| ${r.name} | ${fmt(l.requestsPerSecond)} | ${fmt(l.latencyMs.p50, 2)} | ${fmt(l.latencyMs.p99, 2)} | ${fmt(l.ok2xx)} | ` +
-        `${fmt(l.non2xx)} | ${fmt(l.errors)} | ${r === results[0] || Number.isNaN(base) ? '—' : fmt(l.requestsPerSecond / base, 3)} | ${cpuCells(r)} |`,
-    );
-  }
-  console.log('');
-  console.log(`| steady load (latency) | req/s | p50 ms | p99 ms | max ms | non-2xx | send lag p99 ms | ${CPU_HEADER} |`);
-  console.log(`|---|---:|---:|---:|---:|---:|---:|${CPU_ALIGN}|`);
-  for (const r of steadyResults) {
-    const l = r.load;
-    console.log(
-      `| ${r.name} | ${fmt(l.requestsPerSecond)} | ${fmt(l.latencyMs.p50, 2)} | ${fmt(l.latencyMs.p99, 2)} | ${fmt(l.latencyMs.max, 1)} | ` +
-        `${fmt(l.non2xx + l.errors)} | ${l.sendLagMs ? fmt(l.sendLagMs.p99, 2) : '—'} | ${cpuCells(r)} |`,
-    );
-  }
-  console.log('');
-  console.log(
-    'server CPU: this process (servers in-process; for the gateway also its sandbox, job runner, checkpoint worker, thread pool) during the measured run, ' +
-      'per answered request; cores = CPU seconds a second. end to end: from the warm-up to the last delivery, per stored webhook (accepted + delivered).\n',
-  );
-  for (const r of [...results, ...steadyResults]) {
-    if (r.endToEnd) console.log(`${r.name}: ${fmt(r.endToEnd.delivered)} delivered, the last ${fmt(r.endToEnd.drainSeconds, 2)} s after the load stopped`);
-  }
-  for (const r of [...results, ...steadyResults]) if (r.check) console.log(`${r.name}: ${r.check}`);
-  for (const r of results) {
-    const codes = Object.entries(r.load.statusCodes).map(([c, n]) => `${c}×${n}`).join(', ');
-    console.log(
-      `${r.name}: ${fmt(r.load.seconds, 2)} s, status codes ${codes}, latency mean ${fmt(r.load.latencyMs.average, 2)} ms, ` +
-        `max ${fmt(r.load.latencyMs.max, 1)} ms (autocannon's whole-ms histogram: p50 ${r.load.autocannonLatencyMs.p50}, p99 ${r.load.autocannonLatencyMs.p99})`,
-    );
-  }
+  printReceiverTables(results, steadyResults, base);
+  if (!Number.isNaN(base)) printReceiverBudget(base, { floor: floorResult, full: fullResult, held: heldResult });
+  printReceiverNotes(results, steadyResults);
   if (!allOk) console.error('\nverification failed: the deliveries table does not match the 2xx answers');
   return allOk;
 }
