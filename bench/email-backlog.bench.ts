@@ -23,7 +23,7 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cpus, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ImapFlow } from 'imapflow';
@@ -33,8 +33,8 @@ import { GATEWAY_ENV, GATEWAY_NODE_FLAGS } from '../src/cli/node-flags.ts';
 import setupMailServers from '../test/support/mail-global-setup.ts';
 import type { MailServersInfo } from '../test/support/mail-servers.ts';
 import { startChildSandbox } from './child-sandbox.ts';
+import { reportBacklog, type BacklogResult } from './email-backlog-report.ts';
 import { peakRssMiB, type FloorResult } from './email-floor.ts';
-import { printBudget } from './budget.ts';
 import { cpuSince, mainThreadCpuMicros, processCpuMicros, processesCpuMicros } from './measure.ts';
 import { spawnJson } from './spawn-json.ts';
 
@@ -44,29 +44,6 @@ const FLOOR = join(import.meta.dirname, 'email-floor.ts');
 const POSTING_FLOOR = join(import.meta.dirname, 'email-floor-posting.ts');
 const PASSWORD = 'bench';
 
-export interface BacklogResult {
-  mails: number;
-  floorSeconds: number;
-  /** The floor's own process at its peak (VmHWM). */
-  floorRssMiB: number;
-  floorCpuSeconds: number;
-  /** The floor that also stores and posts each mail (email-floor-posting.ts). */
-  postingFloor: FloorResult;
-  gatewaySeconds: number;
-  /** From the spawn until every mail was stored (submitted), before all were posted. */
-  storedSeconds: number;
-  /** From the spawn until the first mail was stored: the gateway's start and its first download. */
-  firstStoredSeconds: number;
-  peakRssMiB: number;
-  /** The gateway process's CPU time (all its threads, user + system) from its spawn until all were posted. */
-  gatewayCpuSeconds: number;
-  /** Its main thread's alone. */
-  gatewayMainCpuSeconds: number;
-  /** Over the same seconds: every Dovecot process's CPU (the gateway's IMAP session), and the sandbox platform's. */
-  dovecotCpuSeconds: number;
-  platformCpuSeconds: number;
-  posted: number;
-}
 
 /** GATEWAY_ENV, each variable overridable from the benchmark's own environment (e.g. `MALLOC_ARENA_MAX=8` to compare). */
 function gatewayEnv(): Record<string, string> {
@@ -156,6 +133,14 @@ async function postingFloor(mail: MailServersInfo, user: string, dir: string): P
   }
 }
 
+/** SIGTERM, then its exit; nothing when it has exited. */
+async function stopGateway(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  await exited;
+}
+
 export async function benchEmailBacklog(): Promise<BacklogResult> {
   let info: MailServersInfo | undefined;
   const teardown = await setupMailServers({ provide: (_key: string, value: MailServersInfo) => void (info = value) } as unknown as TestProject);
@@ -168,8 +153,8 @@ export async function benchEmailBacklog(): Promise<BacklogResult> {
     writeFileSync(join(mail.usersDir, support), `${support}:{PLAIN}${PASSWORD}::::::\n`, { mode: 0o644 });
     await fill(mail, support);
     // The floors run with the gateway's Node.js flags and environment: their heaps and arenas are sized as its are.
-    const floor = await spawnJson<FloorResult>(FLOOR, [mail.host, String(mail.imapPort), support, PASSWORD, String(MAILS)], gatewayEnv(), GATEWAY_NODE_FLAGS);
-    const floorSeconds = floor.seconds;
+    const runFloor = () => spawnJson<FloorResult>(FLOOR, [mail.host, String(mail.imapPort), support, PASSWORD, String(MAILS)], gatewayEnv(), GATEWAY_NODE_FLAGS);
+    const floor = await runFloor();
     const posting = await postingFloor(mail, support, dir);
 
     const file = join(dir, 'threadgate.yaml');
@@ -220,66 +205,23 @@ export async function benchEmailBacklog(): Promise<BacklogResult> {
     const dovecotCpuSeconds = cpuSince(dovecotBefore, processesCpuMicros('dovecot')) / 1e6;
     const platformCpuSeconds = (processCpuMicros(sandbox.pid) - platformBefore) / 1e6;
     if (Number.isNaN(storedSeconds)) storedSeconds = gatewaySeconds;
+    const gatewayPeakRssMiB = peakRssMiB(child.pid as number);
+    const postedCount = posted();
+    await stopGateway(child);
+    // The reference again: on a shared machine one slow moment makes a flattering ratio. The faster run counts.
+    const again = await runFloor();
+    const fastest = again.seconds < floor.seconds ? again : floor;
     return {
-      mails: MAILS, floorSeconds, floorRssMiB: floor.peakRssMiB, floorCpuSeconds: floor.cpuSeconds, postingFloor: posting, gatewaySeconds, storedSeconds,
-      firstStoredSeconds, peakRssMiB: peakRssMiB(child.pid as number), gatewayCpuSeconds, gatewayMainCpuSeconds, dovecotCpuSeconds, platformCpuSeconds, posted: posted(),
+      mails: MAILS, floorSeconds: fastest.seconds, floorRuns: [floor.seconds, again.seconds], floorRssMiB: Math.max(floor.peakRssMiB, again.peakRssMiB),
+      floorCpuSeconds: fastest.cpuSeconds, postingFloor: posting, gatewaySeconds, storedSeconds, firstStoredSeconds, peakRssMiB: gatewayPeakRssMiB,
+      gatewayCpuSeconds, gatewayMainCpuSeconds, dovecotCpuSeconds, platformCpuSeconds, posted: postedCount,
     };
   } finally {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((r) => child!.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    if (child) await stopGateway(child);
     await sandbox.close();
     await teardown();
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-export function reportBacklog(r: BacklogResult): void {
-  const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
-  console.log(`| e-mail backlog, ${fmt(r.mails)} mails waiting | seconds | mails/s | × floor | peak RSS |`);
-  console.log('|---|---:|---:|---:|---:|');
-  console.log(`| imapflow + mailparser alone (the floor, its own process) | ${fmt(r.floorSeconds, 2)} | ${fmt(r.mails / r.floorSeconds)} | — | ${fmt(r.floorRssMiB, 1)} MiB |`);
-  const p = r.postingFloor;
-  console.log(
-    `| the floor storing and posting each mail (email-floor-posting.ts, its own process) | ${fmt(p.seconds, 2)} | ${fmt(r.mails / p.seconds)} | ` +
-      `${fmt(r.floorSeconds / p.seconds, 3)} | ${fmt(p.peakRssMiB, 1)} MiB |`,
-  );
-  console.log(`| gateway: start → first mail stored (its start-up) | ${fmt(r.firstStoredSeconds, 2)} | — | — | — |`);
-  console.log(`| gateway: start → all stored (submitted) | ${fmt(r.storedSeconds, 2)} | ${fmt(r.mails / r.storedSeconds)} | ${fmt(r.floorSeconds / r.storedSeconds, 3)} | — |`);
-  console.log(
-    `| gateway: start → all posted to the platform | ${fmt(r.gatewaySeconds, 2)} | ${fmt(r.mails / r.gatewaySeconds)} | ` +
-      `${fmt(r.floorSeconds / r.gatewaySeconds, 3)} | ${fmt(r.peakRssMiB, 1)} MiB |`,
-  );
-  const perMail = (seconds: number) => `${fmt(seconds, 2)} s, ${fmt((seconds * 1e6) / r.mails)} µs a mail`;
-  console.log(
-    `\nCPU (each process, all its threads): the libraries alone ${perMail(r.floorCpuSeconds)}; the posting floor ${perMail(p.cpuSeconds)}; ` +
-      `the gateway from its spawn to the last post ${perMail(r.gatewayCpuSeconds)} (its platform and Dovecot not counted in any)`,
-  );
-  // The machine's budget: what the gateway's run took of all cores, beside it the servers it talks to.
-  const cores = (seconds: number) => fmt(seconds / r.gatewaySeconds, 2);
-  const all = r.gatewayCpuSeconds + r.dovecotCpuSeconds + r.platformCpuSeconds;
-  console.log(
-    `Over the gateway's ${fmt(r.gatewaySeconds, 2)} s: Dovecot ${perMail(r.dovecotCpuSeconds)}, the sandbox platform ${perMail(r.platformCpuSeconds)}; ` +
-      `with the gateway ${fmt(all, 2)} CPU seconds, ${cores(all)} of the machine's ${cpus().length} cores.`,
-  );
-  // The target against the run's CPU (bench/budget.ts): the gateway's from its spawn (its start-up is in its time too),
-  // the posting floor's from its connect; Dovecot and the platform as they served the gateway.
-  const perMailMicros = (seconds: number) => (seconds * 1e6) / r.mails;
-  printBudget({
-    target: 'the e-mail backlog at 0.5× the libraries alone',
-    unit: 'mail',
-    rate: (0.5 * r.mails) / r.floorSeconds,
-    others: [
-      { name: 'Dovecot', micros: perMailMicros(r.dovecotCpuSeconds) },
-      { name: 'the platform', micros: perMailMicros(r.platformCpuSeconds) },
-    ],
-    rows: [
-      { label: 'gateway, from its spawn', processMicros: perMailMicros(r.gatewayCpuSeconds), mainThreadMicros: perMailMicros(r.gatewayMainCpuSeconds) },
-      { label: 'the posting floor, from its connect', processMicros: perMailMicros(p.cpuSeconds), mainThreadMicros: perMailMicros(p.mainCpuSeconds) },
-    ],
-  });
 }
 
 if (import.meta.main) reportBacklog(await benchEmailBacklog());

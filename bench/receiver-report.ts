@@ -37,15 +37,18 @@ function cpuCells(r: CaseResult): string {
   return `${cpuColumns(cpu, completed, seconds)} | ${r.endToEnd ? fmt(r.endToEnd.microsPerWebhook, 1) : '—'}`;
 }
 
-/** The load's table (ratios against `base`, the bare route's rate, when it ran) and the steady load's. */
-export function printReceiverTables(results: readonly CaseResult[], steadyResults: readonly CaseResult[], base: number): void {
+/**
+ * The load's table and the steady load's. Ratios are against `base`, the faster of the bare route's runs (`bare`,
+ * before and after the other cases), when it ran.
+ */
+export function printReceiverTables(results: readonly CaseResult[], steadyResults: readonly CaseResult[], base: number, bare: readonly CaseResult[]): void {
   console.log(`| case | req/s | p50 ms | p99 ms | 2xx | non-2xx | errors | b/a req/s | ${CPU_HEADER} |`);
   console.log(`|---|---:|---:|---:|---:|---:|---:|---:|${CPU_ALIGN}|`);
   for (const r of results) {
     const l = r.load;
     console.log(
       `| ${r.name} | ${fmt(l.requestsPerSecond)} | ${fmt(l.latencyMs.p50, 2)} | ${fmt(l.latencyMs.p99, 2)} | ${fmt(l.ok2xx)} | ` +
-        `${fmt(l.non2xx)} | ${fmt(l.errors)} | ${r === results[0] || Number.isNaN(base) ? '—' : fmt(l.requestsPerSecond / base, 3)} | ${cpuCells(r)} |`,
+        `${fmt(l.non2xx)} | ${fmt(l.errors)} | ${bare.includes(r) || Number.isNaN(base) ? '—' : fmt(l.requestsPerSecond / base, 3)} | ${cpuCells(r)} |`,
     );
   }
   console.log('');
@@ -61,7 +64,8 @@ export function printReceiverTables(results: readonly CaseResult[], steadyResult
   console.log('');
   console.log(
     'server CPU: this process (servers in-process; for the gateway also its sandbox, job runner, checkpoint worker, thread pool) during the measured run, ' +
-      'per answered request; cores = CPU seconds a second. end to end: from the warm-up to the last delivery, per stored webhook (accepted + delivered).',
+      'per answered request; cores = CPU seconds a second. end to end: from the warm-up to the last delivery, per stored webhook (accepted + delivered). ' +
+      'b/a: against the faster of the bare route\'s two runs.',
   );
 }
 

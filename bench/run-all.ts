@@ -16,7 +16,8 @@
 import { cpus, totalmem } from 'node:os';
 import { benchConnectorIntake, reportIntake } from './connector-intake.bench.ts';
 import { benchDrain, reportDrain } from './drain.bench.ts';
-import { benchEmailBacklog, reportBacklog } from './email-backlog.bench.ts';
+import { reportBacklog } from './email-backlog-report.ts';
+import { benchEmailBacklog } from './email-backlog.bench.ts';
 import { benchGroupCommit } from './group-commit.bench.ts';
 import { benchJobs } from './jobs.bench.ts';
 import { report } from './measure.ts';
