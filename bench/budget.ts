@@ -22,6 +22,8 @@ export interface BudgetRow {
   processMicros: number;
   /** CPU µs a unit of its main thread. */
   mainThreadMicros: number;
+  /** Measured from its first unit's work on (a floor's from its connect), not from its start: also set against the thread's share after `Budget.start`. */
+  fromFirstUnit?: boolean;
 }
 
 export interface Budget {
@@ -36,6 +38,12 @@ export interface Budget {
   rows: BudgetRow[];
   /** The machine's cores (default: what Node.js may use). */
   cores?: number;
+  /**
+   * When the target counts the gateway's time from its start: the seconds until it had `done` of a run's `units`
+   * (its start-up and its first group). One thread then has what is left of the target's time for the other units:
+   * what a gateway that starts as this one does has a unit, however little CPU its start-up takes.
+   */
+  start?: { seconds: number; units: number; done: number };
 }
 
 export interface BudgetShares {
@@ -45,13 +53,18 @@ export interface BudgetShares {
   gateway: number;
   /** One core's µs a unit: a thread's share. */
   thread: number;
+  /** A thread's µs a unit of what the target's time leaves after the start-up (`Budget.start`), when given; negative when nothing is left. */
+  threadAfterStart?: number;
 }
 
 export function budgetShares(b: Budget): BudgetShares {
   const cores = b.cores ?? availableParallelism();
   const machine = (cores * 1e6) / b.rate;
   const others = b.others.reduce((sum, o) => sum + o.micros, 0);
-  return { machine, gateway: machine - others, thread: 1e6 / b.rate };
+  const shares: BudgetShares = { machine, gateway: machine - others, thread: 1e6 / b.rate };
+  const start = b.start;
+  if (start && start.units > start.done) shares.threadAfterStart = ((start.units / b.rate - start.seconds) * 1e6) / (start.units - start.done);
+  return shares;
 }
 
 /**
@@ -77,15 +90,25 @@ export function budgetLines(b: Budget): string[] {
   const s = budgetShares(b);
   const cores = b.cores ?? availableParallelism();
   const others = b.others.map((o) => `${o.name} ${fmt(o.micros)}`).join(', ');
+  const after = s.threadAfterStart;
+  const start =
+    b.start && after !== undefined
+      ? ` Of the ${fmt(b.start.units / b.rate, 2)} s the target gives ${fmt(b.start.units, 0)} ${b.unit}s, the gateway took ${fmt(b.start.seconds, 2)} s ` +
+        `to its first ${fmt(b.start.done, 0)}: for each of the others one thread has ${fmt(after)} µs.`
+      : '';
+  const afterCell = (r: BudgetRow) => (after === undefined ? '' : ` ${r.fromFirstUnit ? within(r.mainThreadMicros, after) : '—'} |`);
   return [
     `What ${b.target} asks of this machine: ${fmt(b.rate, 0)} ${b.unit}s a second, ${fmt(s.machine)} µs of its ${cores} cores' CPU a ${b.unit}; ` +
       `${others ? `the others took ${others} µs a ${b.unit}, which leaves the gateway ${fmt(s.gateway)}` : `all of it the gateway's`}; ` +
-      `one thread has ${fmt(s.thread)} µs a ${b.unit}.`,
+      `one thread has ${fmt(s.thread)} µs a ${b.unit}.${start}`,
     '',
-    `| CPU a ${b.unit}, this run | process µs | within ${fmt(s.gateway)} | main thread µs | within ${fmt(s.thread)} |`,
-    '|---|---:|---|---:|---|',
+    `| CPU a ${b.unit}, this run | process µs | within ${fmt(s.gateway)} | main thread µs | within ${fmt(s.thread)} |` +
+      (after === undefined ? '' : ` within ${fmt(after)}, after the start |`),
+    `|---|---:|---|---:|---|${after === undefined ? '' : '---|'}`,
     ...b.rows.map(
-      (r) => `| ${r.label} | ${fmt(r.processMicros)} | ${within(r.processMicros, s.gateway)} | ${fmt(r.mainThreadMicros)} | ${within(r.mainThreadMicros, s.thread)} |`,
+      (r) =>
+        `| ${r.label} | ${fmt(r.processMicros)} | ${within(r.processMicros, s.gateway)} | ${fmt(r.mainThreadMicros)} | ${within(r.mainThreadMicros, s.thread)} |` +
+        afterCell(r),
     ),
   ];
 }
