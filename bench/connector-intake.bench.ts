@@ -114,11 +114,11 @@ async function gateway(): Promise<IntakeCase> {
 export async function benchConnectorIntake(): Promise<IntakeCase[]> {
   // BENCH_CASES=gateway: the gateway alone (for a CPU profile); `floor`: bench/receiver-floor.ts.
   const cases = new Set((process.env.BENCH_CASES ?? 'bare,floor,gateway').split(','));
-  const others = cases.has('floor') || cases.has('gateway');
+  const measuring = cases.has('floor') || cases.has('gateway');
   // The reference before and after: on a shared machine one slow moment makes a flattering ratio. The faster counts.
-  const before = cases.has('bare') ? [await bare(others ? ', before the other cases' : '')] : [];
+  const before = cases.has('bare') ? [await bare(measuring ? ', before the other cases' : '')] : [];
   const measured = [...(cases.has('floor') ? [await floor()] : []), ...(cases.has('gateway') ? [await gateway()] : [])];
-  const after = cases.has('bare') && others ? [await bare(', after them')] : [];
+  const after = cases.has('bare') && measuring ? [await bare(', after them')] : [];
   return [...before, ...measured, ...after];
 }
 

@@ -13,7 +13,7 @@ export interface BacklogResult {
   /** The faster of the floor's two runs (before the gateway and after it), and both. */
   floorSeconds: number;
   floorRuns: [number, number];
-  /** The floor's own process at its peak (VmHWM). */
+  /** The floor's own process at its peak (VmHWM), the lower of its two runs'. */
   floorRssMiB: number;
   floorCpuSeconds: number;
   /** Its main thread's alone. */

@@ -44,7 +44,6 @@ const FLOOR = join(import.meta.dirname, 'email-floor.ts');
 const POSTING_FLOOR = join(import.meta.dirname, 'email-floor-posting.ts');
 const PASSWORD = 'bench';
 
-
 /** GATEWAY_ENV, each variable overridable from the benchmark's own environment (e.g. `MALLOC_ARENA_MAX=8` to compare). */
 function gatewayEnv(): Record<string, string> {
   return Object.fromEntries(Object.entries(GATEWAY_ENV).map(([name, value]) => [name, process.env[name] ?? value]));
@@ -216,7 +215,7 @@ export async function benchEmailBacklog(): Promise<BacklogResult> {
     const again = await runFloor();
     const fastest = again.seconds < floor.seconds ? again : floor;
     return {
-      mails: MAILS, floorSeconds: fastest.seconds, floorRuns: [floor.seconds, again.seconds], floorRssMiB: Math.max(floor.peakRssMiB, again.peakRssMiB),
+      mails: MAILS, floorSeconds: fastest.seconds, floorRuns: [floor.seconds, again.seconds], floorRssMiB: Math.min(floor.peakRssMiB, again.peakRssMiB),
       floorCpuSeconds: fastest.cpuSeconds, floorMainCpuSeconds: fastest.mainCpuSeconds, postingFloor: posting, gatewaySeconds, storedSeconds, firstStoredSeconds, firstStoredMails, peakRssMiB: gatewayPeakRssMiB,
       gatewayCpuSeconds, gatewayMainCpuSeconds, dovecotCpuSeconds, platformCpuSeconds, posted: postedCount,
     };
