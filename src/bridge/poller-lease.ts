@@ -77,6 +77,8 @@ async function holdWhile(options: PollerLeaseOptions, hold: Hold, signal: AbortS
   const held = new AbortController();
   const onStop = () => held.abort(signal.reason);
   signal.addEventListener('abort', onStop, { once: true });
+  // Stopped while the lease was being taken: an aborted signal fires no listener, and the task must not run on.
+  if (signal.aborted) onStop();
   let validUntil = Date.now() + ttlMs;
   let lost = false;
   const renew = async () => {

@@ -30,6 +30,12 @@ interface Running {
   ctx: ConnectorContext;
 }
 
+/** What /readyz says of a connector whose poller does not run in this replica. */
+const WAITING = {
+  seeking: 'seeking its lease: not yet known whether this replica or another runs it',
+  standby: 'standby: another replica holds its lease',
+} as const;
+
 /** Polls under leases: the store, this replica's id and the hold's time to live. */
 export type PollerLeases = Omit<PollerLeaseOptions, 'name' | 'logger' | 'retryMs'>;
 
@@ -40,8 +46,12 @@ export class ConnectorRuntime {
   readonly #stop = new AbortController();
   readonly #leases: PollerLeases | undefined;
   readonly #polls: Promise<void>[] = [];
-  /** With leases: the connectors whose poller another replica was last found running (this one on standby). */
-  readonly #standby = new Set<string>();
+  /**
+   * With leases, each connector whose poller does not run here: `seeking` until this replica's ask for the lease is
+   * answered (at the start, and after a hold ended), `standby` once another replica was found holding it. A poller
+   * running here has no entry: its own health is reported.
+   */
+  readonly #waiting = new Map<string, 'seeking' | 'standby'>();
 
   constructor(logger: Logger, options: { pollers?: PollerLeases } = {}) {
     this.#logger = logger;
@@ -96,11 +106,16 @@ export class ConnectorRuntime {
     const guarded = (run: () => Promise<void>) => run().catch((err: unknown) => logger.error({ err }, 'the connector\'s poll failed'));
     const leases = this.#leases;
     if (!leases) return guarded(() => poll({ signal: this.#stop.signal, state: ctx.state }));
-    const options = { ...leases, name: `poller:${name}`, logger, onStandby: () => void this.#standby.add(name) };
+    const options = { ...leases, name: `poller:${name}`, logger, onStandby: () => void this.#waiting.set(name, 'standby') };
+    this.#waiting.set(name, 'seeking');
     return guarded(() =>
-      runUnderLease(options, this.#stop.signal, (hold, signal) => {
-        this.#standby.delete(name);
-        return poll({ signal, state: fencedState(leases.store, name, hold, ctx.state) });
+      runUnderLease(options, this.#stop.signal, async (hold, signal) => {
+        this.#waiting.delete(name);
+        try {
+          await poll({ signal, state: fencedState(leases.store, name, hold, ctx.state) });
+        } finally {
+          this.#waiting.set(name, 'seeking');
+        }
       }),
     );
   }
@@ -140,9 +155,10 @@ export class ConnectorRuntime {
   async health(): Promise<Record<string, ConnectorHealth>> {
     const out: Record<string, ConnectorHealth> = {};
     for (const [name, { instance }] of this.#running) {
-      // Another replica runs this poller: nothing of it here to be unhealthy about.
-      if (this.#standby.has(name)) {
-        out[name] = { ok: true, details: { poller: 'standby: another replica holds its lease' } };
+      // The poller does not run here (another replica runs it, or none is known to yet): nothing of it to be unhealthy about.
+      const waiting = this.#waiting.get(name);
+      if (waiting !== undefined) {
+        out[name] = { ok: true, details: { poller: WAITING[waiting] } };
         continue;
       }
       try {

@@ -15,6 +15,7 @@ import { rawMail } from '../connectors/email/hard-mail-support.ts';
 import { emailConnector } from '../connectors/email/settings.ts';
 
 const LEASE_SECONDS = 3;
+const STANDBY = 'standby: another replica holds its lease';
 
 interface MailHealth {
   ok: boolean;
@@ -66,9 +67,11 @@ describe('one mailbox on three replicas', () => {
     await startAll(cluster);
     await until(async () => (await holders(cluster)).length === 1, 20_000, 'one replica to hold the mailbox');
     const [first] = await holders(cluster);
+    // The others stand by once their ask for the lease is answered (before it they say they are seeking it).
     for (const i of [0, 1, 2].filter((i) => i !== first)) {
-      expect((await mailHealth(cluster, i))?.details).toEqual({ poller: 'standby: another replica holds its lease' });
+      await until(async () => (await mailHealth(cluster, i))?.details.poller === STANDBY, 10_000, `replica ${i} to stand by`);
     }
+    expect(await holders(cluster)).toEqual([first]);
     expect(imap.open).toBe(1);
 
     for (let n = 1; n <= 3; n++) await appendRaw(support, mail(n));
@@ -88,7 +91,7 @@ describe('one mailbox on three replicas', () => {
     await cluster.start(first!);
     await sleep(2 * LEASE_SECONDS * 1000);
     expect(await holders(cluster)).toEqual([second]);
-    expect((await mailHealth(cluster, first!))?.details).toEqual({ poller: 'standby: another replica holds its lease' });
+    expect((await mailHealth(cluster, first!))?.details).toEqual({ poller: STANDBY });
 
     const { stored, onPlatform } = await posted(cluster);
     expect(stored.map((m) => m.id)).toEqual([1, 2, 3, 4, 5].map((n) => `<t${n}@customer.test>`));

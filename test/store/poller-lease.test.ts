@@ -78,4 +78,31 @@ describe.each(STORE_BACKENDS)('poller leases on the %s store', (backend) => {
     // b's hold was not released by a's stop.
     expect(await store.read.leases.get('poller:mail')).toMatchObject({ holder: 'replica-b', generation: 2 });
   });
+
+  it('a stop while the lease is being taken ends the run: the task sees its signal aborted, and the lease is released', async () => {
+    const { store } = await openTestStore(backend);
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    // The first ask for the lease waits at the gate until the replica was told to stop.
+    const slowStore = new Proxy(store, {
+      get: (target, key) => {
+        if (key === 'write') return async (fn: Parameters<Store['write']>[0]) => (await gate, store.write(fn));
+        const value: unknown = Reflect.get(target, key, target);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const stop = new AbortController();
+    const seen: boolean[] = [];
+    const running = runUnderLease({ store: slowStore, name: 'poller:mail', holder: 'replica-a', ttlMs: TTL_MS, logger, retryMs: 50 }, stop.signal, async (_hold, signal) => {
+      seen.push(signal.aborted);
+      if (!signal.aborted) await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    stop.abort();
+    open();
+    const ended = await Promise.race([running.then(() => 'ended'), new Promise((r) => setTimeout(() => r('still running'), 2_000))]);
+    expect(ended).toBe('ended');
+    expect(seen).toEqual([true]);
+    expect(await store.read.leases.get('poller:mail')).toMatchObject({ holder: 'replica-a', expiresAt: 0 });
+  });
 });
