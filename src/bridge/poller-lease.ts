@@ -66,6 +66,11 @@ export async function runUnderLease(options: PollerLeaseOptions, signal: AbortSi
     }
     waitingLogged = false;
     const hold: Hold = { name, holder, generation };
+    if (signal.aborted) {
+      // Stopped while the lease was being taken: its abort has fired, no listener would hear it; the task does not start.
+      await store.write((tx) => tx.leases.release(name, holder, generation)).catch(() => {});
+      break;
+    }
     logger.info({ lease: name, generation }, 'poller lease taken: this replica runs the poller');
     await holdWhile(options, hold, signal, task);
     if (!signal.aborted) await sleep(retryMs, signal);
@@ -77,8 +82,6 @@ async function holdWhile(options: PollerLeaseOptions, hold: Hold, signal: AbortS
   const held = new AbortController();
   const onStop = () => held.abort(signal.reason);
   signal.addEventListener('abort', onStop, { once: true });
-  // Stopped while the lease was being taken: an aborted signal fires no listener, and the task must not run on.
-  if (signal.aborted) onStop();
   let validUntil = Date.now() + ttlMs;
   let lost = false;
   const renew = async () => {
