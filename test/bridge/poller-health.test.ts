@@ -11,6 +11,7 @@ import type { ConnectorContext, ConnectorDefinition } from '../../src/connector/
 import { defineConnector } from '../../src/connector/api.ts';
 import { ConnectorRuntime } from '../../src/connector/runtime.ts';
 import type { Store } from '../../src/store/store.ts';
+import { gatedStore } from '../support/gated-store.ts';
 import { openTestStore } from '../support/store-backends.ts';
 import { until } from '../support/wait.ts';
 
@@ -45,24 +46,6 @@ function pollingConnector(): { definition: ConnectorDefinition; polls: () => num
   return { definition, polls: () => polls };
 }
 
-/** `store` whose writes wait until `open()` is called: the runtime's first ask for the lease stays unanswered. */
-function gatedStore(store: Store): { store: Store; open: () => void } {
-  let open!: () => void;
-  const gate = new Promise<void>((resolve) => (open = resolve));
-  const write: Store['write'] = async (fn) => {
-    await gate;
-    return store.write(fn);
-  };
-  const gated = new Proxy(store, {
-    get: (target, key) => {
-      if (key === 'write') return write;
-      const value: unknown = Reflect.get(target, key, target);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-  return { store: gated, open };
-}
-
 async function startRuntime(store: Store, holder: string) {
   const { definition, polls } = pollingConnector();
   const runtime = new ConnectorRuntime(pino({ level: 'silent' }), { pollers: { store, holder, ttlMs: TTL_MS } });
@@ -81,7 +64,7 @@ async function startRuntime(store: Store, holder: string) {
 describe('a polling connector’s health under leases', () => {
   it('seeking until the ask is answered, then its own health while it polls, and seeking again when its hold is lost', async () => {
     const { store } = await openTestStore('sqlite');
-    const gated = gatedStore(store);
+    const gated = gatedStore(store); // the runtime's first ask for the lease stays unanswered until `open()`
     const { runtime, polls, details } = await startRuntime(gated.store, 'replica-a');
     try {
       await new Promise((r) => setTimeout(r, 50));

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { fencedState, runUnderLease, type Hold } from '../../src/bridge/poller-lease.ts';
 import type { ConnectorState } from '../../src/connector/api.ts';
 import type { Store } from '../../src/store/store.ts';
+import { gatedStore } from '../support/gated-store.ts';
 import { openTestStore, STORE_BACKENDS } from '../support/store-backends.ts';
 import { until } from '../support/wait.ts';
 
@@ -81,16 +82,8 @@ describe.each(STORE_BACKENDS)('poller leases on the %s store', (backend) => {
 
   it('a stop while the lease is being taken ends the run: the task does not start, and the lease is released', async () => {
     const { store } = await openTestStore(backend);
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => (open = resolve));
     // The first ask for the lease waits at the gate until the replica was told to stop.
-    const slowStore = new Proxy(store, {
-      get: (target, key) => {
-        if (key === 'write') return async (fn: Parameters<Store['write']>[0]) => (await gate, store.write(fn));
-        const value: unknown = Reflect.get(target, key, target);
-        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-      },
-    });
+    const { store: slowStore, open } = gatedStore(store);
     const stop = new AbortController();
     let started = 0;
     const running = runUnderLease({ store: slowStore, name: 'poller:mail', holder: 'replica-a', ttlMs: TTL_MS, logger, retryMs: 50 }, stop.signal, async (_hold, signal) => {
