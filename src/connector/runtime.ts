@@ -47,9 +47,10 @@ export class ConnectorRuntime {
   readonly #leases: PollerLeases | undefined;
   readonly #polls: Promise<void>[] = [];
   /**
-   * With leases, each connector whose poller does not run here: `seeking` until this replica's ask for the lease is
-   * answered (at the start, and after a hold ended), `standby` once another replica was found holding it. A poller
-   * running here has no entry: its own health is reported.
+   * With leases, each connector whose poller does not run here: `seeking` until this replica's first ask for the lease
+   * is answered, `standby` while another replica was last found holding it. A poller that runs here, or ran here last
+   * (its poll failed, or its hold was lost, and it asks again), has no entry: its own health is reported, with its
+   * last error.
    */
   readonly #waiting = new Map<string, 'seeking' | 'standby'>();
 
@@ -109,13 +110,9 @@ export class ConnectorRuntime {
     const options = { ...leases, name: `poller:${name}`, logger, onStandby: () => void this.#waiting.set(name, 'standby') };
     this.#waiting.set(name, 'seeking');
     return guarded(() =>
-      runUnderLease(options, this.#stop.signal, async (hold, signal) => {
+      runUnderLease(options, this.#stop.signal, (hold, signal) => {
         this.#waiting.delete(name);
-        try {
-          await poll({ signal, state: fencedState(leases.store, name, hold, ctx.state) });
-        } finally {
-          this.#waiting.set(name, 'seeking');
-        }
+        return poll({ signal, state: fencedState(leases.store, name, hold, ctx.state) });
       }),
     );
   }

@@ -22,7 +22,7 @@ describe('a refused IMAP login', () => {
       logLines,
     });
     const health = async () => (await tg.call('GET', '/readyz')).body.connectors.mail;
-    await until(async () => (await health()).details.last_error !== null, 10_000, 'a login error');
+    await until(async () => typeof (await health()).details.last_error === 'string', 10_000, 'a login error');
     const sick = await health();
     expect(sick.ok).toBe(false);
     expect(sick.details.last_error).toBe(`IMAP authentication failed: ${DOVECOT_ANSWER}`);

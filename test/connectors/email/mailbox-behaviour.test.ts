@@ -64,7 +64,7 @@ describe('the mailbox', () => {
   it('health says disconnected with the last error for a wrong password, and connected once it works', async () => {
     const support = await mailServers().addUser('health');
     const wrong = await gatewayFor(support, {}, { password: 'not-the-password' });
-    await until(async () => (await wrong.call('GET', '/readyz')).body.connectors.mail.details.last_error !== null, ARRIVES_MS, 'an error');
+    await until(async () => typeof (await wrong.call('GET', '/readyz')).body.connectors.mail.details.last_error === 'string', ARRIVES_MS, 'an error');
     const bad = (await wrong.call('GET', '/readyz')).body.connectors.mail;
     expect(bad.ok).toBe(false);
     expect(bad.details.connected).toBe(false);

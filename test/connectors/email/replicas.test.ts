@@ -11,6 +11,7 @@ import { until } from '../../support/wait.ts';
 import { ARRIVES_MS, cursorOf, inbound, rawMail } from './hard-mail-support.ts';
 import { emailConnector } from './settings.ts';
 
+const STANDBY = 'standby: another replica holds its lease';
 const mailHealth = async (tg: TestGateway) => (await tg.call('GET', '/readyz')).body?.connectors?.mail as { ok: boolean; details: Record<string, unknown> } | undefined;
 
 /** `a` reads the mailbox; `b`, started after it on the same database, stands by (its log lines in `bLines`). */
@@ -28,8 +29,10 @@ describe('the e-mail connector on two replicas', () => {
   it('one replica reads the mailbox; all mail is posted once; the other takes over when it stops', { timeout: 60_000 }, async () => {
     const support = await mailServers().addUser('replicas');
     const { a, b } = await twoReplicas(emailConnector(support, { reconnect_max_seconds: 1 }));
+    // b stands by once its first ask for the lease is answered, and goes on standing by as it asks again.
+    await until(async () => (await mailHealth(b))?.details.poller === STANDBY, ARRIVES_MS, 'b to stand by');
     await new Promise((r) => setTimeout(r, 1_500));
-    expect((await mailHealth(b))?.details).toEqual({ poller: 'standby: another replica holds its lease' });
+    expect((await mailHealth(b))?.details).toEqual({ poller: STANDBY });
 
     for (let n = 1; n <= 3; n++) await appendRaw(support, rawMail({ id: `<r${n}@customer.test>`, subject: `r${n}`, text: `mail ${n}` }));
     await until(async () => (await inbound(a)).filter((m) => m.status === 'posted').length === 3, ARRIVES_MS, 'three posted');
@@ -67,6 +70,6 @@ describe('the e-mail connector on two replicas', () => {
     expect(delivered()).toHaveLength(1);
     await until(async () => (await fetchAll(support, 'Sent')).length === 1, ARRIVES_MS, 'the copy in Sent');
     expect((await fetchAll(support, 'Sent'))[0]!.messageId).toBe(reply!.messageId);
-    expect((await mailHealth(b))?.details).toEqual({ poller: 'standby: another replica holds its lease' });
+    expect((await mailHealth(b))?.details).toEqual({ poller: STANDBY });
   });
 });
