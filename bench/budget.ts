@@ -47,6 +47,8 @@ export interface Budget {
 }
 
 export interface BudgetShares {
+  /** The machine's cores. */
+  cores: number;
   /** CPU µs a unit of all the cores at the target's rate. */
   machine: number;
   /** The machine's share less the others': the gateway's process's share. */
@@ -61,7 +63,7 @@ export function budgetShares(b: Budget): BudgetShares {
   const cores = b.cores ?? availableParallelism();
   const machine = (cores * 1e6) / b.rate;
   const others = b.others.reduce((sum, o) => sum + o.micros, 0);
-  const shares: BudgetShares = { machine, gateway: machine - others, thread: 1e6 / b.rate };
+  const shares: BudgetShares = { cores, machine, gateway: machine - others, thread: 1e6 / b.rate };
   const start = b.start;
   if (start && start.units > start.done) shares.threadAfterStart = ((start.units / b.rate - start.seconds) * 1e6) / (start.units - start.done);
   return shares;
@@ -88,7 +90,6 @@ function within(measured: number, share: number): string {
 /** The budget's lines: a sentence, then a table of the rows against the two shares. */
 export function budgetLines(b: Budget): string[] {
   const s = budgetShares(b);
-  const cores = b.cores ?? availableParallelism();
   const others = b.others.map((o) => `${o.name} ${fmt(o.micros)}`).join(', ');
   const after = s.threadAfterStart;
   const start =
@@ -98,7 +99,7 @@ export function budgetLines(b: Budget): string[] {
       : '';
   const afterCell = (r: BudgetRow) => (after === undefined ? '' : ` ${r.fromFirstUnit ? within(r.mainThreadMicros, after) : '—'} |`);
   return [
-    `What ${b.target} asks of this machine: ${fmt(b.rate, 0)} ${b.unit}s a second, ${fmt(s.machine)} µs of its ${cores} cores' CPU a ${b.unit}; ` +
+    `What ${b.target} asks of this machine: ${fmt(b.rate, 0)} ${b.unit}s a second, ${fmt(s.machine)} µs of its ${s.cores} cores' CPU a ${b.unit}; ` +
       `${others ? `the others took ${others} µs a ${b.unit}, which leaves the gateway ${fmt(s.gateway)}` : `all of it the gateway's`}; ` +
       `one thread has ${fmt(s.thread)} µs a ${b.unit}.${start}`,
     '',

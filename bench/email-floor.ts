@@ -34,8 +34,8 @@ export function peakRssMiB(pid: number | 'self'): number {
 
 /** CPU seconds (user + system) since `start`: all threads, and the main thread alone. */
 export function cpuSecondsSince(start: CpuMark): { cpuSeconds: number; mainCpuSeconds: number } {
-  const perSecond = cpuPerUnitSince(start, 1e6); // µs a million: seconds
-  return { cpuSeconds: perSecond.processMicros, mainCpuSeconds: perSecond.mainThreadMicros };
+  const used = cpuPerUnitSince(start, 1);
+  return { cpuSeconds: used.processMicros / 1e6, mainCpuSeconds: used.mainThreadMicros / 1e6 };
 }
 
 /**

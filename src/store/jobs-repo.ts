@@ -78,8 +78,8 @@ export class JobsRepo {
          and e.finished_at is null and (e.status = 'running' or (e.status = 'queued' and e.run_at <= ?))))`
       : '';
     const orderNow = postgres ? [now] : [];
-    const ofLane = lane === null ? ' and c.lane is null' : ' and c.lane = ?';
-    const kindLane = lane === null ? [kind] : [kind, lane];
+    const ofLane = ` and ${laneIs('c.lane', lane)}`;
+    const kindLane = kindAndLane(kind, lane);
     // In jobs_due's order, so that the scan stops at the limit. SQLite's index ends with the rowid (the id): equal
     // times come in id order, which its runner's thread order rests on. PostgreSQL's orders equal keys by where the
     // row lies: `order by run_at, id` there sorted every due job of the kind before taking the first (37,000-102,000
@@ -222,10 +222,10 @@ export class JobsRepo {
     // The first entry of the lane in jobs_due, not `min(run_at)`: on PostgreSQL a plan cached while the table was
     // nearly empty aggregates every queued job of the kind (docs/benchmarks.md, "PostgreSQL: plans made on an empty
     // table"). In the index's order, lane first, as the claim's (PostgreSQL sorted the lane's jobs for `is null`).
-    const row =
-      lane === null
-        ? await this.#db.get<{ at: number }>(`select run_at as at from jobs where kind = ? and lane is null and status = 'queued' order by lane, run_at limit 1`, [kind])
-        : await this.#db.get<{ at: number }>(`select run_at as at from jobs where kind = ? and lane = ? and status = 'queued' order by lane, run_at limit 1`, [kind, lane]);
+    const row = await this.#db.get<{ at: number }>(
+      `select run_at as at from jobs where kind = ? and ${laneIs('lane', lane)} and status = 'queued' order by lane, run_at limit 1`,
+      kindAndLane(kind, lane),
+    );
     return row === undefined ? null : Number(row.at);
   }
 
@@ -253,3 +253,9 @@ export class JobsRepo {
     return (await this.#db.run(sql, params)).changes === 1;
   }
 }
+
+/** The condition on a job's lane in `column`: null names the jobs without one (a kind without lanes). */
+const laneIs = (column: string, lane: string | null): string => (lane === null ? `${column} is null` : `${column} = ?`);
+
+/** The parameters of `kind = ? and <laneIs>`. */
+const kindAndLane = (kind: string, lane: string | null): string[] => (lane === null ? [kind] : [kind, lane]);
