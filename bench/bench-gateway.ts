@@ -13,6 +13,8 @@ export interface BenchPlatform {
   url: string;
   organizationId: string;
   token: string;
+  /** How long the gateway waits for the platform's answer (settings' `platform.timeout_ms`; its default otherwise). */
+  timeoutMs?: number;
 }
 
 export async function startBenchGateway(
@@ -25,7 +27,12 @@ export async function startBenchGateway(
   writeFileSync(
     file,
     stringify({
-      platform: { url: platform.url, organization_id: platform.organizationId, token: platform.token },
+      platform: {
+        url: platform.url,
+        organization_id: platform.organizationId,
+        token: platform.token,
+        ...(platform.timeoutMs === undefined ? {} : { timeout_ms: platform.timeoutMs }),
+      },
       store: { path: 'gateway.db', ...store },
       log: { level: 'warn' },
       connectors,

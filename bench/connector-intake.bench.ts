@@ -20,6 +20,7 @@ import { startBenchGateway } from './bench-gateway.ts';
 import { loadMicrosNear, printBudget, type BudgetRow } from './budget.ts';
 import { cpuColumns, cpuNow, cpuPerUnitSince, processCpuMicros } from './measure.ts';
 import { startChildSandbox } from './child-sandbox.ts';
+import { startPlatformGate } from './platform-gate.ts';
 import { standardWebhooks, startReceiverFloor } from './receiver-floor.ts';
 import type { LoadOutput, LoadSummary } from './receiver-load.ts';
 import { spawnJson } from './spawn-json.ts';
@@ -41,6 +42,8 @@ export interface IntakeCase {
   endToEnd?: { processMicros: number; mainThreadMicros: number; afterLoadSeconds: number };
   /** A run of the bare route, the reference. */
   reference?: boolean;
+  /** The gateway with its platform posts held during the load (bench/platform-gate.ts): its 202s alone. */
+  held?: { afterReleaseSeconds: number };
 }
 
 const run = (url: string) =>
@@ -78,18 +81,32 @@ async function floor(): Promise<IntakeCase> {
   }
 }
 
-async function gateway(): Promise<IntakeCase> {
+/**
+ * The gateway posting to a sandbox in its own process. `hold`: its message posts wait in a gate (bench/platform-gate.ts)
+ * during the load and go on after it, so the load measures the intake accepting alone; its CPU then counts over the
+ * load's seconds only (the gate runs in this process).
+ */
+async function gateway(hold = false): Promise<IntakeCase> {
   const dir = mkdtempSync(join(tmpdir(), 'tg-bench-intake-'));
   const sandbox = await startChildSandbox();
+  const gate = hold ? await startPlatformGate(sandbox.url) : undefined;
   try {
-    const gw = await startBenchGateway(dir, sandbox, [{ name: 'hook', type: 'webhook', room_id: sandbox.roomId, inbound_secret: INBOUND_SECRET }]);
+    // Held posts wait through the load: the platform's answer may take longer than the default 10 s.
+    const platform = gate ? { ...sandbox, url: gate.url, timeoutMs: 60_000 } : sandbox;
+    const gw = await startBenchGateway(dir, platform, [{ name: 'hook', type: 'webhook', room_id: sandbox.roomId, inbound_secret: INBOUND_SECRET }]);
     try {
       const platformBefore = processCpuMicros(sandbox.pid);
       const cpu0 = cpuNow();
+      gate?.hold();
       const out = await run(`${gw.url}/connectors/hook/messages`);
       const loadEnded = performance.now();
       const count = async (where: string) =>
         Number((await gw.store.read.sql.get<{ n: number }>(`select count(*) as n from inbound_messages where connector = 'hook'${where}`))?.n);
+      // Held: the gate held posts, and nothing was posted while it did.
+      if (gate && gate.held === 0) throw new Error('the gate held no post: the held case measured nothing held');
+      if (gate && (await count(` and status = 'posted'`)) > 0) throw new Error('messages were posted while the gate held the posts');
+      const released = performance.now();
+      gate?.release();
       const stored = await count('');
       const answered = out.warmup.ok2xx + out.measured.ok2xx;
       if (stored < answered) throw new Error(`${answered} messages answered 202 but only ${stored} stored`);
@@ -99,25 +116,33 @@ async function gateway(): Promise<IntakeCase> {
         await sleep(20);
       }
       const afterLoadSeconds = (performance.now() - loadEnded) / 1000;
+      const name = 'gateway `POST /connectors/hook/messages` (synchronous=full)';
+      if (gate) return { name: `${name}, platform posts held during the load`, load: out.measured, held: { afterReleaseSeconds: (performance.now() - released) / 1000 } };
       const endToEnd = { ...cpuPerUnitSince(cpu0, stored), afterLoadSeconds };
       const platformMicros = (processCpuMicros(sandbox.pid) - platformBefore) / stored;
-      return { name: 'gateway `POST /connectors/hook/messages` (synchronous=full)', load: out.measured, platformMicros, endToEnd };
+      return { name, load: out.measured, platformMicros, endToEnd };
     } finally {
       await gw.close();
     }
   } finally {
+    await gate?.close();
     await sandbox.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
 export async function benchConnectorIntake(): Promise<IntakeCase[]> {
-  // BENCH_CASES=gateway: the gateway alone (for a CPU profile); `floor`: bench/receiver-floor.ts.
-  const cases = new Set((process.env.BENCH_CASES ?? 'bare,floor,gateway').split(','));
-  const measuring = cases.has('floor') || cases.has('gateway');
+  // BENCH_CASES=gateway: the gateway alone (for a CPU profile); `floor`: bench/receiver-floor.ts; `held`: the gateway
+  // with its platform posts held during the load (its accepting alone).
+  const cases = new Set((process.env.BENCH_CASES ?? 'bare,floor,gateway,held').split(','));
+  const measuring = cases.has('floor') || cases.has('gateway') || cases.has('held');
   // The reference before and after: on a shared machine one slow moment makes a flattering ratio. The faster counts.
   const before = cases.has('bare') ? [await bare(measuring ? ', before the other cases' : '')] : [];
-  const measured = [...(cases.has('floor') ? [await floor()] : []), ...(cases.has('gateway') ? [await gateway()] : [])];
+  const measured = [
+    ...(cases.has('floor') ? [await floor()] : []),
+    ...(cases.has('gateway') ? [await gateway()] : []),
+    ...(cases.has('held') ? [await gateway(true)] : []),
+  ];
   const after = cases.has('bare') && measuring ? [await bare(', after them')] : [];
   return [...before, ...measured, ...after];
 }
@@ -146,6 +171,7 @@ export function reportIntake(cases: IntakeCase[]): void {
   for (const c of cases) {
     if (c.platformMicros !== undefined) console.log(`\nThe sandbox platform the gateway posts to (its own process, the same cores): ${fmt(c.platformMicros, 1)} µs of CPU a message.`);
     if (c.endToEnd) console.log(`${c.name}: the last message ${c.platformMicros === undefined ? 'marked' : 'posted'} ${fmt(c.endToEnd.afterLoadSeconds, 2)} s after the load.`);
+    if (c.held) console.log(`${c.name}: every message posted ${fmt(c.held.afterReleaseSeconds, 2)} s after the posts were let go.`);
   }
   printIntakeBudget(cases);
 }
@@ -158,7 +184,15 @@ export function reportIntake(cases: IntakeCase[]): void {
 function printIntakeBudget(cases: IntakeCase[]): void {
   const others = cases.filter((c) => !c.reference);
   const gatewayCase = others.find((c) => c.platformMicros !== undefined);
-  const rows: BudgetRow[] = others.flatMap((c) => (c.endToEnd ? [{ label: c.name, ...c.endToEnd }] : []));
+  const rows: BudgetRow[] = others.flatMap((c): BudgetRow[] => {
+    if (c.endToEnd) return [{ label: c.name, ...c.endToEnd }];
+    const cpu = c.load.cpu;
+    // Accepting alone: the load's seconds, its posts held (the platform's share, which it did not use, stays counted).
+    if (c.held && cpu && c.load.completed > 0) {
+      return [{ label: "gateway, accepting alone (`held`, the load's seconds)", processMicros: cpu.serverMicros / c.load.completed, mainThreadMicros: cpu.serverMainMicros / c.load.completed }];
+    }
+    return [];
+  });
   const rate = reference(cases) / 2;
   if (Number.isNaN(rate) || !gatewayCase || rows.length === 0) return;
   const loadMicros = loadMicrosNear(
