@@ -33,7 +33,12 @@ const entries: [string, NodeJS.ProcessEnv][] =
         ['src/cli/threadgate.js', NO_CACHE],
         ['src/cli/main.ts', {}],
       ];
-const LIBRARIES = ['fastify', 'pino', 'zod', 'undici', 'yaml', 'prom-client', 'better-sqlite3', 'drizzle-orm', 'imapflow', 'mailparser', 'nodemailer'];
+/**
+ * What `serve` with an e-mail connector imports of them at its start (strace of its opens): drizzle-orm's migrator
+ * alone (its root entry, which the gateway never loads, takes more than all the others), and not nodemailer, which
+ * the connector loads at its first reply.
+ */
+const LIBRARIES = ['fastify', 'pino', 'zod', 'undici', 'yaml', 'prom-client', 'better-sqlite3', 'drizzle-orm/migrator', 'imapflow', 'mailparser'];
 const IMPORT_LIBRARIES = `
 import { enableCompileCache } from 'node:module';
 enableCompileCache();
