@@ -9,6 +9,7 @@ import type { Settings } from '../config/schema.ts';
 import type { ConnectorHealth } from '../connector/api.ts';
 import type { ConnectorRouteTable } from '../connector/route-table.ts';
 import { lazyChild } from '../lazy-logger.ts';
+import { ROUTE_SCHEMAS_OFF } from '../route-schemas-off.ts';
 import type { Logger } from '../logger.ts';
 import type { Store } from '../store/database.ts';
 import { registerAdmin, type AdminBridge } from './admin/index.ts';
@@ -54,6 +55,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     frameworkErrors: answerFrameworkError,
+    // Every route checks its input with zod: Fastify need not load Ajv or fast-json-stringify (route-schemas-off.ts).
+    schemaController: ROUTE_SCHEMAS_OFF,
   });
   installErrorHandlers(app);
   const health = deps.health ?? new GatewayHealth({ store: deps.store, ...(deps.connectorHealth ? { connectors: deps.connectorHealth } : {}) });

@@ -27,6 +27,7 @@ import { requireOrganizationPermissions } from './permissions.ts';
 import { registerOwnedChatListRoute } from './routes/chat-listings.ts';
 import { SETTINGS_SCOPE, SandboxState, seedState, type Seed } from './state.ts';
 import { WebhookDispatcher } from './webhook-dispatcher.ts';
+import { ROUTE_SCHEMAS_OFF } from '../route-schemas-off.ts';
 
 const ORG_PATH = '/api/v5/orgs/:organization_id';
 
@@ -55,6 +56,8 @@ export function buildSandboxApp(options: SandboxOptions = {}): SandboxApp {
     ...(logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger: false }),
     return503OnClosing: true,
     forceCloseConnections: true,
+    // Its routes check their input with zod: Fastify need not load Ajv or fast-json-stringify.
+    schemaController: ROUTE_SCHEMAS_OFF,
   });
   installErrorHandlers(app);
   app.addHook('onClose', async () => webhooks.close());
