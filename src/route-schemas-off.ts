@@ -6,7 +6,7 @@
  * these compilers keep Fastify from loading either (about 150 files,
  * 26–29 ms and 8–9 MiB of every start: docs/benchmarks.md, "The write
  * path, twenty-third increment"). A route that declares a schema anyway fails
- * when it is added, naming the route, rather than being checked by a
+ * when its app gets ready, naming the route, rather than being checked by a
  * compiler nobody chose. Nothing else of ours is imported here, so every
  * room may import it, as it may src/errors.ts.
  */
