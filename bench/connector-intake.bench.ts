@@ -115,9 +115,9 @@ async function gateway(hold = false): Promise<IntakeCase> {
         if (Date.now() > deadline) throw new Error(`not every stored message was posted within 120 s of the load`);
         await sleep(20);
       }
-      const afterLoadSeconds = (performance.now() - loadEnded) / 1000;
       const name = 'gateway `POST /connectors/hook/messages` (synchronous=full)';
       if (gate) return { name: `${name}, platform posts held during the load`, load: out.measured, held: { afterReleaseSeconds: (performance.now() - released) / 1000 } };
+      const afterLoadSeconds = (performance.now() - loadEnded) / 1000;
       const endToEnd = { ...cpuPerUnitSince(cpu0, stored), afterLoadSeconds };
       const platformMicros = (processCpuMicros(sandbox.pid) - platformBefore) / stored;
       return { name, load: out.measured, platformMicros, endToEnd };
