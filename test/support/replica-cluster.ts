@@ -2,7 +2,9 @@
  * Several real `threadgate serve` processes on one PostgreSQL database behind
  * a round-robin balancer (./balancer.ts) — the deployment docs/deployment.md
  * describes, on this machine. Every replica has its own folder, config file
- * and fixed port (a replica restarted comes back on the same upstream), the
+ * and port (a replica restarted comes back on the same upstream; one whose
+ * port another process took since it was found free starts on a new one, which
+ * the balancer reads at each request), the
  * same `store.url` and the balancer's address as `server.public_url`, so the
  * platform's webhooks reach whichever replica the balancer picks. A test
  * SIGKILLs replicas and starts them again. Every process is killed after the
@@ -84,10 +86,20 @@ export async function startReplicaCluster(options: ClusterOptions): Promise<Repl
     async start(i) {
       const replica = replicas[i]!;
       if (replica.process !== undefined) throw new Error(`replica ${i} is running`);
-      const proc = startCli(['serve', '--config', replica.configFile, '--port', String(replica.port)]);
-      replica.process = proc;
       replica.starts += 1;
-      await proc.waitForLine((l) => l.event === 'gateway_ready', READY_MS);
+      for (let attempt = 1; ; attempt++) {
+        const proc = startCli(['serve', '--config', replica.configFile, '--port', String(replica.port)]);
+        replica.process = proc;
+        try {
+          await proc.waitForLine((l) => l.event === 'gateway_ready', READY_MS);
+          return;
+        } catch (err) {
+          // freePort() reserves nothing: another process of the run may have taken the port since (ports.ts).
+          if (attempt === 3 || !String(err).includes('TG_LISTEN_FAILED')) throw err;
+          replica.port = await freePort();
+          replica.url = `http://127.0.0.1:${replica.port}`;
+        }
+      }
     },
     async kill(i) {
       const proc = replicas[i]!.process;
