@@ -56,6 +56,8 @@ export async function sandboxCommand(argv: string[]): Promise<number> {
   }).catch((err: unknown) => {
     throw ListenError.from(err) ?? err;
   });
+  // Before the ready line: a SIGTERM sent as soon as it is read finds its handler.
+  stopOnSignals(logger, () => sandbox.close(), 10_000);
   process.stdout.write(
     `${JSON.stringify({
       event: 'sandbox_ready',
@@ -66,6 +68,5 @@ export async function sandboxCommand(argv: string[]): Promise<number> {
       token_type: sandbox.tokenType,
     })}\n`,
   );
-  stopOnSignals(logger, () => sandbox.close(), 10_000);
   return new Promise<number>(() => {}); // runs until a signal
 }

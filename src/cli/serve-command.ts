@@ -36,7 +36,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const { values } = parse(argv, OPTIONS);
   const loaded = await loadCheckedSettings({ path: values.config }); // every problem of the file and its connectors at once
   const logger = createLogger(loaded.settings.log.level, undefined, values.pretty ? 'pretty' : loaded.settings.log.format);
-  const gateway = await startGateway(loaded, logger, {
+  const starting = startGateway(loaded, logger, {
     host: values.host,
     port: portOption(values.port, '--port'),
   }).catch((err: unknown) => {
@@ -44,7 +44,10 @@ export async function serveCommand(argv: string[]): Promise<number> {
     if (failure instanceof ThreadgateError) logger.fatal({ code: failure.code }, failure.message);
     throw failure;
   });
-  stopOnSignals(logger, () => gateway.close(), loaded.settings.server.shutdown_timeout_ms);
+  // Taken before the start ends: a SIGTERM sent as soon as `gateway_ready` is read (or during the start) stops the
+  // gateway gracefully once it has started, instead of killing it before its handler was there.
+  stopOnSignals(logger, async () => (await starting).close(), loaded.settings.server.shutdown_timeout_ms);
+  const gateway = await starting;
   reloadOnHangup(logger, () => gateway.reload());
   // Everything the gateway loads at start is loaded: its compiled code is written to the compile cache now (main.ts),
   // not only at exit, which a container that is killed or replaced never reaches.

@@ -31,6 +31,18 @@ describe('threadgate serve', () => {
     expect(gw.lines.some((l) => l.msg === 'stopped')).toBe(true);
   });
 
+  it('a SIGTERM sent the moment gateway_ready is read stops it gracefully: exit 0, `stopped` logged', async () => {
+    // An orchestrator that stops a container as soon as it reports ready; before the handler was taken ahead of the
+    // start's end, the signal came first and killed the process (exit by signal, no graceful stop).
+    for (let round = 0; round < 3; round++) {
+      const gw = startCli(['serve', '--port', '0'], { cwd: tempDir() });
+      await gw.waitForLine((l) => l.event === 'gateway_ready');
+      gw.child.kill('SIGTERM');
+      expect(await gw.exited).toBe(0);
+      expect(gw.lines.some((l) => l.msg === 'stopped')).toBe(true);
+    }
+  });
+
   it('with no configuration prints the demo steps, and running them makes the round trip', async () => {
     const dir = tempDir();
     const gw = startCli(['serve', '--port', '0'], { cwd: dir });
@@ -76,6 +88,15 @@ describe('threadgate sandbox', () => {
 
     sb.child.kill('SIGTERM');
     expect(await sb.exited).toBe(0);
+  });
+
+  it('a SIGTERM sent the moment sandbox_ready is read stops it: exit 0', async () => {
+    for (let round = 0; round < 3; round++) {
+      const sb = startCli(['sandbox', '--port', '0']);
+      await sb.waitForLine((l) => l.event === 'sandbox_ready');
+      sb.child.kill('SIGTERM');
+      expect(await sb.exited).toBe(0);
+    }
   });
 
   it('refuses a malformed --organization-id with exit 2', async () => {
