@@ -204,6 +204,9 @@ export async function startGateway(
     const url = address.replace('[::1]', '127.0.0.1');
     publicUrl = (settings.server.public_url ?? url.replace('0.0.0.0', '127.0.0.1')).replace(/\/+$/, '');
 
+    // The connectors start while their channels register: what a poller reads is stored and queued at once, and a
+    // platform slow to answer at the start delays only the posts (the runner starts once the registrations are done).
+    const connectorsStarted = runtime.startAll();
     // Register every connector; one the platform cannot take now keeps trying in the background.
     await Promise.all(
       runtime.names().map(async (name) => {
@@ -218,7 +221,7 @@ export async function startGateway(
     bridge.runner.start();
     platformHealth.start();
     const stopRetention = startRetention(store, retentionOf(settings.store), logger.child({ room: 'retention' }), Date.now, lock);
-    await runtime.startAll();
+    await connectorsStarted;
 
     logger.info(
       {
