@@ -161,8 +161,9 @@ export function floorApp(kind: FloorKind, store: FloorStore['store']): FastifyIn
   return app;
 }
 
-export async function startReceiverFloor(dir: string, kind: FloorKind): Promise<ReceiverFloor> {
-  const store = openFloorStore(dir);
+/** The floor on `openStore`'s store: openFloorStore's by default, or one with a job queue (floor-job-store.ts). */
+export async function startReceiverFloor(dir: string, kind: FloorKind, openStore: (dir: string) => FloorStore = openFloorStore): Promise<ReceiverFloor> {
+  const store = openStore(dir);
   const app = floorApp(kind, store.store);
   const url = `${await app.listen({ host: '127.0.0.1', port: 0 })}${kind.path}`;
   return {

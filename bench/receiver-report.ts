@@ -74,14 +74,17 @@ export function printReceiverTables(results: readonly CaseResult[], steadyResult
  * from the warm-up to the last delivery: what a rate kept up without a growing backlog costs), and accepted alone
  * (`held`, over the measured load). The load generator's share: its CPU a request in the run nearest the target's rate.
  */
-export function printReceiverBudget(bareRate: number, cases: { floor?: CaseResult; full?: CaseResult; held?: CaseResult }): void {
+export function printReceiverBudget(bareRate: number, cases: { floor?: CaseResult; floorJobs?: CaseResult; full?: CaseResult; held?: CaseResult }): void {
   const rows: BudgetRow[] = [];
-  const { floor, full, held } = cases;
+  const { floor, floorJobs, full, held } = cases;
   if (full?.endToEnd) {
     rows.push({ label: 'gateway `full`, accepted and delivered', processMicros: full.endToEnd.microsPerWebhook, mainThreadMicros: full.endToEnd.mainMicrosPerWebhook });
   }
   if (floor?.endToEnd) {
     rows.push({ label: 'floor, accepted and marked delivered', processMicros: floor.endToEnd.microsPerWebhook, mainThreadMicros: floor.endToEnd.mainMicrosPerWebhook });
+  }
+  if (floorJobs?.endToEnd) {
+    rows.push({ label: 'floor with a job queue, accepted and delivered', processMicros: floorJobs.endToEnd.microsPerWebhook, mainThreadMicros: floorJobs.endToEnd.mainMicrosPerWebhook });
   }
   const heldCpu = held?.load.cpu;
   if (held && heldCpu && held.load.completed > 0) {
@@ -91,7 +94,7 @@ export function printReceiverBudget(bareRate: number, cases: { floor?: CaseResul
   const rate = bareRate / 2;
   const loadMicros = loadMicrosNear(
     rate,
-    [floor, full, held].flatMap((c) => (c?.load.cpu && c.load.completed > 0 ? [{ rate: c.load.requestsPerSecond, micros: c.load.cpu.loadMicros / c.load.completed }] : [])),
+    [floor, floorJobs, full, held].flatMap((c) => (c?.load.cpu && c.load.completed > 0 ? [{ rate: c.load.requestsPerSecond, micros: c.load.cpu.loadMicros / c.load.completed }] : [])),
   );
   if (rows.length === 0 || loadMicros === undefined) return;
   printBudget({ target: 'the receiver at 0.5× the bare route', unit: 'webhook', rate, others: [{ name: 'the load generator', micros: loadMicros }], rows });

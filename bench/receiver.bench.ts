@@ -28,6 +28,7 @@ import { countDeliveriesByStatus } from '../src/store/status-counts.ts';
 import { startBenchGateway } from './bench-gateway.ts';
 import { holdDeliveries } from './fixtures/noop-connector.ts';
 import { cpuNow } from './measure.ts';
+import { openFloorJobStore } from './floor-job-store.ts';
 import { platformWebhooks, startReceiverFloor } from './receiver-floor.ts';
 import {
   endToEndSince,
@@ -47,8 +48,9 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
  * The cases to run (BENCH_CASES=full for a CPU profile of the gateway alone). `held`: `full` with every delivery
  * held until the load ends, the gateway accepting alone (its maximum accept rate, with nothing delivered beside).
  * `floor-threads`, not run by default: the floor with its HTTP on worker threads (bench/receiver-floor-threads.ts).
+ * `floor-jobs`: the floor delivering through a durable job queue as it accepts (bench/floor-job-store.ts).
  */
-const CASES = new Set((process.env.BENCH_CASES ?? 'bare,floor,full,normal,held,steady').split(','));
+const CASES = new Set((process.env.BENCH_CASES ?? 'bare,floor,floor-jobs,full,normal,held,steady').split(','));
 const SYNC_MODES = (['full', 'normal'] as const).filter((mode) => CASES.has(mode));
 /**
  * BENCH_HISTORY=N: N delivered webhooks (and their finished jobs) stored before the load, as in a gateway that has
@@ -119,11 +121,17 @@ async function bareFastify(env: Record<string, string> = {}, label = ''): Promis
   }
 }
 
-/** The receiver's floor (bench/receiver-floor.ts): the same load against the least a durable receiver does. */
-async function receiverFloor(threaded = false): Promise<{ result: CaseResult; ok: boolean }> {
+/**
+ * The receiver's floor (bench/receiver-floor.ts): the same load against the least a durable receiver does; `threads`,
+ * its HTTP on worker threads; `jobs`, its deliveries through a durable job queue (bench/floor-job-store.ts).
+ */
+async function receiverFloor(variant: 'one thread' | 'threads' | 'jobs' = 'one thread'): Promise<{ result: CaseResult; ok: boolean }> {
   const dir = mkdtempSync(join(tmpdir(), 'tg-bench-floor-'));
   const secret = 'f'.repeat(64);
-  const floor = threaded ? await startThreadedReceiverFloor(dir, 'platform', secret, '/') : await startReceiverFloor(dir, platformWebhooks(secret));
+  const threaded = variant === 'threads';
+  const floor = threaded
+    ? await startThreadedReceiverFloor(dir, 'platform', secret, '/')
+    : await startReceiverFloor(dir, platformWebhooks(secret), variant === 'jobs' ? openFloorJobStore : undefined);
   try {
     const cpu0 = cpuNow();
     const out = await runLoad(floor.url, secret, randomUUID(), randomUUID(), {});
@@ -135,7 +143,11 @@ async function receiverFloor(threaded = false): Promise<{ result: CaseResult; ok
     const ok = out.ackedDeliveryIds.length === answered2xx && stored >= answered2xx && delivered === stored;
     const check = `2xx answers (warm-up + measured): ${answered2xx}; rows stored: ${stored}, delivered: ${delivered}, in ${groups} groups -> ${ok ? 'OK' : 'MISMATCH'}`;
     const endToEnd = endToEndSince(cpu0, drainSeconds, delivered);
-    const name = threaded ? 'floor, its HTTP on threads (bench/receiver-floor-threads.ts)' : 'floor: Fastify + HMAC + JSON + two grouped synced writes (bench/receiver-floor.ts)';
+    const name = {
+      'one thread': 'floor: Fastify + HMAC + JSON + two grouped synced writes (bench/receiver-floor.ts)',
+      threads: 'floor, its HTTP on threads (bench/receiver-floor-threads.ts)',
+      jobs: 'floor delivering through a job queue (bench/floor-job-store.ts)',
+    }[variant];
     return { result: { name, load: out.measured, check, endToEnd }, ok };
   } finally {
     await floor.close();
@@ -219,8 +231,14 @@ export async function benchReceiver(): Promise<boolean> {
     allOk &&= ok;
   }
   if (CASES.has('floor-threads')) {
-    const { result, ok } = await receiverFloor(true);
+    const { result, ok } = await receiverFloor('threads');
     results.push(result);
+    allOk &&= ok;
+  }
+  let floorJobsResult: CaseResult | undefined;
+  if (CASES.has('floor-jobs')) {
+    const { result, ok } = await receiverFloor('jobs');
+    results.push((floorJobsResult = result));
     allOk &&= ok;
   }
   let fullResult: CaseResult | undefined;
@@ -254,7 +272,7 @@ export async function benchReceiver(): Promise<boolean> {
 
   const base = bare.length > 0 ? Math.max(...bare.map((b) => b.load.requestsPerSecond)) : Number.NaN;
   printReceiverTables(results, steadyResults, base, bare);
-  if (!Number.isNaN(base)) printReceiverBudget(base, { floor: floorResult, full: fullResult, held: heldResult });
+  if (!Number.isNaN(base)) printReceiverBudget(base, { floor: floorResult, floorJobs: floorJobsResult, full: fullResult, held: heldResult });
   printReceiverNotes(results, steadyResults);
   if (!allOk) console.error('\nverification failed: the deliveries table does not match the 2xx answers');
   return allOk;
