@@ -13,6 +13,8 @@ export interface BacklogResult {
   /** The faster of the floor's two runs (before the gateway and after it), and both. */
   floorSeconds: number;
   floorRuns: [number, number];
+  /** The floor from its spawn (its process's start and its imports in it), the faster of its two runs. */
+  floorSinceSpawnSeconds: number;
   /** The floor's own process at its peak (VmHWM), the lower of its two runs'. */
   floorRssMiB: number;
   floorCpuSeconds: number;
@@ -51,11 +53,23 @@ export function reportBacklog(r: BacklogResult): void {
     `| the floor storing and posting each mail (email-floor-posting.ts, its own process) | ${fmt(p.seconds, 2)} | ${fmt(r.mails / p.seconds)} | ` +
       `${fmt(r.floorSeconds / p.seconds, 3)} | ${fmt(p.peakRssMiB, 1)} MiB |`,
   );
+  // A program that stores and posts as the gateway must starts as a process too: the posting floor counted as the
+  // gateway is, from its spawn, is the least any gateway of this stack can take (it imports fewer libraries).
+  const ps = p.sinceSpawnSeconds ?? Number.NaN;
+  console.log(
+    `| the same, from its spawn (its start and its imports of imapflow, mailparser, better-sqlite3 and undici in it) | ${fmt(ps, 2)} | ${fmt(r.mails / ps)} | ` +
+      `${fmt(r.floorSeconds / ps, 3)} | — |`,
+  );
   console.log(`| gateway: start → first mails stored (its start-up and its first ${fmt(r.firstStoredMails)}) | ${fmt(r.firstStoredSeconds, 2)} | — | — | — |`);
   console.log(`| gateway: start → all stored (submitted) | ${fmt(r.storedSeconds, 2)} | ${fmt(r.mails / r.storedSeconds)} | ${fmt(r.floorSeconds / r.storedSeconds, 3)} | — |`);
   console.log(
     `| gateway: start → all posted to the platform | ${fmt(r.gatewaySeconds, 2)} | ${fmt(r.mails / r.gatewaySeconds)} | ` +
       `${fmt(r.floorSeconds / r.gatewaySeconds, 3)} | ${fmt(r.peakRssMiB, 1)} MiB |`,
+  );
+  const fs = r.floorSinceSpawnSeconds;
+  console.log(
+    `\nEach counted from its spawn, the libraries alone too (${fmt(fs, 2)} s, the faster of its two runs): ` +
+      `the posting floor ${fmt(fs / ps, 3)}×, the gateway ${fmt(fs / r.gatewaySeconds, 3)}×.`,
   );
   const perMail = (seconds: number) => `${fmt(seconds, 2)} s, ${fmt((seconds * 1e6) / r.mails)} µs a mail`;
   console.log(
