@@ -13,10 +13,11 @@
  *   no-op delivery called, then the outcome (the event marked delivered, one
  *   attempt row, the job done) written in one grouped write.
  *
- * No order per thread (the load's webhooks are of many threads), no retries,
- * no backoff, no leases, no logs: each is a cost the gateway has and this
- * floor does not, so what it reaches with its deliveries running is more than
- * any receiver with durable jobs can reach on this machine.
+ * No order per thread (the load writes to 64 threads, 32 deliveries in
+ * flight), no retries, no backoff, no leases, no logs: each is a cost the
+ * gateway has and this floor does not, so what it reaches with its
+ * deliveries running is more than a receiver of this design that has them
+ * can reach on this machine.
  */
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
