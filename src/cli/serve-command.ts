@@ -45,10 +45,11 @@ export async function serveCommand(argv: string[]): Promise<number> {
     throw failure;
   });
   // Taken before the start ends: a SIGTERM sent as soon as `gateway_ready` is read (or during the start) stops the
-  // gateway gracefully once it has started, instead of killing it before its handler was there.
+  // gateway gracefully once it has started, and a SIGHUP during the start reloads the settings then, instead of
+  // either ending the process before its handler was there.
   stopOnSignals(logger, async () => (await starting).close(), loaded.settings.server.shutdown_timeout_ms);
-  const gateway = await starting;
-  reloadOnHangup(logger, () => gateway.reload());
+  reloadOnHangup(logger, async () => (await starting).reload());
+  await starting;
   // Everything the gateway loads at start is loaded: its compiled code is written to the compile cache now (main.ts),
   // not only at exit, which a container that is killed or replaced never reaches.
   flushCompileCache();

@@ -34,14 +34,15 @@ export function stopOnSignals(logger: Logger, stop: () => Promise<void>, timeout
   process.once('SIGINT', onSignal);
 }
 
-/** Runs `reload` on every SIGHUP; a failing reload is logged and the process goes on. */
-export function reloadOnHangup(logger: Logger, reload: () => void): void {
+/**
+ * Runs `reload` on every SIGHUP (it may wait, e.g. for the start to end); a failing reload is logged and the process
+ * goes on.
+ */
+export function reloadOnHangup(logger: Logger, reload: () => unknown): void {
   process.on('SIGHUP', () => {
     logger.info({ signal: 'SIGHUP' }, 'reloading the settings');
-    try {
-      reload();
-    } catch (err) {
-      logger.error({ err }, 'reloading the settings failed; nothing changed');
-    }
+    Promise.resolve()
+      .then(reload)
+      .catch((err: unknown) => logger.error({ err }, 'reloading the settings failed; nothing changed'));
   });
 }

@@ -74,4 +74,36 @@ describe('threadgate serve and SIGHUP', () => {
     gw.child.kill('SIGTERM');
     expect(await gw.exited).toBe(0);
   });
+
+  // Guards against: a SIGHUP that came while the gateway started (its platform slow to answer) ending the process.
+  it('a SIGHUP during the start keeps the process: the settings are reloaded once it has started', async () => {
+    const sandbox = await startTestSandbox();
+    const proxy = await startOutageProxy(sandbox.url);
+    proxy.hold = () => true; // the channel's registration waits: the start cannot end
+    const dir = tempDir();
+    const file = join(dir, 'threadgate.yaml');
+    const settings = (concurrency: number) => ({
+      platform: { url: proxy.url, organization_id: sandbox.organizationId, token: sandbox.token },
+      store: { path: 'gateway.db' },
+      jobs: { concurrency },
+      log: { level: 'info' },
+      connectors: [{ name: 'desk', type: 'recorder', module: RECORDER_MODULE, room_id: sandbox.roomId }],
+    });
+    writeFileSync(file, stringify(settings(4)));
+    const gw = startCli(['serve', '--config', file, '--port', '0'], { cwd: dir });
+    await until(() => proxy.held > 0, 10_000, 'the registration waiting');
+    writeFileSync(file, stringify(settings(2)));
+    gw.child.kill('SIGHUP');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(gw.child.exitCode).toBeNull();
+    expect(gw.child.signalCode).toBeNull();
+    expect(gw.lines.some((l) => l.event === 'gateway_ready' || l.event === 'settings_reloaded')).toBe(false);
+
+    proxy.hold = undefined;
+    proxy.release();
+    await gw.waitForLine((l) => l.event === 'gateway_ready');
+    expect(await event(gw, 'settings_reloaded')).toMatchObject({ applied: [], restart_needed: ['jobs.concurrency'] });
+    gw.child.kill('SIGTERM');
+    expect(await gw.exited).toBe(0);
+  });
 });
