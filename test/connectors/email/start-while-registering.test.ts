@@ -40,7 +40,9 @@ it('stores the waiting mail while the channel registers, and posts it once the r
   // Stored while the registration still waited for the platform, and nothing posted.
   expect(proxy.held).toBeGreaterThan(0);
   expect(lines.map((l) => JSON.parse(l) as LogLine).some((l) => /channel configuration (created|adopted)/.test(l.msg))).toBe(false);
-  expect((await sandbox.call('GET', '/_sandbox/chats')).body?.results ?? []).toEqual([]);
+  const chats = await sandbox.call('GET', '/_sandbox/chats');
+  expect(chats.status).toBe(200);
+  expect(chats.body.results).toEqual([]);
 
   proxy.hold = undefined;
   proxy.release();
@@ -49,5 +51,6 @@ it('stores the waiting mail while the channel registers, and posts it once the r
     (await tg.gateway.store.read.sql.all(`select external_id, status from inbound_messages where connector = 'mail'`)) as { external_id: string; status: string }[];
   await until(async () => (await inbound()).some((m) => m.status === 'posted'), 10_000, 'the mail posted');
   expect(await inbound()).toEqual([{ external_id: `<early.${support.address}>`, status: 'posted' }]);
+  expect((await sandbox.call('GET', '/_sandbox/chats')).body.results).toHaveLength(1);
   expect((await tg.gateway.store.read.registrations.get('mail'))?.configId).toMatch(/^[0-9a-f-]{36}$/);
 });
