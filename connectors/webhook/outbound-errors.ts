@@ -11,16 +11,12 @@
  * |   429/503 without Retry-After, network   |                                 |                  |
  * | no complete answer within timeout_ms     | OutboundWebhookTimeoutError     | backs off, again |
  *
- * Messages name the receiver's host and the status, with a short excerpt of
- * its answer; never the path (it may carry a token) or the secret.
+ * The table is the connector API's (`judgeHttpAnswer`, src/connector/http-answers.ts);
+ * the errors are this connector's own, with its codes. Messages name the
+ * receiver's host and the status, with a short excerpt of its answer; never
+ * the path (it may carry a token) or the secret.
  */
-import { PermanentDeliveryError, RetryLaterError, parseRetryAfter } from '../../src/connector/api.ts';
-
-/** Characters of the receiver's answer kept in an error message. */
-export const EXCERPT_CHARS = 200;
-
-/** Statuses a client may retry although they are 4xx (RFC 9110, RFC 8470). */
-const RETRYABLE_4XX = new Set([408, 409, 425, 429]);
+import { answerExcerpt, judgeHttpAnswer, PermanentDeliveryError, RetryLaterError } from '../../src/connector/api.ts';
 
 /** A failed attempt that may succeed later: 3xx, 5xx, a retryable 4xx, or a network failure. */
 export class OutboundWebhookError extends Error {
@@ -62,21 +58,18 @@ export class OutboundWebhookRejectedError extends PermanentDeliveryError {
 
 /** The error a non-2xx answer becomes; `host` names the receiver in the message. */
 export function errorForStatus(host: string, status: number, retryAfter: string | string[] | undefined, text: string): Error {
-  const excerpt = clip(text);
+  const excerpt = answerExcerpt(text);
   const said = excerpt === '' ? '' : `: ${excerpt}`;
   const message = `outbound webhook to ${host} answered ${status}${said}`;
-  if (status === 429 || status === 503) {
-    const waitMs = parseRetryAfter(retryAfter);
-    if (waitMs !== undefined) return new RetryLaterError(`${message} (retry after ${waitMs} ms)`, waitMs);
+  const verdict = judgeHttpAnswer(status, retryAfter);
+  switch (verdict.kind) {
+    case 'retry-after':
+      return new RetryLaterError(`${message} (retry after ${verdict.retryAfterMs} ms)`, verdict.retryAfterMs);
+    case 'permanent':
+      return new OutboundWebhookRejectedError(message, status, excerpt);
+    case 'retry':
+      return new OutboundWebhookError(verdict.redirect ? `${message} (redirect not followed)` : message, status);
+    case 'ok':
+      throw new RangeError(`errorForStatus: ${status} is a success`);
   }
-  if (status >= 300 && status < 400) return new OutboundWebhookError(`${message} (redirect not followed)`, status);
-  if (status >= 400 && status < 500 && !RETRYABLE_4XX.has(status)) {
-    return new OutboundWebhookRejectedError(message, status, excerpt);
-  }
-  return new OutboundWebhookError(message, status);
-}
-
-function clip(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= EXCERPT_CHARS ? flat : `${flat.slice(0, EXCERPT_CHARS)}…`;
 }

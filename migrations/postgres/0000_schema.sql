@@ -1,6 +1,6 @@
 -- threadgate's schema on PostgreSQL: the same tables, columns and indexes as the SQLite migrations 0000–0006
 -- (drizzle-kit's, in the folder above), written by hand: drizzle cannot share one schema across the two
--- (docs/decisions.md, "The PostgreSQL store"). Times are milliseconds since the epoch (bigint), flags 0/1
+-- (docs/decisions/postgres-store.md). Times are milliseconds since the epoch (bigint), flags 0/1
 -- integers and JSON text, as on SQLite, so the repositories' SQL is the same on both.
 -- thread_references has `seq`: the order references were attached in (SQLite's rowid).
 

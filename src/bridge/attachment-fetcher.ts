@@ -11,7 +11,7 @@
  * commonly answers a file link with a redirect to signed storage. One timeout
  * (30 s) covers every hop and the whole body; the size is checked against
  * Content-Length before reading and again as the body arrives.
- * docs/decisions.md, "Agents' attachments".
+ * docs/decisions/attachment-fetch.md.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { Agent, request, type Dispatcher } from 'undici';
@@ -24,7 +24,7 @@ import {
   type FetchedAttachment,
   type MessageAttachment,
 } from '../connector/api.ts';
-import { ThreadgateError } from '../errors.ts';
+import { ThreadgateError } from '../base/errors.ts';
 import { parseRetryAfter } from '../platform/retry.ts';
 import { cleanContentType, cleanFilename } from './files.ts';
 

@@ -14,6 +14,7 @@ import type { SignaturePayload } from '../platform/signature.ts';
 import type { UnifiedMessagingClient } from '../platform/unified-messaging-client.ts';
 import type { Store } from '../store/database.ts';
 import { AuthPause } from './auth-pause.ts';
+import { DeliveryHealth, type DeliveryHealthRules } from './delivery-health.ts';
 import { CLOSE_SESSION_JOB, InboundBridge, PLATFORM_LANES, POST_MESSAGES_JOB, type ThreadJobPayload } from './inbound.ts';
 import { OutboundDispatch } from './outbound-dispatch.ts';
 import type { RefusalLimits } from './refused-webhooks.ts';
@@ -47,6 +48,8 @@ export interface BridgeOptions {
   };
   /** Bodies of delivered webhooks kept up to this size. */
   maxStoredBodyBytes: number;
+  /** When a connector whose deliveries keep failing counts as down (default: 3 in a row, or none succeeding for 5 minutes). */
+  deliveryHealth?: DeliveryHealthRules;
   /** What is kept of refused webhooks. */
   refusals: RefusalLimits;
   /** A lock across replicas on one database (store-lock.ts), for registering channels; absent: one process. */
@@ -65,6 +68,8 @@ export class Bridge {
   readonly registrar: Registrar;
   /** Platform posts paused per connector while the platform refuses the token. */
   readonly pause: AuthPause;
+  /** Each connector's run of failed deliveries, for its health. */
+  readonly deliveryHealth: DeliveryHealth;
   readonly inbound: InboundBridge;
   readonly intake: WebhookIntake;
   readonly replayer: Replayer;
@@ -126,9 +131,11 @@ export class Bridge {
       targetOf: o.targetOf,
       logger,
     });
+    this.deliveryHealth = new DeliveryHealth(o.deliveryHealth);
     const dispatch = new OutboundDispatch({
       store: o.store,
       maxStoredBodyBytes: o.maxStoredBodyBytes,
+      health: this.deliveryHealth,
       instanceOf: (name) => o.connectors.instanceOf(name),
       logger,
     });

@@ -1,5 +1,5 @@
 /** Errors of the bridge room. */
-import { ThreadgateError } from '../errors.ts';
+import { ThreadgateError } from '../base/errors.ts';
 
 /** A thread key or message the connector handed over cannot be stored. */
 export class SubmitInvalidError extends ThreadgateError {

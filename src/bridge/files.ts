@@ -2,7 +2,7 @@
  * The file store: bytes a connector keeps for the platform's agents (a mail's
  * attachments), stored in the store's `files` table — every replica reads the
  * same database, a backup of it is complete, and retention prunes the files
- * with the rest (docs/decisions.md, "Attachments: the file store") — and
+ * with the rest (docs/decisions/file-store.md) — and
  * handed out as signed links (./file-links.ts) under the gateway's public URL.
  *
  * A file lives `files.link_ttl_days`, or `store.retention_days` when that is

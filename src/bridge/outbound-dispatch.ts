@@ -14,6 +14,7 @@ import type { Store } from '../store/database.ts';
 import type { Repos } from '../store/repos.ts';
 import type { DeliveryRow } from '../store/deliveries-repo.ts';
 import type { ThreadRow } from '../store/threads-repo.ts';
+import type { DeliveryHealth } from './delivery-health.ts';
 import { KeyedMutex } from './keyed-mutex.ts';
 import type { DeliverJobPayload } from './webhook-intake.ts';
 
@@ -22,6 +23,8 @@ export interface OutboundDispatchDeps {
   /** Bodies of delivered webhooks are cut to this many bytes (the cut is recorded). */
   maxStoredBodyBytes: number;
   instanceOf(connector: string): ConnectorInstance | undefined;
+  /** Told each attempt's outcome, for the connector's health. */
+  health?: DeliveryHealth;
   logger: Logger;
   now?: () => number;
 }
@@ -130,6 +133,7 @@ export class OutboundDispatch {
           cut ? tx.deliveries.capBody(delivery.id, this.#d.maxStoredBodyBytes) : undefined,
         ]);
       });
+      this.#d.health?.succeeded(payload.connector);
       ctx.logger.info(
         { connector: payload.connector, delivery_id: delivery.id, event_type: event.event_type, external_id: externalId, replay: payload.replay === true },
         'delivered',
@@ -138,6 +142,7 @@ export class OutboundDispatch {
       if (!ctx.signal.aborted) {
         const at = this.#now();
         const { final, message } = failureOf(err, ctx);
+        this.#d.health?.failed(payload.connector, message);
         // Committed with the job's own failure record (the runner's), in one write; the attempt is closed by `handle`.
         ctx.onFail((tx) => tx.deliveries.recordOutcome(delivery.id, final ? 'dead' : 'failed', message, null, at));
       }

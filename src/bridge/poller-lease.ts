@@ -15,8 +15,8 @@
  */
 import type { Logger } from 'pino';
 import type { ConnectorState } from '../connector/api.ts';
-import { ThreadgateError } from '../errors.ts';
-import { sleep } from '../sleep.ts';
+import { ThreadgateError } from '../base/errors.ts';
+import { sleep } from '../base/sleep.ts';
 import type { Store } from '../store/store.ts';
 
 export class PollerLeaseLostError extends ThreadgateError {

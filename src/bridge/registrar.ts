@@ -20,7 +20,7 @@ import type { Logger } from 'pino';
 import { PlatformHttpError, PlatformRequestInvalidError } from '../platform/errors.ts';
 import type { ChannelConfiguration, ChannelConfigurationPatch } from '../platform/schemas/unified-messaging.ts';
 import type { UnifiedMessagingClient } from '../platform/unified-messaging-client.ts';
-import { sleep } from '../sleep.ts';
+import { sleep } from '../base/sleep.ts';
 import type { Store } from '../store/database.ts';
 import type { RegistrationRow } from '../store/registrations-repo.ts';
 import { isAuthRefusal } from './auth-pause.ts';

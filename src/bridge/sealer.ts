@@ -9,7 +9,7 @@
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { Sealer } from '../connector/api.ts';
-import { ThreadgateError } from '../errors.ts';
+import { ThreadgateError } from '../base/errors.ts';
 
 export class SealedValueError extends ThreadgateError {
   readonly code = 'TG_SEALED_VALUE_INVALID';

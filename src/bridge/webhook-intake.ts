@@ -8,7 +8,7 @@
  */
 import type { Logger } from 'pino';
 import type { WebhookDedup } from '../config/schema.ts';
-import { ThreadgateError } from '../errors.ts';
+import { ThreadgateError } from '../base/errors.ts';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, verifyWebhook, type SignaturePayload } from '../platform/signature.ts';
 import { WebhookEvent, webhookEventKey, webhookEventTime } from '../platform/schemas/unified-messaging.ts';
 import type { JobQueue } from '../jobs/queue.ts';

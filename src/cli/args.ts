@@ -1,7 +1,6 @@
 /** Small helpers over node:util parseArgs shared by the commands. */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from './errors.ts';
-import type { OptionHelp } from './help.ts';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -23,10 +22,6 @@ export function portOption(value: string | undefined, name: string): number | un
 }
 
 export const configOption = { config: { type: 'string', short: 'c' } } as const;
-
-export const configHelp = {
-  config: { value: 'PATH', text: 'the settings file', default: '$THREADGATE_CONFIG, else none: every default, the store at ./data/threadgate.db' },
-} satisfies Record<string, OptionHelp>;
 
 /** `list, show or export`. */
 export function oneOf(words: readonly string[]): string {

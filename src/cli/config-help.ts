@@ -3,8 +3,8 @@
  * `configOption` alone: kept here, beside the tables of the other commands'
  * own modules.
  */
-import { configHelp, configOption } from './args.ts';
-import { commandHelp } from './help.ts';
+import { configOption } from './args.ts';
+import { commandHelp, configHelp } from './help.ts';
 
 export const HELP = [
   commandHelp({

@@ -6,10 +6,10 @@
  */
 import { DELIVERY_STATUSES } from '../store/statuses.ts';
 import { listDeliveries } from '../store/log-queries.ts';
-import { configHelp, configOption, parse, subcommandError } from './args.ts';
+import { configOption, parse, subcommandError } from './args.ts';
 import { exportDeliveries } from './export-command.ts';
 import { UsageError } from './errors.ts';
-import { commandHelp, helpFor, pick, usageLines } from './help.ts';
+import { commandHelp, configHelp, helpFor, pick, usageLines } from './help.ts';
 import { assertKnownConnector } from './known-connectors.ts';
 import { deliveryFilter, eventHelp, eventOption, filterHelp, filterOptions, parseId, threadHelp, threadOption } from './log-filters.ts';
 import { deliveriesTable, deliveryJson } from './log-tables.ts';

@@ -4,7 +4,7 @@
  * embedded sandbox, and the two steps that show a message make the round trip.
  */
 import type { ConnectorEntry } from '../config/schema.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../log/logger.ts';
 import type { RunningSandbox } from '../sandbox/index.ts';
 
 export const DEMO_CONNECTOR: ConnectorEntry = Object.freeze({
@@ -60,8 +60,13 @@ export function demoText(gatewayUrl: string, sandbox: RunningSandbox): string {
   ].join('\n');
 }
 
-/** The JSON log line always; on a terminal also the plain text, which copies without JSON escapes. */
-export function logDemoSteps(logger: Logger, gatewayUrl: string, sandbox: RunningSandbox, terminal = process.stdout.isTTY === true): void {
+/**
+ * The JSON log line (for machines), then the plain text, whatever stdout is: a
+ * terminal, a file (`npm start > log`), a pipe (a container's or a service
+ * manager's log). Inside the JSON line the commands' quotes are escaped; the
+ * plain lines paste into a shell as they are, from a log file too.
+ */
+export function logDemoSteps(logger: Logger, gatewayUrl: string, sandbox: RunningSandbox, out: { write(text: string): unknown } = process.stdout): void {
   logger.info({ event: 'demo', sandbox_url: sandbox.url, steps: demoSteps(gatewayUrl, sandbox) }, 'demo: try the round trip');
-  if (terminal) process.stdout.write(`\n${demoText(gatewayUrl, sandbox)}\n`);
+  out.write(`\n${demoText(gatewayUrl, sandbox)}\n`);
 }

@@ -1,5 +1,5 @@
 /** Durations on the command line: `90s`, `15m`, `2h`, `7d`, or plain milliseconds. */
-import { spanMs } from '../time-spans.ts';
+import { spanMs } from '../base/time-spans.ts';
 import { UsageError } from './errors.ts';
 
 export function parseDuration(value: string, name: string): number {

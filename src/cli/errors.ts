@@ -1,5 +1,5 @@
 /** Errors of the command line. */
-import { ThreadgateError } from '../errors.ts';
+import { ThreadgateError } from '../base/errors.ts';
 
 /** Wrong words on the command line: printed as the reason, then the command's forms when given; exit 2. */
 export class UsageError extends ThreadgateError {

@@ -9,6 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { UsageError } from './errors.ts';
+import { requireRead } from '../config/load.ts';
 import { forwardSigned, type ExportedDelivery } from './forward.ts';
 import { parseId } from './log-filters.ts';
 import type { Store } from '../store/database.ts';
@@ -53,6 +54,7 @@ export async function forwardCommand(values: ForwardValues, positionals: string[
 
   const { loaded, store } = await openConfiguredStore(values.config);
   try {
+    requireRead(loaded, ['platform.signature']); // how the receiving gateway checks what is sent
     const items: Item[] = values.from !== undefined ? readExport(values.from) : await fromStore(store, positionals);
     const results: { id: number; status?: number; body?: string; error?: string }[] = [];
     for (const item of items) {

@@ -29,7 +29,7 @@ import { buildApp } from '../http/app.ts';
 import { GatewayHealth } from '../http/gateway-health.ts';
 import { GatewayMetrics } from '../http/metrics.ts';
 import { proxyDeps } from './proxy-setup.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../log/logger.ts';
 import { PlatformHttpClient } from '../platform/http-client.ts';
 import { PlatformHealth } from '../platform/platform-health.ts';
 import { createUnifiedMessagingClient } from '../platform/unified-messaging-client.ts';
@@ -143,6 +143,7 @@ export async function startGateway(
       signature: { payload: settings.platform.signature.payload, toleranceSeconds: settings.platform.signature.tolerance_seconds },
       webhookDedup: settings.platform.webhook_dedup,
       maxStoredBodyBytes: settings.store.max_stored_body_bytes,
+      deliveryHealth: { failures: settings.health.delivery_failures, failingForMs: settings.health.delivery_failing_for },
       refusals: refusalLimits(settings.store.refused),
       observe: { jobFinished: metrics.jobFinished, webhook: metrics.webhook, webhookNotStored: metrics.webhookNotStored },
       ...(lock ? { lock } : {}),
@@ -181,6 +182,7 @@ export async function startGateway(
       registered: async (name) => (await store.read.registrations.get(name)) !== undefined,
       platform: platformHealth,
       pause: bridge.pause,
+      deliveries: bridge.deliveryHealth,
     });
     const proxyOn = settings.proxy.clients.length > 0 || settings.proxy.forward_caller_authorization;
     // The proxy reads the token at each call, so a reloaded one reaches it too.
@@ -246,6 +248,7 @@ export async function startGateway(
       pause: bridge.pause,
       connectors: reloadableConnectors(connectorsLoaded, runtime),
       runner: bridge.runner,
+      deliveryHealth: bridge.deliveryHealth,
     };
     reloadTarget = reloading;
     let closing: Promise<void> | undefined;

@@ -6,9 +6,9 @@
  * `server.port` from the same settings the gateway reads.
  */
 import { loadSettings } from '../config/load.ts';
-import { configHelp, configOption, parse, portOption } from './args.ts';
+import { configOption, parse, portOption } from './args.ts';
 import { HealthCheckError } from './errors.ts';
-import { commandHelp } from './help.ts';
+import { commandHelp, configHelp } from './help.ts';
 
 /** Below the container's HEALTHCHECK timeout, so an answer that never comes is reported, not killed. */
 const TIMEOUT_MS = 2_500;
@@ -32,7 +32,9 @@ export const HELP = [
 
 export async function healthCommand(argv: string[]): Promise<number> {
   const { values } = parse(argv, OPTIONS);
-  const { settings } = loadSettings({ path: values.config });
+  // It asks the gateway's /healthz: of the settings it needs only where the gateway listens, unless given.
+  const needs = [...(values.host === undefined ? ['server.host'] : []), ...(values.port === undefined ? ['server.port'] : [])];
+  const { settings } = loadSettings({ path: values.config, needs });
   const port = portOption(values.port, '--port') ?? settings.server.port;
   if (port === 0) throw new HealthCheckError('server.port is 0 (the gateway picks a free port at start): give --port');
   const url = `http://${connectHost(values.host ?? settings.server.host)}:${port}/healthz`;

@@ -15,6 +15,11 @@ export interface OptionHelp {
   default?: string;
 }
 
+/** The help line of `--config`, which most commands read. */
+export const configHelp = {
+  config: { value: 'PATH', text: 'the settings file', default: '$THREADGATE_CONFIG, else none: every default, the store at ./data/threadgate.db' },
+} satisfies Record<string, OptionHelp>;
+
 export interface CommandHelp {
   /** The words after `threadgate`: `replay`, `secrets rotate`. */
   name: string;

@@ -6,7 +6,7 @@
  * the option. Each comes with its help line.
  */
 import { DELIVERY_STATUSES, INBOUND_STATUSES, JOB_STATUSES } from '../store/statuses.ts';
-import { timeFrom } from '../time-spans.ts';
+import { timeFrom } from '../base/time-spans.ts';
 import { UsageError } from './errors.ts';
 import type { OptionHelp } from './help.ts';
 

@@ -10,7 +10,7 @@
  */
 import { enableCompileCache } from 'node:module';
 import { ConfigInvalidError, formatProblem } from '../config/errors.ts';
-import { ThreadgateError } from '../errors.ts';
+import { ThreadgateError } from '../base/errors.ts';
 import { UsageError } from './errors.ts';
 import { helpFor, renderHelp, renderOverview, wantsHelp, type CommandHelp } from './help.ts';
 
@@ -106,7 +106,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 // Before any command's modules load: their compiled code (type stripping included) is kept on disk and reused by the
-// next start, which then loads in about half the time, without the type stripper in memory (docs/benchmarks.md).
+// next start, which then loads in about half the time, without the type stripper in memory (docs/benchmarks.md, "Start-up").
 // The launcher (threadgate.js) has turned it on already, before this file; run directly, this file turns it on here.
 // NODE_COMPILE_CACHE names the folder (default: the system's temp folder); NODE_DISABLE_COMPILE_CACHE=1 turns it off.
 // A folder that cannot be written leaves it off, silently, as Node does.

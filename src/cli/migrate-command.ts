@@ -6,10 +6,10 @@
  */
 import { resolve } from 'node:path';
 import { loadSettings, type LoadedSettings } from '../config/load.ts';
-import { configHelp, configOption, parse } from './args.ts';
+import { configOption, parse } from './args.ts';
 import { UsageError } from './errors.ts';
-import { commandHelp, usageLines } from './help.ts';
-import { openSettingsStore, storeLocation } from './store-access.ts';
+import { commandHelp, configHelp, usageLines } from './help.ts';
+import { openSettingsStore, STORE_ONLY, storeLocation } from './store-access.ts';
 
 const SOURCE_SCHEME = 'sqlite:';
 
@@ -32,7 +32,7 @@ export const HELP = [
 export async function migrateCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, OPTIONS);
   if (positionals.length > 0) throw new UsageError(`migrate takes no arguments, got "${positionals.join(' ')}"`, { usage: usageLines(HELP) });
-  const loaded = loadSettings({ path: values.config });
+  const loaded = loadSettings({ path: values.config, needs: STORE_ONLY });
   if (values.from !== undefined) return copyFrom(values.from, loaded);
   const store = await openSettingsStore(loaded, { migrate: false });
   try {

@@ -12,7 +12,7 @@
  * gateway fills them: 128 MiB of its resident memory held by garbage that
  * is collected anyway. At 16 MiB, a 10,000-mail backlog peaked at 400 MiB
  * instead of 490 MiB with the same speed, and the receiver's throughput did
- * not change (docs/benchmarks.md, "The young generation"). A flag, not a
+ * not change (docs/benchmarks.md, "E-mail backlog"). A flag, not a
  * setting: V8 reads it once, when the process starts.
  */
 export const GATEWAY_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=16'];
@@ -28,8 +28,8 @@ export const GATEWAY_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=16'
  * arena. Besides the main thread the gateway runs libuv's pool (the log's
  * syncs), the checkpoint thread and V8's compiler and collector threads. With
  * two arenas a 10,000-mail backlog peaked at 337–349 MiB instead of 358–378,
- * as fast, and the receiver's rate did not move (docs/benchmarks.md, "The
- * write path, nineteenth increment"). glibc reads it once, when the process
+ * as fast, and the receiver's rate did not move (docs/benchmarks.md, "E-mail
+ * backlog"). glibc reads it once, when the process
  * starts; other C libraries ignore it.
  */
 export const GATEWAY_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };

@@ -4,7 +4,7 @@
  * `sandbox.port` with the settings' signature scheme.
  */
 import type { Settings } from '../config/schema.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../log/logger.ts';
 import type { RunningSandbox } from '../sandbox/index.ts';
 
 export interface PlatformTarget {
@@ -37,6 +37,8 @@ export async function platformTarget(settings: Settings, logger: Logger): Promis
   const sandbox = await startSandbox({
     port: settings.sandbox.port,
     logger: logger.child({ room: 'sandbox' }),
+    // The gateway probes its platform every 30 s when idle: those requests' lines only at debug.
+    requestLogLevel: 'debug',
     signaturePayload: settings.platform.signature.payload,
   });
   return {

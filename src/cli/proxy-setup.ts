@@ -4,7 +4,7 @@ import type { GatewayMetrics } from '../http/metrics.ts';
 import { ProxyCallers } from '../http/proxy/callers.ts';
 import type { ProxyDeps } from '../http/proxy/proxy-handler.ts';
 import { ProxyRouteTable } from '../http/proxy/route-table.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../log/logger.ts';
 import { ALL_ENDPOINTS } from '../platform/endpoints/index.ts';
 import { PostOnce } from '../http/proxy/post-once.ts';
 import type { Store } from '../store/database.ts';

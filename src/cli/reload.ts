@@ -5,17 +5,19 @@
  * the running platform client (the bridge's calls and the proxy's) and every
  * connector whose posts are paused is re-checked at once. A connector's own
  * keys go to the connector when it takes them, and its `platform_concurrency`
- * to the job runner, which reads it at every claim. Every other change
+ * to the job runner, which reads it at every claim; the `health` section to
+ * the judgement of failing deliveries. Every other change
  * is named in the log as needing a restart. Values are never logged, only
  * the paths of what changed.
  */
 import type { AuthPause } from '../bridge/auth-pause.ts';
+import type { DeliveryHealth } from '../bridge/delivery-health.ts';
 import { ConfigInvalidError } from '../config/errors.ts';
 import { checkOwnKeys, type LoadedConnectors } from '../connector/registry.ts';
 import type { ConnectorRuntime } from '../connector/runtime.ts';
 import { loadSettings } from '../config/load.ts';
 import type { Settings } from '../config/schema.ts';
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../log/logger.ts';
 import type { PlatformHttpClient } from '../platform/http-client.ts';
 
 const TOKEN_PATHS = ['platform.token', 'platform.token_type'];
@@ -50,6 +52,8 @@ export interface ReloadTarget {
   connectors?: ReloadableConnectors;
   /** Woken after a connector's `platform_concurrency` changed, so that its lanes claim what a higher one lets them. */
   runner?: { notify(): void };
+  /** Takes the `health` section's rules at once. */
+  deliveryHealth?: Pick<DeliveryHealth, 'rules'>;
 }
 
 export interface ReloadOutcome {
@@ -102,13 +106,15 @@ export function reloadSettings(target: ReloadTarget, logger: Logger): ReloadOutc
   }
   applied.push(...applyConnectorEntries(target, next, entries.checked, changed));
   applied.push(...applyLiveEntryKeys(target, next, changed));
+  applied.push(...applyHealth(target, next, changed));
   const restartNeeded = changed.filter((p) => !applied.includes(p));
+  const needRestart = `${restartNeeded.join(', ')} ${restartNeeded.length === 1 ? 'needs' : 'need'} a restart`;
   logger.info(
     { event: 'settings_reloaded', file: target.file, applied, restart_needed: restartNeeded },
     applied.length > 0
-      ? `SIGHUP: applied ${applied.join(', ')}${restartNeeded.length > 0 ? `; ${restartNeeded.join(', ')} need a restart` : ''}`
+      ? `SIGHUP: applied ${applied.join(', ')}${restartNeeded.length > 0 ? `; ${needRestart}` : ''}`
       : restartNeeded.length > 0
-        ? `SIGHUP: nothing applied; ${restartNeeded.join(', ')} need a restart`
+        ? `SIGHUP: nothing applied; ${needRestart}`
         : 'SIGHUP: the settings file is unchanged',
   );
   return { applied, restartNeeded };
@@ -191,4 +197,13 @@ function setAt(root: Record<string, unknown>, key: string, value: unknown): void
   }
   if (value === undefined) delete at[parts.at(-1)!];
   else at[parts.at(-1)!] = value;
+}
+
+/** The `health` section's changed paths, now in force, when the gateway judges failing deliveries. */
+function applyHealth(target: ReloadTarget, next: Readonly<Settings>, changed: readonly string[]): string[] {
+  const paths = changed.filter((p) => p.startsWith('health.'));
+  if (paths.length === 0 || target.deliveryHealth === undefined) return [];
+  target.deliveryHealth.rules = { failures: next.health.delivery_failures, failingForMs: next.health.delivery_failing_for };
+  target.settings = { ...target.settings, health: next.health };
+  return paths;
 }

@@ -3,7 +3,7 @@
  * the platform emulator on its own. Prints one `sandbox_ready` JSON line with
  * what a client needs (the token is the sandbox's own, not a secret).
  */
-import { createLogger } from '../logger.ts';
+import { createLogger } from '../log/logger.ts';
 import { startSandbox } from '../sandbox/index.ts';
 import { parse, portOption } from './args.ts';
 import { ListenError, UsageError } from './errors.ts';

@@ -9,13 +9,13 @@
  */
 import { Registrar, DEFAULT_ROTATION_GRACE_MS } from '../bridge/registrar.ts';
 import { loadSettings } from '../config/load.ts';
-import { createLogger } from '../logger.ts';
+import { createLogger } from '../log/logger.ts';
 import { PlatformHttpClient } from '../platform/http-client.ts';
 import { createUnifiedMessagingClient } from '../platform/unified-messaging-client.ts';
-import { configHelp, configOption, parse, subcommandError } from './args.ts';
+import { configOption, parse, subcommandError } from './args.ts';
 import { UsageError } from './errors.ts';
 import { parseDuration } from './duration.ts';
-import { commandHelp, usageLines } from './help.ts';
+import { commandHelp, configHelp, usageLines } from './help.ts';
 import { secretSetCommand } from './secret-set-command.ts';
 import { openSettingsStore } from './store-access.ts';
 

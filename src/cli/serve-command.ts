@@ -6,11 +6,11 @@
  */
 import { flushCompileCache } from 'node:module';
 import { loadCheckedSettings } from '../config/checked-settings.ts';
-import { ThreadgateError } from '../errors.ts';
-import { createLogger } from '../logger.ts';
-import { configHelp, configOption, parse, portOption } from './args.ts';
+import { ThreadgateError } from '../base/errors.ts';
+import { createLogger } from '../log/logger.ts';
+import { configOption, parse, portOption } from './args.ts';
 import { ListenError } from './errors.ts';
-import { commandHelp } from './help.ts';
+import { commandHelp, configHelp } from './help.ts';
 import { startGateway } from './gateway.ts';
 import { reloadOnHangup, stopOnSignals } from './signals.ts';
 

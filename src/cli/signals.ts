@@ -3,7 +3,7 @@
  * then exit 0 (1 if stopping failed or timed out). A second signal exits at
  * once. SIGHUP reloads the settings (`reload.ts`) and keeps running.
  */
-import type { Logger } from '../logger.ts';
+import type { Logger } from '../log/logger.ts';
 
 export function stopOnSignals(logger: Logger, stop: () => Promise<void>, timeoutMs: number): void {
   let stopping = false;

@@ -64,9 +64,15 @@ export async function openSettingsStore(loaded: LoadedSettings, options: OpenOpt
   });
 }
 
+/**
+ * What the commands that only read or requeue from the store need of the settings. A `${VAR}` elsewhere (a
+ * connector's secret, the platform token) may be unset where they run: it is left unread (config/partial-settings.ts).
+ */
+export const STORE_ONLY: readonly string[] = ['store'];
+
 /** The store of the settings at `configPath` (or THREADGATE_CONFIG), for a log command: only one that exists. */
 export async function openConfiguredStore(configPath: string | undefined): Promise<OpenedStore> {
-  const loaded = loadSettings({ path: configPath });
+  const loaded = loadSettings({ path: configPath, needs: STORE_ONLY });
   return { loaded, store: await openSettingsStore(loaded, { mustExist: true }) };
 }
 

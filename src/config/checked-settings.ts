@@ -36,7 +36,7 @@ export async function loadCheckedSettings(options: LoadOptions = {}): Promise<Lo
   const from = settingsSource(options);
   const check = await checkSettingsWithConnectors(from.text ?? '{}', { env: from.env, cwd: from.cwd, baseDir: from.baseDir });
   if (check.settings === undefined) throw new ConfigInvalidError(from.source, check.problems);
-  return { settings: deepFreeze(check.settings), file: from.file, baseDir: from.baseDir };
+  return { settings: deepFreeze(check.settings), file: from.file, baseDir: from.baseDir, unread: [] };
 }
 
 /** An entry whose connector can be found: a mapping with a string `type`, and a string `module` if any. */

@@ -1,5 +1,5 @@
 /** Errors of the config room. */
-import { ThreadgateError } from '../errors.ts';
+import { ThreadgateError } from '../base/errors.ts';
 
 export interface ConfigProblem {
   /** Where in the file, as `connectors[1].imap.port`; empty for the whole file. */

@@ -7,7 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { ConfigInvalidError, type ConfigProblem } from './errors.ts';
+import { ConfigInvalidError, isAtOrUnder, type ConfigProblem } from './errors.ts';
+import { checkNeededSettings } from './partial-settings.ts';
 import type { Settings } from './schema.ts';
 import { checkSettings, type SettingsCheck } from './settings-check.ts';
 import { readYaml } from './yaml-problems.ts';
@@ -18,12 +19,22 @@ export interface LoadedSettings {
   file: string | null;
   /** Folder relative paths in the file (store.path, connector modules) resolve from. */
   baseDir: string;
+  /**
+   * Loaded with `needs`: the paths outside them whose `${VAR}` is unset, each with its variable. Their values
+   * are placeholders (or defaults), never to be used: `requireRead` says so when a reader needs one after all.
+   */
+  unread: readonly ConfigProblem[];
 }
 
 export interface LoadOptions {
   path?: string | undefined;
   env?: Readonly<Record<string, string | undefined>>;
   cwd?: string;
+  /**
+   * The paths the reader needs (`store`; `server.port`): an unset `${VAR}` elsewhere is not a problem, only
+   * listed in `unread` (partial-settings.ts). Absent: every path is needed, as `serve` and `config check` need.
+   */
+  needs?: readonly string[];
 }
 
 /** The settings text of a load: the file named, or none (defaults). */
@@ -39,9 +50,15 @@ export interface SettingsSource {
 
 export function loadSettings(options: LoadOptions = {}): LoadedSettings {
   const from = settingsSource(options);
-  const check = checkSettingsText(from.text ?? '{}', from.env, from.cwd);
+  const check = checkSettingsText(from.text ?? '{}', from.env, from.cwd, options.needs);
   if (check.settings === undefined) throw new ConfigInvalidError(from.source, check.problems);
-  return { settings: deepFreeze(check.settings), file: from.file, baseDir: from.baseDir };
+  return { settings: deepFreeze(check.settings), file: from.file, baseDir: from.baseDir, unread: check.unread ?? [] };
+}
+
+/** Refuses (ConfigInvalidError) settings loaded with `needs` when a value at or under one of `paths` was left unread. */
+export function requireRead(loaded: LoadedSettings, paths: readonly string[]): void {
+  const missing = loaded.unread.filter((u) => paths.some((at) => isAtOrUnder(u.path, at) || isAtOrUnder(at, u.path)));
+  if (missing.length > 0) throw new ConfigInvalidError(loaded.file ?? '(defaults)', missing);
 }
 
 /** Which file a load reads, and its text; a file that cannot be read is a ConfigInvalidError. */
@@ -70,8 +87,8 @@ export function parseSettingsText(
   return deepFreeze(check.settings);
 }
 
-/** Every problem of the settings in `text` (YAML syntax first: then nothing else can be checked). */
-export function checkSettingsText(text: string, env: Readonly<Record<string, string | undefined>>, cwd: string): SettingsCheck {
+/** Every problem of the settings in `text` (YAML syntax first: then nothing else can be checked); `needs`: partial-settings.ts. */
+export function checkSettingsText(text: string, env: Readonly<Record<string, string | undefined>>, cwd: string, needs?: readonly string[]): SettingsCheck {
   const none = { entries: [], unsetPaths: [] };
   const yaml = readYaml(text);
   if (yaml.problems !== undefined) return { problems: yaml.problems, ...none };
@@ -80,7 +97,7 @@ export function checkSettingsText(text: string, env: Readonly<Record<string, str
     const problems: ConfigProblem[] = [{ path: '', message: 'expected a mapping at the top level' }];
     return { problems, ...none };
   }
-  return checkSettings(raw as Record<string, unknown>, env, cwd);
+  return needs === undefined ? checkSettings(raw as Record<string, unknown>, env, cwd) : checkNeededSettings(raw as Record<string, unknown>, env, cwd, needs);
 }
 
 export function deepFreeze<T>(value: T): Readonly<T> {

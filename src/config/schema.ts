@@ -4,7 +4,7 @@
  * validates those with its own `configSchema` when it is loaded.
  */
 import { z } from 'zod';
-import { spanMs } from '../time-spans.ts';
+import { spanMs } from '../base/time-spans.ts';
 import { settingsRuleProblems } from './settings-rules.ts';
 
 const CONNECTOR_NAME = /^[a-z0-9-]+$/;
@@ -26,8 +26,8 @@ function duration(min: string, max: string) {
 
 /**
  * What names a webhook event for deduplication: its type and id at its `created_at` (the default), or its type
- * and id alone, for a platform that sends an event again with another `created_at` (docs/decisions.md, "Which
- * webhooks are the same event").
+ * and id alone, for a platform that sends an event again with another `created_at`
+ * (docs/decisions/webhook-dedup.md).
  */
 export const WEBHOOK_DEDUP = ['id_and_created_at', 'id'] as const;
 export type WebhookDedup = (typeof WEBHOOK_DEDUP)[number];
@@ -164,9 +164,12 @@ export const JobSettings = z
     /** The first retry's delay; it doubles per try up to backoff_max, each delay jittered to between half and all of it. */
     backoff_first: duration('10ms', '1h').prefault('1s'),
     backoff_max: duration('10ms', '1d').prefault('15m'),
-    /** Safety caps on tries (connector deliveries; platform POSTs): the defaults do not bind before retry_for 3d (about 590 tries). */
-    max_attempts: z.number().int().min(1).max(100_000).default(1_000),
-    platform_max_attempts: z.number().int().min(1).max(100_000).default(1_000),
+    /**
+     * Safety caps on tries (connector deliveries; platform POSTs). Unset: 1000, or more where the backoff is short
+     * enough that 1000 tries would end before retry_for (cli/retry-policy.ts), so only the deadline ends retries.
+     */
+    max_attempts: z.number().int().min(1).max(100_000).optional(),
+    platform_max_attempts: z.number().int().min(1).max(100_000).optional(),
     /** Jobs of one kind running at once. */
     concurrency: z.number().int().min(1).max(256).default(32),
     /**
@@ -178,6 +181,14 @@ export const JobSettings = z
   .refine((jobs) => jobs.backoff_first <= jobs.backoff_max, { path: ['backoff_first'], error: 'must not be longer than backoff_max' });
 
 const HEX_SHA256 = /^[0-9a-f]{64}$/;
+
+/** When a connector counts as down (bridge/delivery-health.ts), besides its own report. */
+export const HealthSettings = z.strictObject({
+  /** Delivery attempts in a row that failed before the connector is down; 0: never by count. */
+  delivery_failures: z.number().int().min(0).max(1_000_000).default(3),
+  /** Or failing with none succeeding for this long (`0s`: never by time). */
+  delivery_failing_for: z.union([z.literal('0s').transform(() => 0), duration('1s', '30d')]).prefault('5m'),
+});
 
 export const ProxyClient = z.strictObject({
   name: z.string().regex(CONNECTOR_NAME, { error: 'expected lower-case letters, digits and dashes' }),
@@ -236,6 +247,7 @@ export const SettingsSections = z.strictObject({
   files: FileSettings.prefault({}),
   sandbox: SandboxSettings.prefault({}),
   log: LogSettings.prefault({}),
+  health: HealthSettings.prefault({}),
   jobs: JobSettings.prefault({}),
   proxy: ProxySettings.prefault({}),
   connectors: z.array(ConnectorEntry).default([]),

@@ -16,7 +16,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { formatPath, isAtOrUnder, type ConfigProblem } from './errors.ts';
-import { interpolate } from './interpolate.ts';
+import { interpolate, type KeptUnset } from './interpolate.ts';
 import { PlatformSettings, ServerSettings, Settings, SettingsSections } from './schema.ts';
 import { settingsRuleProblems, type RuleInput } from './settings-rules.ts';
 import { checkValue, issueProblems, unknownKeyMessage } from './zod-problems.ts';
@@ -29,15 +29,28 @@ export interface SettingsCheck {
   entries: unknown[];
   /** Paths that use an unset environment variable: any other problem at or under one is its consequence. */
   unsetPaths: string[];
+  /** With `needs`: the paths outside it whose unset variables were kept as written (`${VAR}`), each with its variable. */
+  unread?: ConfigProblem[];
+}
+
+export interface CheckOptions {
+  /**
+   * The paths the reader needs (`store`, `server.port`): an unset variable elsewhere is not a problem; its
+   * placeholder stays as written and the path is listed in `unread`. Absent: every path is needed.
+   */
+  needs?: readonly string[];
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
 type Section = keyof typeof SettingsSections.shape;
 
 /** Checks `raw`, the file's top-level mapping. */
-export function checkSettings(raw: Record<string, unknown>, env: Env, cwd: string): SettingsCheck {
+export function checkSettings(raw: Record<string, unknown>, env: Env, cwd: string, options: CheckOptions = {}): SettingsCheck {
   const unset: ConfigProblem[] = [];
-  const withEnv = withStoreEnv(interpolate(raw, env, unset) as Record<string, unknown>, env, cwd);
+  const { needs } = options;
+  const kept: KeptUnset | undefined = needs && { keep: (path) => !needs.some((at) => isAtOrUnder(path, at) || isAtOrUnder(at, path)), kept: [] };
+  const withEnv = withStoreEnv(interpolate(raw, env, unset, [], kept) as Record<string, unknown>, env, cwd);
+  const unread = kept ? { unread: kept.kept } : {};
   const problems: ConfigProblem[] = [];
   const sections = Object.keys(SettingsSections.shape);
   for (const key of Object.keys(withEnv)) {
@@ -62,11 +75,11 @@ export function checkSettings(raw: Record<string, unknown>, env: Env, cwd: strin
 
   const unsetPaths = unset.map((p) => p.path);
   const all = [...unset, ...withoutUnset(problems, unsetPaths)];
-  if (all.length > 0) return { problems: all, entries, unsetPaths };
+  if (all.length > 0) return { problems: all, entries, unsetPaths, ...unread };
   const parsed = Settings.safeParse(withEnv); // the sections and rules once more, as one value
-  if (parsed.success) return { settings: parsed.data, problems: [], entries, unsetPaths };
+  if (parsed.success) return { settings: parsed.data, problems: [], entries, unsetPaths, ...unread };
   const rest = issueProblems(Settings, parsed.error.issues).map((p) => ({ path: formatPath(p.path), message: p.message }));
-  return { problems: rest, entries, unsetPaths };
+  return { problems: rest, entries, unsetPaths, ...unread };
 }
 
 /** The keys the rules read of a section, each checked as in the section: a bad key elsewhere in it does not stop them. */

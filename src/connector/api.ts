@@ -31,9 +31,15 @@ export type { Logger, MessageAttachment, MessageCreatedEvent, ReplySuggestionCre
 /** The file and image attachments of an agent's message (`event.message.attachments`); other elements are left out. */
 export { knownAttachments } from '../platform/schemas/unified-messaging.ts';
 /** Waits `ms`, or less when `signal` aborts; never rejects (for poll and reconnect loops). */
-export { sleep } from '../sleep.ts';
+export { sleep } from '../base/sleep.ts';
 /** A `Retry-After` header in ms (delta-seconds or an HTTP-date); undefined when absent or unreadable. */
 export { parseRetryAfter } from '../platform/retry.ts';
+/** What an HTTP answer means for a delivery, and the error it is (http-answers.ts). */
+export { answerExcerpt, deliveryErrorFor, judgeHttpAnswer, retryAfterOf } from './http-answers.ts';
+export type { AnswerHeaders, DeliveryErrorOptions, HttpAnswer, HttpVerdict } from './http-answers.ts';
+/** A timing-safe check of an HMAC signature header (hmac-signature.ts). */
+export { verifyHmacSignature } from './hmac-signature.ts';
+export type { HmacRefusal, HmacSignatureCheck, HmacVerdict } from './hmac-signature.ts';
 /** A file size for people: `512 B`, `24 KB`, `1.4 MB` (1 KB = 1024 B). */
 export { formatSize } from './file-size.ts';
 /** Files and credentials: `ctx.attachments`, `ctx.files`, `ctx.secrets`, `ctx.sealer` (files-api.ts). */

@@ -4,7 +4,7 @@
  * the attachment fetcher's own (`ctx.attachments`) are of the same two kinds; `RouteError` answers a connector
  * route's caller with a status and a JSON body.
  */
-import { ThreadgateError } from '../errors.ts';
+import { ThreadgateError } from '../base/errors.ts';
 
 /** Sending can never succeed (the address is refused, the ticket is gone): dead-letter now. */
 export class PermanentDeliveryError extends ThreadgateError {

@@ -1,5 +1,5 @@
 /** Errors of the connector room. */
-import { ThreadgateError } from '../errors.ts';
+import { ThreadgateError } from '../base/errors.ts';
 
 /** A connector module cannot be found or does not export a definition. */
 export class ConnectorLoadError extends ThreadgateError {

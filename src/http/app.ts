@@ -8,9 +8,9 @@ import type { WebhookIntake } from '../bridge/webhook-intake.ts';
 import type { Settings } from '../config/schema.ts';
 import type { ConnectorHealth } from '../connector/api.ts';
 import type { ConnectorRouteTable } from '../connector/route-table.ts';
-import { lazyChild } from '../lazy-logger.ts';
-import { ROUTE_SCHEMAS_OFF } from '../route-schemas-off.ts';
-import type { Logger } from '../logger.ts';
+import { lazyChild } from '../log/lazy-child.ts';
+import { ROUTE_SCHEMAS_OFF } from '../base/route-schemas-off.ts';
+import type { Logger } from '../log/logger.ts';
 import type { Store } from '../store/database.ts';
 import { registerAdmin, type AdminBridge } from './admin/index.ts';
 import { registerApiDocs } from './api-docs/routes.ts';
@@ -49,7 +49,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const app = Fastify({
     ...(proxy ? { serverFactory: proxyFirstServer(proxy) } : {}),
     loggerInstance: deps.logger.child({ room: 'http' }) as FastifyBaseLogger,
-    // Each request's logger (its reqId) is made only if the request writes a line: see lazy-logger.ts.
+    // Each request's logger (its reqId) is made only if the request writes a line: see src/log/lazy-child.ts.
     childLoggerFactory: (logger, bindings, options) => lazyChild(logger as Logger, bindings, options) as FastifyBaseLogger,
     bodyLimit: deps.settings.server.body_limit_bytes,
     return503OnClosing: true,

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { RouteRequest } from '../connector/api.ts';
 import type { ConnectorRouteTable } from '../connector/route-table.ts';
-import { ThreadgateError } from '../errors.ts';
+import { ThreadgateError } from '../base/errors.ts';
 import { RouteNotFoundError } from './errors.ts';
 import { acceptRawBodies, rawBodyOf } from './raw-body.ts';
 

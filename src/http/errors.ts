@@ -4,7 +4,7 @@
  * reaches a client.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ThreadgateError } from '../errors.ts';
+import { ThreadgateError } from '../base/errors.ts';
 
 export interface FieldError {
   path: string;

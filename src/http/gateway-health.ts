@@ -6,18 +6,33 @@
  * applied, and every connector's channel configuration is registered or known
  * from the store (a row from an earlier run counts). Healthy (what
  * `/readyz?strict=1` asks): ready, the platform answers and accepts the
- * token, and every connector is up: its own report is ok, it is registered
- * and its platform posts are not paused.
+ * token, and every connector is up: its own report is ok, its deliveries get
+ * through (bridge/delivery-health.ts), it is registered and its platform posts
+ * are not paused.
  */
 import type { AuthPause } from '../bridge/auth-pause.ts';
+import type { DeliveryHealth } from '../bridge/delivery-health.ts';
 import type { ConnectorHealth } from '../connector/api.ts';
 import type { PlatformHealth } from '../platform/platform-health.ts';
 import type { Store } from '../store/database.ts';
 
+/** A connector's run of failed delivery attempts (webhooks handed to its `deliver`). */
+export interface DeliveryFailureReport {
+  /** The run's first failed attempt. */
+  since: string;
+  attempts: number;
+  last_error: string;
+  last_error_at: string;
+  /** The run is long enough for the connector to count as down (health.delivery_failures, health.delivery_failing_for). */
+  down: boolean;
+}
+
 export interface ConnectorReport {
-  /** The connector's own report (a mailbox connected, a poller running). */
+  /** Its own report is ok (a mailbox connected, a poller running) and its deliveries are not failing. */
   ok: boolean;
   details: Record<string, unknown>;
+  /** Its current run of failed deliveries; null while the last one got through (or none ran). */
+  deliveries: DeliveryFailureReport | null;
   /** It has a channel configuration (registered now or known from the store). */
   registered: boolean;
   /** Its platform posts wait for the platform to accept the token again; null while they flow. */
@@ -54,6 +69,7 @@ export interface HealthSources {
   registered?: (connector: string) => boolean | Promise<boolean>;
   platform?: PlatformHealth;
   pause?: AuthPause;
+  deliveries?: Pick<DeliveryHealth, 'view'>;
 }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -89,9 +105,18 @@ export class GatewayHealth {
       const paused = pause
         ? { since: iso(pause.since) as string, status: pause.status, reason: pause.reason, checks: pause.checks, next_check_at: iso(pause.nextCheckAt) as string }
         : null;
-      connectors[name] = { ok: health.ok, details: health.details ?? {}, registered, paused, up: health.ok && registered && paused === null };
+      const failing = this.#s.deliveries?.view(name) ?? null;
+      const deliveries = failing
+        ? { since: iso(failing.since) as string, attempts: failing.attempts, last_error: failing.lastError, last_error_at: iso(failing.lastErrorAt) as string, down: failing.down }
+        : null;
+      const ok = health.ok && deliveries?.down !== true;
+      connectors[name] = { ok, details: health.details ?? {}, deliveries, registered, paused, up: ok && registered && paused === null };
       if (!registered) unregistered.push(name);
       if (!health.ok) problems.push(`connector ${name} reports itself unhealthy`);
+      if (deliveries?.down) {
+        const tries = deliveries.attempts === 1 ? 'a delivery' : `${deliveries.attempts} deliveries in a row`;
+        problems.push(`connector ${name}: ${tries} failed since ${deliveries.since} (last: ${deliveries.last_error})`);
+      }
       if (paused) problems.push(`connector ${name}: platform posts paused since ${paused.since} (the platform refused the token: ${paused.status})`);
     }
     if (unregistered.length > 0) {

@@ -6,7 +6,7 @@
  * `postponeUntil` time (Unix ms) is no failure: the job waits until then and
  * the try does not count (a paused connector).
  */
-import { ThreadgateError } from '../errors.ts';
+import { ThreadgateError } from '../base/errors.ts';
 
 export class PermanentJobError extends ThreadgateError {
   readonly code = 'TG_JOB_PERMANENT_FAILURE';

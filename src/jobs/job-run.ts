@@ -5,7 +5,7 @@
  * released on stop — written again while the store is away.
  */
 import type { Logger } from 'pino';
-import { lazyChild } from '../lazy-logger.ts';
+import { lazyChild } from '../log/lazy-child.ts';
 import type { Repos } from '../store/repos.ts';
 import { describeFailure, LeaseLostError, postponedUntil } from './errors.ts';
 import type { Job, JobQueue, TxWork } from './queue.ts';

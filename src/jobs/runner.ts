@@ -188,7 +188,8 @@ export class JobRunner {
       this.#start(lane, claimed, owner, notes);
     });
     // Leases that ran out (a process gone, a handler stuck) are looked for now and then, not by every claim: that
-    // side reads every running job of the kind (docs/benchmarks.md, "Claims that look for lost leases less often").
+    // side reads every running job of the kind (docs/benchmarks.md at 65810b0, "Claims that look for lost leases less
+    // often").
     const now = Date.now();
     const expired = now - lane.expiredLookedAt >= Math.min(EXPIRED_LOOK_MS, kind.leaseMs / 4);
     if (expired) lane.expiredLookedAt = now;

@@ -6,10 +6,18 @@
  * Nothing here exists at run time.
  */
 import type { z } from 'zod';
-import type { PlatformRedirect } from './client.ts';
 import type { PlatformDownload } from './download.ts';
 import type { ENDPOINTS } from './endpoints/index.ts';
 import type { CallOptions } from './http-request.ts';
+
+/** The answer of a sign-in endpoint that redirects (`authorize`): where to, never followed. */
+export interface PlatformRedirect {
+  status: number;
+  /** The Location header, e.g. the redirect_uri with the tokens or the error in its hash or query. */
+  location: string | undefined;
+  /** A body sent with a 2xx (a login page), undefined with a 3xx. */
+  body: unknown;
+}
 
 type AnyEndpoint = (typeof ENDPOINTS)[number];
 

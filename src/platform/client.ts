@@ -25,6 +25,7 @@ import type {
   ItemOf,
   LooseQuery,
   PaginatedId,
+  PlatformRedirect,
 } from './client-types.ts';
 import { PlatformDownload } from './download.ts';
 import { ALL_ENDPOINTS } from './endpoints/index.ts';
@@ -38,15 +39,6 @@ import type { RetryPolicy } from './retry.ts';
 export type * from './client-types.ts';
 export { PlatformDownload, DownloadConsumedError } from './download.ts';
 export * from './errors.ts';
-
-/** The answer of a sign-in endpoint that redirects (`authorize`): where to, never followed. */
-export interface PlatformRedirect {
-  status: number;
-  /** The Location header, e.g. the redirect_uri with the tokens or the error in its hash or query. */
-  location: string | undefined;
-  /** A body sent with a 2xx (a login page), undefined with a 3xx. */
-  body: unknown;
-}
 
 export type PlatformClientOptions = PlatformConnectOptions | PlatformTransportOptions;
 

@@ -8,7 +8,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { ThreadgateError } from '../errors.ts';
+import { ThreadgateError } from '../base/errors.ts';
 
 /** A download's body was asked for a second time. */
 export class DownloadConsumedError extends ThreadgateError {

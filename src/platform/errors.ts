@@ -1,6 +1,6 @@
 /** Errors of the platform room: webhook signatures and platform API calls. */
 import type { z } from 'zod';
-import { ThreadgateError } from '../errors.ts';
+import { ThreadgateError } from '../base/errors.ts';
 import { fieldLines } from './error-body.ts';
 
 export type SignatureProblem =

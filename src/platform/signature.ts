@@ -5,7 +5,7 @@
  * configuration's `webhook_secret_key` over the signed string, and
  * `X-Svc-Timestamp` is the Unix time in seconds of signing. The spec does not
  * show the signed string; the default is `<timestamp>.<raw body>`, and
- * `body` signs the raw body alone (docs/decisions.md).
+ * `body` signs the raw body alone (docs/decisions/webhook-signature.md).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { WebhookSignatureError } from './errors.ts';

@@ -5,7 +5,7 @@
  * Closing the app stops webhook deliveries (pending retries and requests in
  * flight).
  */
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { requireAccess } from './auth.ts';
 import { registerChannelMessaging } from './channel-messaging/index.ts';
 import type { SandboxContext } from './context.ts';
@@ -27,7 +27,7 @@ import { requireOrganizationPermissions } from './permissions.ts';
 import { registerOwnedChatListRoute } from './routes/chat-listings.ts';
 import { SETTINGS_SCOPE, SandboxState, seedState, type Seed } from './state.ts';
 import { WebhookDispatcher } from './webhook-dispatcher.ts';
-import { ROUTE_SCHEMAS_OFF } from '../route-schemas-off.ts';
+import { ROUTE_SCHEMAS_OFF } from '../base/route-schemas-off.ts';
 
 const ORG_PATH = '/api/v5/orgs/:organization_id';
 
@@ -54,6 +54,7 @@ export function buildSandboxApp(options: SandboxOptions = {}): SandboxApp {
 
   const app = Fastify({
     ...(logger ? { loggerInstance: logger as FastifyBaseLogger } : { logger: false }),
+    ...(resolved.requestLogLevel === 'debug' ? { logController: new RequestLinesAtDebug() } : {}),
     return503OnClosing: true,
     forceCloseConnections: true,
     // Its routes check their input with zod: Fastify need not load Ajv or fast-json-stringify.
@@ -91,4 +92,16 @@ export function buildSandboxApp(options: SandboxOptions = {}): SandboxApp {
   registerChannelMessaging(app, ctx);
 
   return { app, state, seed, options: resolved };
+}
+
+/** Fastify's two lines of each request (`incoming request`, `request completed`) at debug instead of info; errors as before. */
+class RequestLinesAtDebug extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    if (!this.isLogDisabled(request)) request.log.debug({ req: request }, 'incoming request');
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error) super.requestCompleted(error, request, reply);
+    else if (!this.isLogDisabled(request)) reply.log.debug({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
 }

@@ -8,7 +8,7 @@
  * never keeps the AES key, the plaintext or the organization's private key:
  * the control API hands the private key out once when it enables the feature,
  * and the decrypted-chats request brings it in X-PRIVATE-KEY, where it lives
- * only for that request (docs/decisions.md).
+ * only for that request (docs/decisions/sandbox-chat-encryption.md).
  */
 import {
   constants,

@@ -2,7 +2,7 @@
  * The chat listings of spec 01: which chats a query selects and in what
  * order. Filters: is_waiting, is_ended, has_messages, has_user_messages,
  * has_visitor_messages, created_at_after / created_at_before (both inclusive,
- * docs/decisions.md). Ordering: created_at or -created_at; newest first when
+ * docs/decisions/sandbox-chat-listing.md). Ordering: created_at or -created_at; newest first when
  * none is given (the document's "sorted by creation time descending by
  * default").
  */

@@ -6,7 +6,7 @@
  *
  * The chat resource's messaging_channel is "one of email, whatsapp, webchat",
  * never null; a chat seeded (or created empty) without one gets webchat
- * (docs/decisions.md).
+ * (docs/decisions/sandbox-chats.md).
  */
 import { randomUUID } from 'node:crypto';
 import type { MESSAGING_CHANNELS } from '../platform/schemas/chats.ts';

@@ -8,7 +8,7 @@
  * fields). Visitors have no name field anywhere in the documents: a visitor's
  * name is its visitor variable `name` (what the gateway sets from a
  * connector's sender name), and a visitor without one is "Visitor"
- * (docs/decisions.md).
+ * (docs/decisions/sandbox-chats.md).
  */
 import type { KeyObject } from 'node:crypto';
 import type { DecryptedChat } from '../platform/schemas/chats.ts';

@@ -4,7 +4,7 @@
  * handler of `http-errors.ts`. Bodies follow the platform's `{detail}` shape
  * (plus `errors` for field problems), not the gateway's `{code, message}`.
  */
-import { ThreadgateError } from '../errors.ts';
+import { ThreadgateError } from '../base/errors.ts';
 
 /** Field path (dotted, e.g. `messages.0.body`) → messages. */
 export type FieldErrors = Record<string, string[]>;

@@ -5,7 +5,7 @@
  *   400 {"detail": "Invalid payload.", "errors": {"messages.0.body": ["..."]}}
  *
  * Every other error body is `{"detail": "..."}`. Spec 03 does not show the
- * error body; this shape is our choice (docs/decisions.md).
+ * error body; this shape is our choice (docs/decisions/platform-error-body.md).
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { z } from 'zod';

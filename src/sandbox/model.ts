@@ -2,6 +2,7 @@
  * The records the sandbox keeps in memory. Times are epoch milliseconds of
  * the sandbox clock; views turn them into ISO 8601 strings.
  */
+import type { USER_PREFERENCES_DEFAULTS } from '../platform/schemas/users.ts';
 
 export interface Organization {
   id: string;
@@ -17,6 +18,12 @@ export interface Room {
   name: string;
   organizationId: string;
 }
+
+type PreferenceDefaults = typeof USER_PREFERENCES_DEFAULTS;
+/** The stored preferences of one user (the resource without user_id). */
+export type UserPreferencesValues = {
+  -readonly [K in keyof PreferenceDefaults]: PreferenceDefaults[K] extends boolean ? boolean : PreferenceDefaults[K] extends number ? number : string;
+};
 
 /** An agent (human or bot) of an organization. */
 export interface User {
@@ -38,7 +45,7 @@ export interface User {
 /** Spec 01 User fields beyond the names (users interface). */
 export interface UserProfile {
   alias: string | null;
-  /** 1 male, 2 female, null unknown (docs/decisions.md). */
+  /** 1 male, 2 female, null unknown (docs/decisions/sandbox-users.md). */
   gender: number | null;
   birthday: string | null;
   phone: string | null;

@@ -16,6 +16,11 @@ export interface SandboxOptions {
   token?: string;
   /** Default false (silent). */
   logger?: Logger | false;
+  /**
+   * The level of its two lines per request (`incoming request`, `request completed`). Default 'info'; the
+   * gateway's embedded sandbox takes 'debug', so the gateway's own probes of it every 30 s stay out of its log.
+   */
+  requestLogLevel?: 'info' | 'debug';
   /** What the webhook signature covers. Default 'timestamp.body'. */
   signaturePayload?: SignaturePayload;
   /** The webhook retry unit: the nth retry waits retryBaseMs * 2^n + 0..retryBaseMs. Default 1000. */
@@ -37,6 +42,7 @@ export function resolveOptions(options: SandboxOptions): ResolvedSandboxOptions 
     roomId: options.roomId ?? randomUUID(),
     token: options.token ?? randomBytes(20).toString('hex'),
     logger: options.logger ?? false,
+    requestLogLevel: options.requestLogLevel ?? 'info',
     signaturePayload: options.signaturePayload ?? 'timestamp.body',
     retryBaseMs: options.retryBaseMs ?? DEFAULT_RETRY_BASE_MS,
     webhookTimeoutMs: options.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,

@@ -10,7 +10,7 @@
  *
  * A request is checked whole before anything changes, so a 400 leaves no trace.
  * Thread ids are scoped to the channel configuration; a reopened thread keeps
- * its visitor (docs/decisions.md).
+ * its visitor (docs/decisions/sandbox-unified-messaging-sessions.md).
  */
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';

@@ -6,7 +6,6 @@
  * are testable.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { UserPreferencesValues } from './users/preferences.ts';
 import type {
   ApiToken,
   AvatarRecord,
@@ -20,6 +19,7 @@ import type {
   ThreadMapping,
   User,
   UserClientRecord,
+  UserPreferencesValues,
   Visitor,
   WebhookAttempt,
 } from './model.ts';

@@ -1,5 +1,5 @@
 /** Errors of the store room. */
-import { ThreadgateError } from '../errors.ts';
+import { ThreadgateError } from '../base/errors.ts';
 
 /** The database file cannot be opened or migrated. */
 export class StoreOpenError extends ThreadgateError {

@@ -83,7 +83,7 @@ export class JobsRepo {
     // In jobs_due's order, so that the scan stops at the limit. SQLite's index ends with the rowid (the id): equal
     // times come in id order, which its runner's thread order rests on. PostgreSQL's orders equal keys by where the
     // row lies: `order by run_at, id` there sorted every due job of the kind before taking the first (37,000-102,000
-    // pages a claim behind a backlog; docs/benchmarks.md, "PostgreSQL: plans made on an empty table"); its threads
+    // pages a claim behind a backlog; docs/benchmarks.md at 65810b0, "PostgreSQL: plans made on an empty table"); its threads
     // keep their order by the check above, not by the claim's. The order names the lane: PostgreSQL knows a column
     // compared with `=` to be constant, and one tested `is null` not, and would sort the lane's due jobs by run_at.
     const due = `select c.id, c.run_at from jobs c where c.kind = ?${ofLane} and c.status = 'queued' and c.run_at <= ?${inOrder}
@@ -220,8 +220,8 @@ export class JobsRepo {
   /** The earliest run_at among queued jobs of `kind` in lane `lane` (null: the jobs without one). */
   async nextDueAt(kind: string, lane: string | null = null): Promise<number | null> {
     // The first entry of the lane in jobs_due, not `min(run_at)`: on PostgreSQL a plan cached while the table was
-    // nearly empty aggregates every queued job of the kind (docs/benchmarks.md, "PostgreSQL: plans made on an empty
-    // table"). In the index's order, lane first, as the claim's (PostgreSQL sorted the lane's jobs for `is null`).
+    // nearly empty aggregates every queued job of the kind (docs/benchmarks.md at 65810b0, "PostgreSQL: plans made on
+    // an empty table"). In the index's order, lane first, as the claim's (PostgreSQL sorted the lane's jobs for `is null`).
     const row = await this.#db.get<{ at: number }>(
       `select run_at as at from jobs where kind = ? and ${laneIs('lane', lane)} and status = 'queued' order by lane, run_at limit 1`,
       kindAndLane(kind, lane),

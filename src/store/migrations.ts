@@ -7,7 +7,7 @@
  * `__drizzle_migrations` bookkeeping), but without loading drizzle's query
  * builder: importing `drizzle-orm/better-sqlite3` costs about 200 MB of
  * resident memory in this version, for code the gateway never runs
- * (docs/benchmarks.md, "Memory").
+ * (docs/benchmarks.md at 65810b0, "Memory: drizzle's runtime left out").
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

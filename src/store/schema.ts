@@ -94,10 +94,10 @@ export const jobs = sqliteTable(
     lane: text('lane'),
   },
   // The claim's and the order check's indexes hold live jobs only: a finished job leaves them, so they stay a few
-  // pages however long the history (docs/benchmarks.md, "Indexes of live jobs"). Their conditions and keys leave out
+  // pages however long the history (docs/benchmarks.md at 65810b0, "Indexes of live jobs"). Their conditions and keys leave out
   // what a claim changes, so a claim takes a job out of jobs_due and does not touch jobs_order: SQLite rewrites an
-  // entry whenever a column of its key or of its condition changes (docs/benchmarks.md, "Indexes a claim leaves
-  // alone"). The queries name `status = 'queued'` and ORDERED_UNFINISHED_JOB, which is how SQLite knows a partial
+  // entry whenever a column of its key or of its condition changes (docs/benchmarks.md at 65810b0, "Indexes a claim
+  // leaves alone"). The queries name `status = 'queued'` and ORDERED_UNFINISHED_JOB, which is how SQLite knows a partial
   // index answers them.
   (t) => [
     // A kind's queue, a lane's in due order (null: the kind has no lanes; jobs/lanes.ts).

@@ -25,7 +25,7 @@ export interface Sql {
    * An INSERT of one row, written without a RETURNING clause: the new row's `id`, or undefined when it inserted
    * nothing (`on conflict … do nothing`, an `insert … select` that selected nothing). Not for upserts. SQLite
    * answers with the insert's rowid (a RETURNING clause costs it a temporary b-tree, opened and freed, every time;
-   * docs/benchmarks.md, "The write path, twelfth increment"); PostgreSQL asks `returning id`.
+   * docs/benchmarks.md at 65810b0, "The write path, twelfth increment"); PostgreSQL asks `returning id`.
    */
   insert(sql: string, params?: SqlParams): Promise<number | undefined>;
   /** The first row, or undefined. */
@@ -39,7 +39,8 @@ export interface Sql {
  * never analyzed yet (a gateway's first minute on a new database) it may read the row through an index on `column`
  * — every job running, every message pending — instead of the primary key, and keeps doing so until autovacuum's
  * first ANALYZE. Compared as an expression (`status || ''`, text only), the column is in no index, and the primary
- * key is the one index such a plan can use (docs/benchmarks.md, "PostgreSQL: plans made on an empty table"). SQLite
+ * key is the one index such a plan can use (docs/benchmarks.md at 65810b0, "PostgreSQL: plans made on an empty
+ * table"). SQLite
  * always finds `id = ?` by its rowid.
  */
 export function besideId(dialect: SqlDialect, column: string): string {

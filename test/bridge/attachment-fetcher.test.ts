@@ -2,7 +2,7 @@
  * `ctx.attachments.fetch` (src/bridge/attachment-fetcher.ts) against real HTTP
  * servers on port 0: what is downloaded from where, with which credentials,
  * and how each failure is classified (permanent or transient) so `deliver`
- * can let it propagate. docs/decisions.md, "Agents' attachments: downloading them".
+ * can let it propagate. docs/decisions/attachment-fetch.md.
  */
 import { createServer, type IncomingHttpHeaders, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';

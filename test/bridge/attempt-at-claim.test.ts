@@ -13,7 +13,7 @@ import { DELIVER_JOB, type DeliverJobPayload } from '../../src/bridge/webhook-in
 import type { ConnectorInstance } from '../../src/connector/api.ts';
 import { JobQueue } from '../../src/jobs/queue.ts';
 import { JobRunner } from '../../src/jobs/runner.ts';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger } from '../../src/log/logger.ts';
 import type { Store } from '../../src/store/database.ts';
 import type { Repos } from '../../src/store/repos.ts';
 import { messageCreatedEnvelope } from '../support/events.ts';

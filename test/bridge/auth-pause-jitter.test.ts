@@ -5,7 +5,7 @@
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { AuthPause } from '../../src/bridge/auth-pause.ts';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger } from '../../src/log/logger.ts';
 import { PlatformHttpError } from '../../src/platform/errors.ts';
 import { capture } from '../support/log-capture.ts';
 

@@ -5,7 +5,7 @@
  * key is passed over with one warning.
  */
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger } from '../../src/log/logger.ts';
 import { connectorSecrets, entryValueAt, OPERATOR_SECRET_PREFIX, operatorSecretRecord } from '../../src/bridge/operator-secrets.ts';
 import { createSealer } from '../../src/bridge/sealer.ts';
 import { memoryState } from '../support/memory-state.ts';

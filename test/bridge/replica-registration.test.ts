@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { Registrar } from '../../src/bridge/registrar.ts';
 import { storeLock } from '../../src/bridge/store-lock.ts';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger } from '../../src/log/logger.ts';
 import { PlatformHttpClient } from '../../src/platform/http-client.ts';
 import { createUnifiedMessagingClient } from '../../src/platform/unified-messaging-client.ts';
 import { startTestSandbox } from '../sandbox/support.ts';

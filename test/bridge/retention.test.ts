@@ -10,7 +10,7 @@ import { InboundBridge } from '../../src/bridge/inbound.ts';
 import { pruneExpiredFiles, pruneOlderThan, startRetention } from '../../src/bridge/retention.ts';
 import { storeLock } from '../../src/bridge/store-lock.ts';
 import { JobQueue } from '../../src/jobs/queue.ts';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger } from '../../src/log/logger.ts';
 import { openStore } from '../../src/store/database.ts';
 import type { Store } from '../../src/store/store.ts';
 import { openTestStore, STORE_BACKENDS } from '../support/store-backends.ts';

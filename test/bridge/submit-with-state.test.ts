@@ -13,7 +13,7 @@ import { createFileLinks } from '../../src/bridge/file-links.ts';
 import { FileService } from '../../src/bridge/files.ts';
 import { InboundBridge } from '../../src/bridge/inbound.ts';
 import { JobQueue } from '../../src/jobs/queue.ts';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger } from '../../src/log/logger.ts';
 import { openStore } from '../../src/store/database.ts';
 import { tempDir } from '../support/temp-dir.ts';
 

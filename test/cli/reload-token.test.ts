@@ -60,7 +60,7 @@ describe('threadgate serve and SIGHUP', () => {
     gw.child.kill('SIGHUP');
     const hup = Date.now();
     const reloaded = await event(gw, 'settings_reloaded', from);
-    expect(reloaded).toMatchObject({ applied: ['platform.token'], restart_needed: ['jobs.concurrency'] });
+    expect(reloaded).toMatchObject({ applied: ['platform.token'], restart_needed: ['jobs.concurrency'], msg: 'SIGHUP: applied platform.token; jobs.concurrency needs a restart' });
     expect(await event(gw, 'connector_resumed', from)).toMatchObject({ connector: 'desk' });
     expect(Date.now() - hup).toBeLessThan(RESUME_AFTER_HUP_MS);
 
@@ -102,7 +102,7 @@ describe('threadgate serve and SIGHUP', () => {
     proxy.hold = undefined;
     proxy.release();
     await gw.waitForLine((l) => l.event === 'gateway_ready');
-    expect(await event(gw, 'settings_reloaded')).toMatchObject({ applied: [], restart_needed: ['jobs.concurrency'] });
+    expect(await event(gw, 'settings_reloaded')).toMatchObject({ applied: [], restart_needed: ['jobs.concurrency'], msg: 'SIGHUP: nothing applied; jobs.concurrency needs a restart' });
     gw.child.kill('SIGTERM');
     expect(await gw.exited).toBe(0);
   });

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { retryPolicy } from '../../src/cli/retry-policy.ts';
 import { formatProblem } from '../../src/config/errors.ts';
 import { Settings } from '../../src/config/schema.ts';
-import { DEFAULT_BACKOFF } from '../../src/jobs/backoff.ts';
+import { DEFAULT_BACKOFF, earliestRetryMs } from '../../src/jobs/backoff.ts';
 import { DEFAULT_RETRY_BUDGET } from '../../src/jobs/retry-budget.ts';
 import { startTestGateway } from '../support/gateway.ts';
 
@@ -53,6 +53,23 @@ describe('jobs settings', () => {
     ]);
     expect(await warnings({})).toEqual([]);
     expect(await warnings({ max_attempts: 8, retry_for: '90s' })).toEqual([]);
+    // Only a short backoff set: the unset caps grow to last retry_for; nothing to warn about.
+    expect(await warnings({ backoff_max: '1s' })).toEqual([]);
+  });
+
+  it('an unset cap lasts retry_for however short the backoff: the deadline, not the cap, ends retries', () => {
+    for (const jobs of [{ backoff_max: '1s' }, { backoff_first: '10ms', backoff_max: '40ms', retry_for: '1h' }, {}]) {
+      const policy = retryPolicy(jobsOf(jobs));
+      expect(policy.delivery.maxAttempts).toBe(policy.platform.maxAttempts);
+      expect(policy.delivery.maxAttempts).toBeGreaterThanOrEqual(DEFAULT_RETRY_BUDGET.maxAttempts);
+      // Every wait at its shortest (half its ceiling): the cap's tries still outlast the deadline.
+      let shortest = 0;
+      for (let attempt = 1; attempt < policy.delivery.maxAttempts && shortest < policy.delivery.retryForMs; attempt++) shortest += earliestRetryMs(attempt, policy.backoff);
+      expect(shortest, JSON.stringify(jobs)).toBeGreaterThanOrEqual(policy.delivery.retryForMs);
+    }
+    // 1 s doubling capped at 1 s: every wait at least 0.5 s, so 3 days take 518,400 waits between 518,401 tries.
+    expect(retryPolicy(jobsOf({ backoff_max: '1s' })).delivery.maxAttempts).toBe((3 * 86_400_000) / 500 + 1);
+    expect(retryPolicy(jobsOf({ backoff_max: '1s', max_attempts: 20 })).delivery.maxAttempts).toBe(20);
   });
 
   it('names the key and the fix of every bad value', () => {

@@ -6,7 +6,7 @@
  * go out through it. At the end every inbound message is in the platform and
  * every reply reached the customer's server: none lost. Duplicates are counted
  * and reported; the platform's API has no idempotency key, so a kill between
- * its accepting a POST and our commit can double that batch (docs/decisions.md).
+ * its accepting a POST and our commit can double that batch (docs/decisions/duplicate-window.md).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

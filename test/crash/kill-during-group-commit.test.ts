@@ -24,7 +24,7 @@ import { freePort } from '../support/ports.ts';
 import { tempDir } from '../support/temp-dir.ts';
 import { until } from '../support/wait.ts';
 
-const NOOP_CONNECTOR = join(import.meta.dirname, '../../bench/fixtures/noop-connector.ts');
+const NOOP_CONNECTOR = join(import.meta.dirname, '../../bench/support/noop-connector.ts');
 const IN_FLIGHT = 96;
 /** Answers a round waits for before its kill: different moments of the group cycle. */
 const KILL_AFTER = [150, 700, 1_300, 2_200] as const;

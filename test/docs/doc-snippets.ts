@@ -1,6 +1,7 @@
 /**
- * The fenced code blocks of README.md and docs/*.md, for the tests that keep
- * them working (snippets.test.ts): each with its file, line and language, the
+ * The fenced code blocks of README.md, docs/*.md and the decision records
+ * (docs/decisions/*.md), for the tests that keep them working
+ * (snippets.test.ts): each with its file, line and language, the
  * settings file a YAML block stands for, and the `threadgate …` commands of a
  * shell block.
  *
@@ -32,8 +33,8 @@ export interface Block {
 }
 
 export function docFiles(): string[] {
-  const docs = readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort();
-  return ['README.md', ...docs.map((f) => `docs/${f}`)];
+  const md = (folder: string) => readdirSync(join(ROOT, folder)).filter((f) => f.endsWith('.md')).sort().map((f) => `${folder}/${f}`);
+  return ['README.md', ...md('docs'), ...md('docs/decisions')];
 }
 
 export function fencedBlocks(file: string): Block[] {

@@ -16,7 +16,8 @@ const scripts = (JSON.parse(readFileSync(join(import.meta.dirname, '../../packag
 
 /** A script's assignments before `node`, and `node`'s words up to `entry`. */
 function parts(name: string, entry: string): { assignments: Record<string, string>; flags: string[] } {
-  const words = (scripts[name] ?? '').split(/\s+/);
+  // `exec`: the shell npm starts gives its place to node, so npm's signals reach it (test/cli/npm-entry-points.test.ts).
+  const words = (scripts[name] ?? '').split(/\s+/).filter((word) => word !== 'exec');
   const node = words.indexOf('node');
   expect(node, `npm run ${name} runs node`).toBeGreaterThanOrEqual(0);
   const at = words.indexOf(entry);
@@ -36,12 +37,12 @@ describe("the gateway's Node.js flags", () => {
     expect(parts('start', 'src/cli/threadgate.js').assignments).toEqual(GATEWAY_ENV);
   });
 
-  // The e-mail backlog's benchmark starts the gateway as a process of its own, with both (bench/email-backlog.bench.ts).
+  // The e-mail backlog's benchmark starts the gateway as a process of its own, with both (bench/email/email-backlog.bench.ts).
   it.each([
     ['bench', 'bench/run-all.ts'],
-    ['bench:receiver', 'bench/receiver.bench.ts'],
-    ['bench:drain', 'bench/drain.bench.ts'],
-    ['bench:connector-intake', 'bench/connector-intake.bench.ts'],
+    ['bench:receiver', 'bench/receiver/receiver.bench.ts'],
+    ['bench:drain', 'bench/receiver/drain.bench.ts'],
+    ['bench:connector-intake', 'bench/receiver/connector-intake.bench.ts'],
   ])('start `npm run %s`, whose process runs the gateway, with its environment', (name, entry) => {
     const { assignments, flags } = parts(name, entry);
     expect(flags).toEqual([...GATEWAY_NODE_FLAGS]);

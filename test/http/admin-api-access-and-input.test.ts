@@ -9,7 +9,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { Settings } from '../../src/config/schema.ts';
 import { buildApp } from '../../src/http/app.ts';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger } from '../../src/log/logger.ts';
 import { openStore } from '../../src/store/database.ts';
 import { ADMIN_AUTH, startAdminGateway } from '../support/admin-gateway.ts';
 import { tempDir } from '../support/temp-dir.ts';

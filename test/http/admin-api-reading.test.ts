@@ -74,8 +74,17 @@ describe('admin API: reading the log', () => {
     const connectors = await tg.admin('GET', '/connectors');
     conforms('listConnectors', connectors);
     expect(connectors.body.results).toEqual([
-      { name: 'desk', ok: true, details: { delivered: expect.any(Number) }, registered: true, paused: null, up: true },
-      { name: 'refuser', ok: true, details: { delivered: expect.any(Number) }, registered: true, paused: null, up: true },
+      { name: 'desk', ok: true, details: { delivered: expect.any(Number) }, deliveries: null, registered: true, paused: null, up: true },
+      // Its one delivery was refused: a run of one failure, not yet enough to count as down (health.delivery_failures).
+      {
+        name: 'refuser',
+        ok: true,
+        details: { delivered: expect.any(Number) },
+        deliveries: { since: expect.any(String), attempts: 1, last_error: 'TG_DELIVERY_PERMANENT: the recorder refuses everything', last_error_at: expect.any(String), down: false },
+        registered: true,
+        paused: null,
+        up: true,
+      },
     ]);
     const health = await tg.admin('GET', '/health');
     conforms('getHealth', health);

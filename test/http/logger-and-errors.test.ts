@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { installErrorHandlers, RequestInvalidError } from '../../src/http/errors.ts';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger } from '../../src/log/logger.ts';
 import { capture } from '../support/log-capture.ts';
 
 describe('root logger', () => {

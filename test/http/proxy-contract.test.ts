@@ -18,7 +18,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { startGateway, type RunningGateway } from '../../src/cli/gateway.ts';
 import { loadSettings } from '../../src/config/load.ts';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger } from '../../src/log/logger.ts';
 import { ALL_ENDPOINTS } from '../../src/platform/endpoints/index.ts';
 import type { EndpointSpec, Upstream } from '../../src/platform/endpoints/types.ts';
 import { startRecordingUpstreams, type Recorded, type RecordingUpstreams } from '../support/recording-upstreams.ts';

@@ -1,6 +1,6 @@
 /**
  * Fastify's route schemas are off in both of threadgate's Fastify apps
- * (src/route-schemas-off.ts): a gateway that starts with its embedded
+ * (src/base/route-schemas-off.ts): a gateway that starts with its embedded
  * sandbox loads neither Ajv nor fast-json-stringify, and a route that
  * declares a schema in either app fails when the app gets ready, naming the
  * route, instead of being compiled by a compiler nobody chose.
@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { Settings } from '../../src/config/schema.ts';
 import { buildApp } from '../../src/http/app.ts';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger } from '../../src/log/logger.ts';
 import { buildSandboxApp } from '../../src/sandbox/app.ts';
 import { openStore } from '../../src/store/database.ts';
 import { startCli } from '../support/cli.ts';

@@ -9,7 +9,7 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { JobQueue, type EnqueueInput } from '../../src/jobs/queue.ts';
 import { JobRunner, type JobKindOptions } from '../../src/jobs/runner.ts';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger } from '../../src/log/logger.ts';
 import { openTestStore, STORE_BACKENDS, type TestBackend } from '../support/store-backends.ts';
 import { until } from '../support/wait.ts';
 

@@ -3,7 +3,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { JobQueue, type EnqueueInput } from '../../src/jobs/queue.ts';
 import type { Repos } from '../../src/store/repos.ts';
 import { JobRunner } from '../../src/jobs/runner.ts';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger } from '../../src/log/logger.ts';
 import { openStore } from '../../src/store/database.ts';
 import { tempDir } from '../support/temp-dir.ts';
 import { until } from '../support/wait.ts';

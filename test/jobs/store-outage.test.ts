@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { JobQueue } from '../../src/jobs/queue.ts';
 import { JobRunner } from '../../src/jobs/runner.ts';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger } from '../../src/log/logger.ts';
 import { openPostgresStore } from '../../src/store/postgres/pg-store.ts';
 import { startPostgres, type RunningPostgres } from '../support/postgres-server.ts';
 import { sleep, until } from '../support/wait.ts';

@@ -1,6 +1,6 @@
 /**
- * Agents' attachments in the sandbox (docs/decisions.md, "Webhook message
- * attachments"): the control API's agent message takes files and images as
+ * Agents' attachments in the sandbox (docs/decisions/webhook-attachments.md):
+ * the control API's agent message takes files and images as
  * base64, the message_created webhook (checked by a real receiver) and the
  * 201 answer carry them as spec 03 file/image chunks with absolute URLs, those
  * URLs download the exact bytes without credentials, and bad bodies are 400

@@ -10,12 +10,12 @@
  * entry of the due index, a claim's due jobs in the claim's order (so that
  * it stops at its limit). The take, planned on the due index, read every
  * queued job: 3,600–7,500 pages a take under the replicas benchmark's load;
- * a claim sorted every due job: 37,000–102,000 pages (docs/benchmarks.md,
- * "PostgreSQL: plans made on an empty table"). The order check of both reads
+ * a claim sorted every due job: 37,000–102,000 pages (docs/benchmarks.md at
+ * 65810b0, "PostgreSQL: plans made on an empty table"). The order check of both reads
  * a thread's jobs before the one it looks at through the order index; with
  * the thread's key alone in that index it read every unfinished job of the
  * thread, 4,600–10,500 pages a claim behind a backlog of 64 threads
- * (docs/benchmarks.md, "PostgreSQL: the order check in id order"). A lane's
+ * (docs/benchmarks.md at 65810b0, "PostgreSQL: the order check in id order"). A lane's
  * claim and next due time read its part of the due index the same way.
  */
 import { describe, expect, it } from 'vitest';

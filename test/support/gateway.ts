@@ -13,7 +13,7 @@ import { stringify } from 'yaml';
 import { startGateway, type RunningGateway } from '../../src/cli/gateway.ts';
 import { openSettingsStore } from '../../src/cli/store-access.ts';
 import { loadSettings } from '../../src/config/load.ts';
-import { createLogger } from '../../src/logger.ts';
+import { createLogger } from '../../src/log/logger.ts';
 import type { Store } from '../../src/store/store.ts';
 import { startTestSandbox, type JsonResponse, type TestSandbox } from '../sandbox/support.ts';
 import { startOutageProxy, type OutageProxy } from './outage-proxy.ts';

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { component } from './route-table.ts';
-import { timeFrom } from '../../time-spans.ts';
+import { timeFrom } from '../../base/time-spans.ts';
 
 export const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 1_000;

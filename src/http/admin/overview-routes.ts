@@ -1,6 +1,7 @@
 /**
  * The operator's first look: readiness with the platform's condition, each
- * connector's health (its own report, registration, paused platform posts),
+ * connector's health (its own report, failing deliveries, registration,
+ * paused platform posts),
  * and how many deliveries, inbound messages and jobs are in each status.
  */
 import { z } from 'zod';
@@ -21,12 +22,26 @@ const PauseView = component(
     .meta({ description: 'Platform posts wait (messages stay pending) until the platform accepts the token again.' }),
 );
 
+const DeliveryFailures = component(
+  'DeliveryFailures',
+  z
+    .object({
+      since: z.iso.datetime().meta({ description: 'When the first failed attempt of the run ended.' }),
+      attempts: z.number().int().meta({ description: 'Delivery attempts that failed in a row.' }),
+      last_error: z.string(),
+      last_error_at: z.iso.datetime(),
+      down: z.boolean().meta({ description: 'The run is long enough for the connector to count as down (health.delivery_failures, health.delivery_failing_for).' }),
+    })
+    .meta({ description: "The connector's current run of failed deliveries; null while its last delivery got through." }),
+);
+
 const connectorFields = {
-  ok: z.boolean().meta({ description: "The connector's own report." }),
+  ok: z.boolean().meta({ description: "The connector's own report is ok and its deliveries are not failing (deliveries.down)." }),
   details: z.record(z.string(), z.unknown()).meta({ description: 'What the connector reports (connected, last error…); no secrets.' }),
+  deliveries: DeliveryFailures.nullable(),
   registered: z.boolean().meta({ description: 'Its channel configuration is registered (or known from the store).' }),
   paused: PauseView.nullable(),
-  up: z.boolean().meta({ description: 'ok, registered and not paused.' }),
+  up: z.boolean().meta({ description: 'ok (deliveries not failing included), registered and not paused.' }),
 };
 
 const ConnectorHealthView = component('ConnectorHealth', z.object({ name: z.string(), ...connectorFields }));
@@ -69,7 +84,7 @@ export const overviewRoutes = [
     path: '/connectors',
     operationId: 'listConnectors',
     tag: 'overview',
-    summary: 'Each configured connector with its health: own report, registration, paused platform posts',
+    summary: 'Each configured connector with its health: own report, failing deliveries, registration, paused platform posts',
     response: ConnectorList,
     async handle(_input, { health }) {
       const { connectors } = await health.report();

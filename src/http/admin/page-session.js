@@ -33,12 +33,13 @@ async function loadHealth() {
   $('problems').hidden = health.problems.length === 0;
 }
 const connectorState = (c) => (c.paused ? 'paused' : !c.registered ? 'unregistered' : c.ok ? 'ok' : 'failing');
+const failingText = (d) => d.attempts + (d.attempts === 1 ? ' delivery' : ' deliveries in a row') + ' failed since ' + time(d.since) + ': ' + d.last_error + ' — ';
 const pausedText = (p) => 'platform posts paused since ' + time(p.since) + ' (the platform refused the token: ' + p.status + '); next check ' + time(p.next_check_at) + ' — ';
 async function loadConnectors() {
   const { results } = await api('GET', '/connectors');
   $('connectors').tBodies[0].replaceChildren(...results.map((c) => h('tr', {},
     h('td', {}, c.name), h('td', {}, badge(connectorState(c))),
-    h('td', { class: 'wrap muted' }, c.paused ? pausedText(c.paused) : '', JSON.stringify(c.details)))));
+    h('td', { class: 'wrap muted' }, c.paused ? pausedText(c.paused) : '', c.deliveries?.down ? failingText(c.deliveries) : '', JSON.stringify(c.details)))));
   for (const select of document.querySelectorAll('.connector-select')) {
     const chosen = select.value;
     select.replaceChildren(h('option', { value: '' }, 'any'), ...results.map((c) => h('option', { value: c.name }, c.name)));

@@ -1,5 +1,5 @@
 /** A proxied request refused by the gateway itself (405, 401, 403, 429, 413), with the status and TG_ code given. */
-import { ThreadgateError } from '../../errors.ts';
+import { ThreadgateError } from '../../base/errors.ts';
 
 export class ProxyDeniedError extends ThreadgateError {
   readonly code: string;

@@ -16,7 +16,7 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import { errors, type Dispatcher } from 'undici';
-import { ThreadgateError } from '../../errors.ts';
+import { ThreadgateError } from '../../base/errors.ts';
 import type { AnswerBody } from './answer-body.ts';
 import { downstreamHeaders, upstreamHeaders, type SeenBy } from './forward-headers.ts';
 import { LARGE_BODY_BYTES, passedOn } from './large-body-gc.ts';

@@ -52,7 +52,7 @@ interface Target {
 }
 
 /**
- * The pool of each upstream origin, chosen by measurement (docs/decisions.md, "The proxy's hot path"): up to 64
+ * The pool of each upstream origin, chosen by measurement (docs/decisions/proxy-hot-path.md): up to 64
  * keep-alive connections (a proxied call waits for a free one beyond that), one request at a time on each —
  * pipelining gained nothing measurable and would queue a quick call behind a long download on its connection.
  */

@@ -2,8 +2,8 @@
  * The proxy's place in the gateway's HTTP server. Proxied calls are the
  * gateway's hottest path, so its server hands a call under the documented
  * prefixes to the proxy (proxy-handler.ts) before Fastify builds a request,
- * a reply and a child logger for it (docs/decisions.md, "The proxy's hot
- * path"); everything else goes to Fastify. The same prefixes are Fastify
+ * a reply and a child logger for it (docs/decisions/proxy-hot-path.md);
+ * everything else goes to Fastify. The same prefixes are Fastify
  * routes too, handing over to the same handler, for what the server does not
  * hand over itself: `inject()` in tests, and a HEAD (Fastify's twin of a GET
  * route, answered 405 by the route table).

@@ -35,7 +35,7 @@ export const SPEC_03_UNIFIED_MESSAGING = section(UNIFIED_MESSAGING, [
     path: UM,
     summary: 'List channel configurations (ordering, cursor)',
     query: ChannelConfigurationListQuery,
-    // Wrapper shape not shown (docs/decisions.md): the spec 01 wrapper, or a bare array.
+    // Wrapper shape not shown (docs/decisions/collection-wrapper.md): the spec 01 wrapper, or a bare array.
     response: Collection(ChannelConfiguration),
   },
   {

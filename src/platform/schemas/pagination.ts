@@ -2,7 +2,7 @@
  * The platform's collection wrapper: `next` and `previous` are absolute URLs
  * carrying an opaque `cursor` query value, or null at either end (spec 01,
  * "Pagination"). Spec 03 does not show the unified-messaging wrapper; we
- * assume the same one (docs/decisions.md).
+ * assume the same one (docs/decisions/collection-wrapper.md).
  */
 import { z } from 'zod';
 

@@ -151,7 +151,7 @@ const nullableObject = z.record(z.string(), z.unknown()).nullable();
 /**
  * One element of a message's `attachments`. Spec 03 says only "attachments
  * (array)"; we read them as the spec's own message chunks `file` and `image`
- * (docs/decisions.md, "Webhook message attachments"). Loose: extra keys kept.
+ * (docs/decisions/webhook-attachments.md). Loose: extra keys kept.
  */
 const attachmentUrl = z.url({ protocol: /^https?$/, error: 'Enter a valid http(s) URL.' });
 

@@ -1,6 +1,6 @@
 /**
  * The request payloads the sandbox accepts where spec 03 says "payload: not
- * shown" (docs/decisions.md, "Sandbox channel messaging"). Strict like every
+ * shown" (docs/decisions/sandbox-channel-messaging.md). Strict like every
  * sandbox request: an unknown field is refused by name.
  */
 import { z } from 'zod';

@@ -1,7 +1,7 @@
 /**
  * The reporting events the sandbox lists (spec 02, "Reporting events" and
  * "Event listing"). Spec 02 does not show their columns; these are ours
- * (docs/decisions.md). Times are epoch milliseconds of the sandbox clock;
+ * (docs/decisions/sandbox-event-listing.md). Times are epoch milliseconds of the sandbox clock;
  * `collector_created_at` is the window field and `timestamp` is functionally
  * equal (seeding may set it a few milliseconds apart).
  */

@@ -2,7 +2,7 @@
  * The bodies of the event listing endpoints. Spec 02 shows only `cursor`
  * (when sent, every other field is ignored) and the limits: a window of at
  * most 2 days on `collector_created_at`, pages of 250. The sandbox's own
- * fields (docs/decisions.md):
+ * fields (docs/decisions/sandbox-event-listing.md):
  *
  *   { "start": ISO 8601, "end": ISO 8601,             window, start ≤ collector_created_at < end
  *     "filters": { "<column>": value | [values] | "$name" },

@@ -4,7 +4,7 @@
  * columns in the documented order) or the basic, human-readable form.
  *
  * Where the basic columns come from (spec 02 names them, not their sources;
- * docs/decisions.md): Date & Time ← event time; Browser ← browser_name;
+ * docs/decisions/sandbox-reporting.md): Date & Time ← event time; Browser ← browser_name;
  * Device ← device_type; City ← geo_city; Country ← geo_country; ISP or
  * organisation ← ip_organization; OS ← os_name; Visitor ID ← visitor_id;
  * Session ID and Workflow Session ID ← session_id; Goal ID ← label; Page URL ← dim1; Page title ←

@@ -2,7 +2,7 @@
  * The workflow reporting endpoints of spec 02 under
  * /api/reporting/workflow/v1/orgs/<organization_id>/workflows/<workflow_id>:
  * step rows and source data as JSON or as a file, and the workflow info.
- * Checks in order (docs/decisions.md, "Order of checks"): access (401/403),
+ * Checks in order (docs/decisions/sandbox-order-of-checks.md): access (401/403),
  * the workflow (404), the payload (400, keyed by field: body, step index form,
  * interval), filters (406), the step beyond the workflow (404), the query
  * (500 when seeded).

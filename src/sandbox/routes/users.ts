@@ -93,7 +93,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: SandboxContext): v
   /**
    * An empty chat (chat_type operator). Beyond messaging_channel the payload
    * is not shown: room_id picks the room (default: the organization's first
-   * room); the answer is the Chat, 201 (docs/decisions.md).
+   * room); the answer is the Chat, 201 (docs/decisions/sandbox-chats.md).
    */
   app.post<{ Params: UserParams }>('/:user_id/chats', async (request, reply) => {
     const user = userForCaller(state, callerOf(state, request), request.params.user_id);

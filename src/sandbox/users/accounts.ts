@@ -4,7 +4,7 @@
  * (permanent: is_deleted, deleted_at; never one's own account; a deleted
  * account cannot be deleted again), and who may see or manage whom.
  *
- * Rules the document leaves open (docs/decisions.md): e-mails are unique
+ * Rules the document leaves open (docs/decisions/sandbox-users.md): e-mails are unique
  * case-insensitively across the sandbox (400 on email); gender is 1 (male),
  * 2 (female) or null; a deleted user's clients, preferences and API tokens go
  * with the account; a deleted user cannot be edited (404). Every rule is

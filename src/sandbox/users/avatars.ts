@@ -5,7 +5,7 @@
  *
  * Form field names are "not shown": the first file part is the avatar,
  * whatever its field name ("file" in our docs). 400 when the request has no
- * file part, the file is not an image or is over 2 MiB (docs/decisions.md;
+ * file part, the file is not an image or is over 2 MiB (docs/decisions/sandbox-avatars.md;
  * not 413: spec 01 lists 400 only). A new upload
  * replaces the user's previous avatar.
  *

@@ -4,7 +4,7 @@
  * preferences answer 404 and are never created again). PATCH changes the given
  * fields; PUT needs every required field, and the two optional ones
  * (is_swimlane_visible, is_call_video_auto_start_enabled) fall back to their
- * defaults when omitted (docs/decisions.md).
+ * defaults when omitted (docs/decisions/sandbox-users.md).
  */
 import {
   USER_PREFERENCES_DEFAULTS,
@@ -12,15 +12,10 @@ import {
   type UpdateUserPreferencesRequest,
   type UserPreferences,
 } from '../../platform/schemas/users.ts';
-import type { User } from '../model.ts';
+import type { User, UserPreferencesValues } from '../model.ts';
 import type { SandboxState } from '../state.ts';
 import { assertNotDeleted } from './accounts.ts';
 
-type Defaults = typeof USER_PREFERENCES_DEFAULTS;
-/** The stored preferences of one user (the resource without user_id). */
-export type UserPreferencesValues = {
-  -readonly [K in keyof Defaults]: Defaults[K] extends boolean ? boolean : Defaults[K] extends number ? number : string;
-};
 
 /** The user's preferences, created with the defaults on first use; 404 for a deleted user. */
 function preferencesOf(state: SandboxState, user: User): UserPreferencesValues {

@@ -7,7 +7,7 @@
  * re-registers it under that id. DELETE removes the client, so its presence
  * ends at once. is_about_to_expire turns true once less than a third of the
  * period is left (the document says only "later becomes true";
- * docs/decisions.md). Times follow the sandbox clock.
+ * docs/decisions/sandbox-users.md). Times follow the sandbox clock.
  */
 import { randomUUID } from 'node:crypto';
 import type { UserClient, UserClientRequest } from '../../platform/schemas/users.ts';

@@ -50,7 +50,7 @@ export interface PostgresStoreOptions {
 
 
 const DEFAULT_POOL_SIZE = 10;
-/** Group commit's connections by default (or the pool's, if fewer): measured against 0, 2 and 8 (docs/benchmarks.md, "PostgreSQL: group commit"). */
+/** Group commit's connections by default (or the pool's, if fewer): measured against 0, 2 and 8 (docs/benchmarks.md, "Receiver on PostgreSQL replicas"). */
 export const DEFAULT_WRITE_CONNECTIONS = 4;
 
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<Store> {
@@ -62,8 +62,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     application_name: 'threadgate',
     connectionTimeoutMillis: 10_000,
     // Statements a write issues without awaiting each other go out back to back and are answered in order: a claim
-    // opens its jobs' attempts in two round trips, not two a job (docs/benchmarks.md, "PostgreSQL: statements in
-    // flight together"). Awaited one by one they run as before.
+    // opens its jobs' attempts in two round trips, not two a job (docs/benchmarks.md at 65810b0, "PostgreSQL:
+    // statements in flight together"). Awaited one by one they run as before.
     pipeline: true,
     ...(options.ssl !== undefined ? { ssl: options.ssl } : {}),
   });

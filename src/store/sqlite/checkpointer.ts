@@ -3,8 +3,9 @@
  * inside the COMMIT that crosses `wal_autocheckpoint` pages: on the writer's
  * thread, copying a thousand pages and fsyncing the database file while every
  * request waits (about two thirds of a group's COMMIT time under the
- * receiver's load, docs/benchmarks.md). Here a worker thread with its own
- * connection checkpoints every `intervalMs` instead, and the writer's own
+ * receiver's load; docs/benchmarks.md at 65810b0, "The write path, second
+ * increment"). Here a worker thread with its own connection checkpoints
+ * every `intervalMs` instead, and the writer's own
  * automatic checkpoint is raised to `fallbackPages`: it runs only when the
  * worker falls behind (or cannot finish while writes keep coming), so the
  * log stays bounded, and then has little left to copy.

@@ -4,8 +4,8 @@
  * bridge's delivery of a webhook (`DELIVER_JOB`; a test holds the two
  * equal). Its key is the platform's thread, a random key, so every delivery
  * queued wrote a page of the index of its own: a tenth of the receiver's
- * accepting time at saturation (docs/benchmarks.md, "Deliveries out of the
- * order index"). On SQLite nothing reads a delivery's order from the store:
+ * accepting time at saturation (docs/benchmarks.md at 65810b0, "Deliveries
+ * out of the order index"). On SQLite nothing reads a delivery's order from the store:
  * its one gateway keeps a thread's deliveries in order with its per-thread
  * locks and its claims' due order, and a take checks the kind's queue
  * instead (jobs-repo.ts `take`). The key is still written, for a copy to

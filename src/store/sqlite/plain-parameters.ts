@@ -9,7 +9,7 @@
  * every run, so such a statement was parsed and planned on every run: a
  * thread's pending messages took 34 µs instead of 6, a thread found by a
  * reference 23 µs instead of 4 (`npm run bench:statements`; docs/benchmarks.md,
- * "Plans made once"). `+?` is the same value but no longer a bare parameter
+ * "Micro-benchmarks"). `+?` is the same value but no longer a bare parameter
  * to the planner, which then plans the statement once, for any value; an
  * index serves `column = +?` as it serves `column = ?`. SQLite's own switch
  * for this, SQLITE_DBCONFIG_ENABLE_QPSG, is not reachable through

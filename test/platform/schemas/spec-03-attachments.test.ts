@@ -1,6 +1,6 @@
 /**
- * A webhook message's `attachments` (spec 03 says only "array"; docs/decisions.md,
- * "Webhook message attachments"): file and image chunks are read as
+ * A webhook message's `attachments` (spec 03 says only "array";
+ * docs/decisions/webhook-attachments.md): file and image chunks are read as
  * `MessageAttachment`, anything else is kept and never refuses the webhook, and
  * `knownAttachments` answers only the readable ones.
  */

@@ -1,0 +1,160 @@
+/**
+ * `npm run bench:receiver-replicas`: the webhook receiver on SQLite and on
+ * PostgreSQL with one and with two replicas, side by side in one run. Every
+ * gateway is a `threadgate serve` child process (noop connector, store at its
+ * defaults: SQLite `synchronous: full`, PostgreSQL `synchronous_commit` on),
+ * the platform a sandbox in its own process, PostgreSQL 15 a throwaway
+ * cluster (test/support/postgres-server.ts). Load: bench/receiver/receiver-load.ts,
+ * distinct signed `message_created` webhooks, BENCH_CONNECTIONS (50) in all —
+ * with two replicas one load process per replica with half the connections,
+ * as a balancer would spread them; their rates are added. All processes
+ * share this machine's cores. After each case the 2xx answers are checked
+ * against the deliveries stored, and the deliveries (the noop connector's, by
+ * the gateways' job runners) are counted: how many were delivered when the
+ * load ended, and how long after it the last one was (waiting up to 60 s).
+ * BENCH_CASES picks cases: sqlite, pg1, pg2 (default: all three).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { openSettingsStore } from '../../src/cli/store-access.ts';
+import { loadSettings } from '../../src/config/load.ts';
+import { freePort } from '../../test/support/ports.ts';
+import { startPostgres } from '../../test/support/postgres-server.ts';
+import { startChildSandbox, type ChildSandbox } from '../support/child-sandbox.ts';
+import type { LoadOutput } from '../receiver/receiver-load.ts';
+import { spawnJson } from '../support/spawn-json.ts';
+
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const SECONDS = 10;
+const WARMUP_SECONDS = 2;
+/** How long after the load the bench waits for the deliveries to catch up. */
+const DRAIN_WAIT_S = 60;
+const MAIN = join(import.meta.dirname, '../../src/cli/threadgate.js');
+const LOAD_SCRIPT = join(import.meta.dirname, '../receiver/receiver-load.ts');
+/** Which cases run (BENCH_CASES, comma-separated): sqlite, pg1 (one replica), pg2 (two). */
+const CASES = new Set((process.env.BENCH_CASES ?? 'sqlite,pg1,pg2').split(',').map((c) => c.trim()));
+const NOOP_MODULE = join(import.meta.dirname, '../support/noop-connector.ts');
+
+interface Replica {
+  url: string;
+  child: ChildProcess;
+}
+
+/** `threadgate serve` on `config` and a free port; resolves once its /readyz answers 200 (store open, channel registered). */
+async function serve(config: string): Promise<Replica> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [MAIN, 'serve', '--config', config, '--port', String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`a gateway exited with ${child.exitCode} before it was ready`);
+    if (Date.now() > deadline) throw new Error('a gateway was not ready within 60 s');
+    const ready = await fetch(`${url}/readyz`).then((r) => r.status === 200, () => false);
+    if (ready) return { url, child };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function stop(replica: Replica): Promise<void> {
+  if (replica.child.exitCode !== null) return;
+  const exited = new Promise((r) => replica.child.once('exit', r));
+  replica.child.kill('SIGTERM');
+  await exited;
+}
+
+interface CaseResult {
+  name: string;
+  perSecond: number;
+  p99: number;
+  check: string;
+  /** Deliveries delivered when the load ended, of those stored. */
+  deliveredAtEnd: string;
+  /** Seconds after the load until every stored delivery was delivered (or the wait gave up). */
+  drained: string;
+}
+
+async function runCase(name: string, store: Record<string, unknown>, replicas: number, sandbox: ChildSandbox): Promise<CaseResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'tg-bench-replicas-'));
+  const config = join(dir, 'threadgate.yaml');
+  writeFileSync(
+    config,
+    stringify({
+      platform: { url: sandbox.url, organization_id: sandbox.organizationId, token: sandbox.token },
+      // One address for all replicas (the balancer's): nobody here receives the platform's webhooks.
+      server: { public_url: 'http://127.0.0.1:9' },
+      store: { path: join(dir, 'gateway.db'), ...store },
+      log: { level: 'warn' },
+      connectors: [{ name: 'bench', type: 'noop', module: NOOP_MODULE, room_id: sandbox.roomId }],
+    }),
+  );
+  const started: Replica[] = [];
+  try {
+    for (let i = 0; i < replicas; i++) started.push(await serve(config));
+    const reader = await openSettingsStore(loadSettings({ path: config }), { migrate: false });
+    try {
+      const registration = (await reader.read.registrations.get('bench'))!;
+      const outs = await Promise.all(
+        started.map((r) =>
+          spawnJson<LoadOutput>(LOAD_SCRIPT, [`${r.url}/webhooks/bench`, registration.secret, registration.configId, sandbox.roomId, String(Math.floor(CONNECTIONS / replicas)), String(SECONDS), String(WARMUP_SECONDS)]),
+        ),
+      );
+      const loadEnded = performance.now();
+      const count = async (statuses: string) => (await reader.read.sql.get<{ n: number }>(`select count(*) as n from deliveries where status in (${statuses})`))!.n;
+      const delivered = await count(`'delivered'`);
+      const answered = outs.reduce((n, o) => n + o.warmup.ok2xx + o.measured.ok2xx, 0);
+      const rows = await count(`'accepted', 'delivered'`);
+      const ok = rows >= answered;
+      let drained = `not within ${DRAIN_WAIT_S} s`;
+      for (let left = rows - delivered; performance.now() - loadEnded < DRAIN_WAIT_S * 1000; left = rows - (await count(`'delivered'`))) {
+        if (left === 0) {
+          drained = `${fmt((performance.now() - loadEnded) / 1000, 2)} s`;
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return {
+        deliveredAtEnd: `${fmt(delivered)} of ${fmt(rows)}`,
+        drained,
+        name,
+        perSecond: outs.reduce((n, o) => n + o.measured.requestsPerSecond, 0),
+        p99: Math.max(...outs.map((o) => o.measured.latencyMs.p99)),
+        check: `${answered} answered 2xx, ${rows} stored -> ${ok ? 'OK' : 'MISMATCH'}`,
+      };
+    } finally {
+      await reader.close();
+    }
+  } finally {
+    await Promise.all(started.map(stop));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+export async function benchReceiverReplicas(): Promise<void> {
+  console.log(`node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}; ${CONNECTIONS} connections in all, ${SECONDS} s measured per case`);
+  const sandbox = await startChildSandbox();
+  const cluster = await startPostgres();
+  try {
+    const results: CaseResult[] = [];
+    if (CASES.has('sqlite')) results.push(await runCase('SQLite, 1 gateway', {}, 1, sandbox));
+    if (CASES.has('pg1')) results.push(await runCase('PostgreSQL, 1 replica', { url: await cluster.createDatabase('one_replica') }, 1, sandbox));
+    if (CASES.has('pg2')) results.push(await runCase('PostgreSQL, 2 replicas', { url: await cluster.createDatabase('two_replicas') }, 2, sandbox));
+    const base = results.find((r) => r.name.startsWith('SQLite'))?.perSecond;
+    console.log('| store | req/s | p99 ms | × SQLite | delivered when the load ended | all delivered after the load |');
+    console.log('|---|---:|---:|---:|---:|---:|');
+    for (const r of results) {
+      const ratio = base === undefined ? '—' : fmt(r.perSecond / base, 2);
+      console.log(`| ${r.name} | ${fmt(r.perSecond)} | ${fmt(r.p99, 1)} | ${ratio} | ${r.deliveredAtEnd} | ${r.drained} |`);
+    }
+    for (const r of results) console.log(`${r.name}: ${r.check}`);
+  } finally {
+    await cluster.stop();
+    await sandbox.close();
+  }
+}
+
+if (import.meta.main) await benchReceiverReplicas();
