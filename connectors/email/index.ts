@@ -75,8 +75,7 @@ export default defineConnector({
       async deliver(event, thread) {
         if (event.event_type !== 'message_created') {
           suggestions += 1;
-          ctx.logger.info({ thread_id: event.thread_id, reply_suggestion_id: event.reply_suggestion.id }, 'reply suggestion recorded, not mailed');
-          return {};
+          return { skipped: 'reply suggestions are not mailed: only agents\' messages are' };
         }
         return sender.send(event, thread);
       },

@@ -103,7 +103,7 @@ export class NoteWriter {
       note = { text: suggestionNote(event.reply_suggestion.suggestion, ref), private: true, ref, files: [] };
     } else {
       this.suggestionsIgnored += 1;
-      return {};
+      return { skipped: 'reply suggestions are not written as notes (suggestions_as_private_notes is off)' };
     }
     const ticketId = thread ? this.#adapter.ticketIdOf(thread.key) : undefined;
     if (ticketId === undefined) throw new TicketNoteRefusedError(`no ${this.#adapter.system} ticket is known for thread ${event.thread_id}`, undefined);

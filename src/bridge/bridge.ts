@@ -59,6 +59,7 @@ export interface BridgeOptions {
     jobFinished?: RunnerOptions['onJobFinished'];
     webhook?: WebhookIntakeDeps['onResult'];
     webhookNotStored?: WebhookIntakeDeps['onNotStored'];
+    deliverySkipped?: (connector: string) => void;
   };
 }
 
@@ -136,6 +137,7 @@ export class Bridge {
       store: o.store,
       maxStoredBodyBytes: o.maxStoredBodyBytes,
       health: this.deliveryHealth,
+      ...(o.observe?.deliverySkipped ? { onSkipped: o.observe.deliverySkipped } : {}),
       instanceOf: (name) => o.connectors.instanceOf(name),
       logger,
     });

@@ -1,19 +1,8 @@
 /** Errors of the bridge room. */
 import { ThreadgateError } from '../base/errors.ts';
 
-/** A thread key or message the connector handed over cannot be stored. */
-export class SubmitInvalidError extends ThreadgateError {
-  readonly code = 'TG_SUBMIT_INVALID';
-  override readonly statusCode = 400;
-  readonly field: string;
-  /** In `submitAll`: the position of the refused message in the call. */
-  index: number | undefined;
-
-  constructor(field: string, message: string) {
-    super(`${field}: ${message}`);
-    this.field = field;
-  }
-}
+/** A thread key or message the connector handed over cannot be stored (the rules are the connector API's). */
+export { SubmitInvalidError } from '../connector/submit-rules.ts';
 
 export class ThreadNotFoundError extends ThreadgateError {
   readonly code = 'TG_THREAD_NOT_FOUND';

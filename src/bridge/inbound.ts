@@ -11,7 +11,8 @@ import type { EnqueueInput, JobQueue } from '../jobs/queue.ts';
 import type { RetryBudget } from '../jobs/retry-budget.ts';
 import type { Store } from '../store/database.ts';
 import type { Repos } from '../store/repos.ts';
-import { SubmitInvalidError, ThreadNotFoundError } from './errors.ts';
+import { checkSubmitMessage, checkSubmitMessages } from '../connector/submit-rules.ts';
+import { ThreadNotFoundError } from './errors.ts';
 import { deriveThreadId } from './thread-id.ts';
 
 export const POST_MESSAGES_JOB = 'platform.post_messages';
@@ -23,8 +24,6 @@ export interface ThreadJobPayload {
   thread: number;
   messages?: number[];
 }
-
-const MAX_KEY = 2_000;
 
 /** The lane group of the platform jobs: a connector's posts and closes share its lane's slots (jobs/lanes.ts). */
 export const PLATFORM_LANES = 'platform';
@@ -62,7 +61,7 @@ export class InboundBridge {
 
   /** `state`: connector state entries stored in the same write when the message is new. */
   async submit(connector: string, message: SubmitMessage, state?: Readonly<Record<string, unknown>>): Promise<SubmitResult> {
-    check(message);
+    checkSubmitMessage(message);
     // Grouped with concurrent writes in one commit; resolved only after it. A job it queued wakes the runner from
     // that write (JobQueue.onEnqueued).
     return this.#store.write((tx) => this.#storeOne(tx, connector, message, state));
@@ -74,14 +73,7 @@ export class InboundBridge {
    * its `index` on the error) before anything is written.
    */
   async submitAll(connector: string, items: readonly SubmitItem[]): Promise<SubmitResult[]> {
-    for (const [index, item] of items.entries()) {
-      try {
-        check(item.message);
-      } catch (err) {
-        if (err instanceof SubmitInvalidError) err.index = index;
-        throw err;
-      }
-    }
+    checkSubmitMessages(items.map((item) => item.message));
     if (items.length === 0) return [];
     return this.#store.write(async (tx) => {
       const stored: SubmitResult[] = [];
@@ -156,23 +148,5 @@ export class InboundBridge {
       const payload: ThreadJobPayload = { connector, thread: thread.id, messages: [id] };
       await tx.inbound.setJob(id, await this.#queue.enqueue(tx, threadJob(CLOSE_SESSION_JOB, payload, this.#budget)));
     });
-  }
-}
-
-function check(m: SubmitMessage): void {
-  const text = (field: keyof SubmitMessage, max: number) => {
-    const value = m[field];
-    if (typeof value !== 'string' || value.trim() === '') throw new SubmitInvalidError(field, 'must be a non-blank string');
-    if (value.length > max) throw new SubmitInvalidError(field, `must have at most ${max} characters`);
-  };
-  text('threadKey', MAX_KEY);
-  text('messageId', MAX_KEY);
-  text('senderId', MAX_KEY);
-  text('body', 1_000_000);
-  if (m.senderType !== undefined && m.senderType !== 'visitor' && m.senderType !== 'user') {
-    throw new SubmitInvalidError('senderType', 'must be "visitor" or "user"');
-  }
-  for (const [key, value] of Object.entries(m.variables ?? {})) {
-    if (value !== null && typeof value !== 'string') throw new SubmitInvalidError(`variables.${key}`, 'must be a string or null');
   }
 }

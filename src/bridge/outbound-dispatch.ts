@@ -1,8 +1,9 @@
 /**
  * The outbound flow's job: hand one stored webhook delivery to its
  * connector's `deliver`, one at a time per thread, and record the outcome on
- * the delivery (`delivered` with the external id, `failed` while retrying,
- * `dead` when the job gives up).
+ * the delivery (`delivered` with the external id, `skipped` with the
+ * connector's reason when it had no use for the event, `failed` while
+ * retrying, `dead` when the job gives up).
  */
 import type { Logger } from 'pino';
 import type { ConnectorInstance, Thread } from '../connector/api.ts';
@@ -25,6 +26,8 @@ export interface OutboundDispatchDeps {
   instanceOf(connector: string): ConnectorInstance | undefined;
   /** Told each attempt's outcome, for the connector's health. */
   health?: DeliveryHealth;
+  /** A delivery the connector skipped (metrics). */
+  onSkipped?: (connector: string) => void;
   logger: Logger;
   now?: () => number;
 }
@@ -121,22 +124,32 @@ export class OutboundDispatch {
     try {
       const result = await instance.deliver(event, thread, { signal: ctx.signal, attempt: ctx.job.attempts });
       const externalId = result?.externalId ?? null;
+      const skipped = skipReason(result?.skipped);
+      const outcome = skipped === null ? 'delivered' : 'skipped';
       // The outcome and the job's completion in one commit: a stop right after cannot deliver it again.
       ctx.complete(async (tx) => {
         const at = this.#now();
         // The body read above is what is stored (or longer: a cap only cuts), so one within the cap needs no cut.
         const cut = Buffer.byteLength(delivery.body) > this.#d.maxStoredBodyBytes;
-        // At once (on PostgreSQL one round trip), in this order.
+        // At once (on PostgreSQL one round trip), in this order. A skip's reason is kept where an error would be.
         await Promise.all([
-          tx.attempts.closeDelivery(attemptId, 'delivered', null, externalId, at),
-          tx.deliveries.recordOutcome(delivery.id, 'delivered', null, externalId, at),
+          tx.attempts.closeDelivery(attemptId, outcome, skipped, externalId, at),
+          tx.deliveries.recordOutcome(delivery.id, outcome, skipped, externalId, at),
           cut ? tx.deliveries.capBody(delivery.id, this.#d.maxStoredBodyBytes) : undefined,
         ]);
       });
       this.#d.health?.succeeded(payload.connector);
+      if (skipped !== null) this.#d.onSkipped?.(payload.connector);
       ctx.logger.info(
-        { connector: payload.connector, delivery_id: delivery.id, event_type: event.event_type, external_id: externalId, replay: payload.replay === true },
-        'delivered',
+        {
+          connector: payload.connector,
+          delivery_id: delivery.id,
+          event_type: event.event_type,
+          external_id: externalId,
+          replay: payload.replay === true,
+          ...(skipped === null ? {} : { reason: skipped }),
+        },
+        outcome,
       );
     } catch (err) {
       if (!ctx.signal.aborted) {
@@ -149,6 +162,13 @@ export class OutboundDispatch {
       throw err;
     }
   }
+}
+
+/** A connector's reason to skip, as recorded (null: it delivered); an empty reason still says it skipped. */
+function skipReason(skipped: unknown): string | null {
+  if (skipped === undefined || skipped === null || skipped === false) return null;
+  const text = typeof skipped === 'string' ? skipped.trim() : '';
+  return (text === '' ? 'skipped by the connector' : text).slice(0, 2_000);
 }
 
 /** Whether a failure ends the job (permanent, or its last try), and its message as recorded. */

@@ -43,7 +43,7 @@ export function pruneOlderThan(store: Store, cutoff: number, refusedCutoff: numb
   return store.write(async (tx) => {
     const run = async (sql: string, before = cutoff) => (await tx.sql.run(sql, [before])).changes;
     const refused = await run(`delete from deliveries where received_at < ? and status = 'rejected'`, Math.max(cutoff, refusedCutoff));
-    const finished = await run(`delete from deliveries where received_at < ? and status in ('delivered', 'duplicate', 'dead')`);
+    const finished = await run(`delete from deliveries where received_at < ? and status in ('delivered', 'skipped', 'duplicate', 'dead')`);
     await run(`delete from inbound_attempts where ended_at < ?`);
     const inbound = await run(
       `update inbound_messages set body = '', full_text = null, variables = null

@@ -145,7 +145,7 @@ export async function startGateway(
       maxStoredBodyBytes: settings.store.max_stored_body_bytes,
       deliveryHealth: { failures: settings.health.delivery_failures, failingForMs: settings.health.delivery_failing_for },
       refusals: refusalLimits(settings.store.refused),
-      observe: { jobFinished: metrics.jobFinished, webhook: metrics.webhook, webhookNotStored: metrics.webhookNotStored },
+      observe: { jobFinished: metrics.jobFinished, webhook: metrics.webhook, webhookNotStored: metrics.webhookNotStored, deliverySkipped: metrics.deliverySkipped },
       ...(lock ? { lock } : {}),
       jobs: {
         ...retryPolicy(settings.jobs, logger),

@@ -61,6 +61,10 @@ const COMMANDS: Record<string, Command> = {
     run: async (argv) => (await import('./config-command.ts')).configCommand(argv),
     help: async () => (await import('./config-help.ts')).HELP,
   },
+  connector: {
+    run: async (argv) => (await import('./connector-command.ts')).connectorCommand(argv),
+    help: async () => (await import('./connector-command.ts')).HELP,
+  },
 };
 
 async function overview(): Promise<string> {

@@ -2,6 +2,12 @@
  * Graceful stop on SIGTERM/SIGINT: run `stop` once, bounded by a timeout,
  * then exit 0 (1 if stopping failed or timed out). A second signal exits at
  * once. SIGHUP reloads the settings (`reload.ts`) and keeps running.
+ *
+ * Started by npm (`npx threadgate serve`, `npm exec`; npm sets npm_command),
+ * the process stops the same way when the npm that started it is gone: npm
+ * passes a SIGTERM to its child, but `npm exec` runs the command through
+ * `sh -c`, and the shell dies of the signal without passing it on, leaving
+ * the gateway behind with parent 1, still holding its port.
  */
 import type { Logger } from '../log/logger.ts';
 
@@ -32,6 +38,22 @@ export function stopOnSignals(logger: Logger, stop: () => Promise<void>, timeout
   };
   process.once('SIGTERM', onSignal);
   process.once('SIGINT', onSignal);
+  if (process.env.npm_command !== undefined) stopWhenOrphaned(logger, () => onSignal('SIGTERM'));
+}
+
+/** How often a process started by npm looks whether its parent is still there. */
+export const ORPHAN_CHECK_MS = 500;
+
+/** Calls `stop` once the parent process is gone (the process was handed to another parent, pid 1 or a subreaper). */
+function stopWhenOrphaned(logger: Logger, stop: () => void): void {
+  const parent = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    logger.info({ parent_pid: parent, npm_command: process.env.npm_command }, 'the npm process that started threadgate is gone: stopping as on SIGTERM');
+    stop();
+  }, ORPHAN_CHECK_MS);
+  timer.unref();
 }
 
 /**

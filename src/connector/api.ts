@@ -40,6 +40,8 @@ export type { AnswerHeaders, DeliveryErrorOptions, HttpAnswer, HttpVerdict } fro
 /** A timing-safe check of an HMAC signature header (hmac-signature.ts). */
 export { verifyHmacSignature } from './hmac-signature.ts';
 export type { HmacRefusal, HmacSignatureCheck, HmacVerdict } from './hmac-signature.ts';
+/** The rules every submitted message must meet, and the error that names a broken one (submit-rules.ts). */
+export { checkSubmitMessage, MAX_SUBMIT_BODY, MAX_SUBMIT_KEY, SubmitInvalidError } from './submit-rules.ts';
 /** A file size for people: `512 B`, `24 KB`, `1.4 MB` (1 KB = 1024 B). */
 export { formatSize } from './file-size.ts';
 /** Files and credentials: `ctx.attachments`, `ctx.files`, `ctx.secrets`, `ctx.sealer` (files-api.ts). */
@@ -238,6 +240,11 @@ export interface DeliverContext {
 export interface DeliverResult {
   /** The id the external side gave what was sent (an e-mail Message-ID, a note id), for the delivery log. */
   externalId?: string;
+  /**
+   * The connector has no use for this event and sent nothing (reply suggestions to a system without drafts):
+   * why, in a few words. The delivery log shows it as `skipped` with this reason, not as `delivered`.
+   */
+  skipped?: string;
 }
 
 export interface ConnectorHealth {

@@ -56,7 +56,8 @@ export interface LoadedConnectors {
   problems: EntryProblem[];
 }
 
-async function importDefinition(file: string): Promise<ConnectorDefinition> {
+/** The definition a connector module exports (its default export, made by defineConnector). */
+export async function importDefinition(file: string): Promise<ConnectorDefinition> {
   let mod: { default?: unknown };
   // A module outside the gateway's install imports `threadgate/connector` and `zod` from the gateway's own.
   resolveConnectorImportsFromGateway();
@@ -115,7 +116,7 @@ export async function loadConnectors(entries: readonly (ConnectorEntryLike | und
 }
 
 /** An entry's own keys: everything but the gateway's (name, type, room_id, module…). */
-function ownKeys(entry: Readonly<Record<string, unknown>>): Record<string, unknown> {
+export function ownKeys(entry: Readonly<Record<string, unknown>>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(entry).filter(([k]) => !ENTRY_KEYS.includes(k)));
 }
 

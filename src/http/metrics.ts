@@ -20,6 +20,7 @@ export class GatewayMetrics {
   readonly registry = new Registry();
   readonly #webhooks: Counter<'connector' | 'result'>;
   readonly #refusalsNotStored: Counter<'connector' | 'reason'>;
+  readonly #skipped: Counter<'connector'>;
   readonly #jobRuns: Histogram<'kind' | 'outcome'>;
   readonly #platform: Histogram<'method' | 'status'>;
   readonly #platformErrors: Counter<'code'>;
@@ -41,6 +42,12 @@ export class GatewayMetrics {
       name: 'threadgate_webhook_refusals_not_stored_total',
       help: 'Refused webhooks that were counted but not stored, by connector ("(unknown)" for unknown names) and reason (unknown_connector, rate, budget).',
       labelNames: ['connector', 'reason'],
+      registers: [this.registry],
+    });
+    this.#skipped = new Counter({
+      name: 'threadgate_deliveries_skipped_total',
+      help: 'Deliveries a connector skipped (it had no use for the event: a reply suggestion to a system without drafts), by connector.',
+      labelNames: ['connector'],
       registers: [this.registry],
     });
     this.#jobRuns = new Histogram({
@@ -81,6 +88,10 @@ export class GatewayMetrics {
 
   readonly webhookNotStored = (connector: string, reason: string): void => {
     this.#refusalsNotStored.inc({ connector, reason });
+  };
+
+  readonly deliverySkipped = (connector: string): void => {
+    this.#skipped.inc({ connector });
   };
 
   readonly jobFinished = (kind: string, outcome: JobOutcome, seconds: number): void => {

@@ -1,6 +1,7 @@
 /**
  * Webhook deliveries received from the platform: accepted, duplicate or
- * rejected on arrival, then delivered, failed (retrying) or dead as the
+ * rejected on arrival, then delivered, skipped (the connector had no use
+ * for it), failed (retrying) or dead as the
  * connector's job runs.
  */
 import type { Sql, SqlDialect } from './sql.ts';

@@ -9,10 +9,10 @@ export type InboundStatus = (typeof INBOUND_STATUSES)[number];
 export const INBOUND_KINDS = ['message', 'close'] as const;
 export type InboundKind = (typeof INBOUND_KINDS)[number];
 
-export const DELIVERY_STATUSES = ['accepted', 'duplicate', 'rejected', 'delivered', 'failed', 'dead'] as const;
+export const DELIVERY_STATUSES = ['accepted', 'duplicate', 'rejected', 'delivered', 'skipped', 'failed', 'dead'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-export const ATTEMPT_OUTCOMES = ['running', 'delivered', 'failed', 'dead', 'aborted'] as const;
+export const ATTEMPT_OUTCOMES = ['running', 'delivered', 'skipped', 'failed', 'dead', 'aborted'] as const;
 export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
 
 export const INBOUND_OUTCOMES = ['posted', 'failed', 'dead'] as const;

@@ -40,7 +40,7 @@ describe('threadgate deliveries', () => {
     expect(badTime.stderr).toContain('--since must be a duration ago');
     const badStatus = await cli('deliveries', 'list', '--status', 'lost');
     expect(badStatus.status).toBe(2);
-    expect(badStatus.stderr).toContain('--status must be one of accepted, duplicate, rejected, delivered, failed, dead');
+    expect(badStatus.stderr).toContain('--status must be one of accepted, duplicate, rejected, delivered, skipped, failed, dead');
   });
 
   it('shows one delivery with headers (signature kept), the body as JSON and its attempts', async () => {

@@ -107,6 +107,22 @@ describe('a signal to npm', () => {
   });
 });
 
+describe('started by npm exec (npx threadgate serve)', () => {
+  // npm exec runs the command through `sh -c`: the shell dies of npm's SIGTERM without passing it on.
+  it('stops gracefully when the shell npm started it from is gone, and frees its port', async () => {
+    const main = join(ROOT, 'src/cli/threadgate.js');
+    const shell = run('sh', ['-c', `'${process.execPath}' '${main}' serve --port 0; echo shell-done`], { ...gatewayEnv(), npm_command: 'exec' });
+    await until(async () => shell.lines().some((l) => l.event === 'gateway_ready'), 20_000, 'gateway_ready');
+    const url = String(shell.lines().find((l) => l.event === 'gateway_ready')!.url);
+    const [gatewayPid] = childrenOf(shell.pid);
+    process.kill(shell.pid, 'SIGKILL');
+    await until(async () => !alive(gatewayPid!), 8_000, 'the gateway process gone');
+    expect(await refused(url)).toBe(true);
+    expect(shell.lines().find((l) => l.msg === 'the npm process that started threadgate is gone: stopping as on SIGTERM')).toBeDefined();
+    expect(shell.lines().some((l) => l.msg === 'stopped')).toBe(true);
+  });
+});
+
 describe('under a Node.js older than 24', () => {
   it('the line names the version found and the way to Node.js 24; a recent one passes', () => {
     expect(tooOldLine('v20.20.2')).toBe(

@@ -61,7 +61,7 @@ describe('admin API: bad input', () => {
   it('answers 400 JSON naming the field for a bad filter, time, limit, cursor or id', async () => {
     const tg = await startAdminGateway();
     const bad = (path: string, field: string, message: RegExp) => tg.admin('GET', path).then((r) => refused(r, 400, 'TG_REQUEST_INVALID', field, message));
-    await bad('/deliveries?status=lost', 'query.status', /must be one of accepted, duplicate, rejected, delivered, failed, dead, got "lost"/);
+    await bad('/deliveries?status=lost', 'query.status', /must be one of accepted, duplicate, rejected, delivered, skipped, failed, dead, got "lost"/);
     await bad('/deliveries?since=last%20tuesday', 'query.since', /must be a duration ago \(2h, 30m, 7d\) or an ISO time, got "last tuesday"/);
     await bad('/deliveries?until=soon', 'query.until', /duration ago/);
     await bad('/deliveries?limit=0', 'query.limit', /whole number from 1 to 1000, got "0"/);

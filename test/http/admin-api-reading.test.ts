@@ -91,7 +91,7 @@ describe('admin API: reading the log', () => {
     expect(health.body).toMatchObject({ ready: true, healthy: true, problems: [], platform: { up: true, auth: 'ok' } });
     const counts = await tg.admin('GET', '/counts');
     conforms('getCounts', counts);
-    expect(counts.body.deliveries).toEqual({ accepted: 0, duplicate: 0, rejected: 1, delivered: 1, failed: 0, dead: 1 });
+    expect(counts.body.deliveries).toEqual({ accepted: 0, duplicate: 0, rejected: 1, delivered: 1, skipped: 0, failed: 0, dead: 1 });
     expect(counts.body.inbound).toEqual({ pending: 0, posted: 2, dead: 0 });
     expect(counts.body.jobs).toMatchObject({ dead: 1, queued: 0, running: 0 });
   });

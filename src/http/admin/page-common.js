@@ -9,7 +9,7 @@ const API = location.pathname.replace(/\/+$/, '') + '/api';
 const TOKEN_KEY = 'threadgate.adminToken';
 const DELIVERY_STATUSES = ['accepted', 'duplicate', 'rejected', 'delivered', 'failed', 'dead'];
 const INBOUND_STATUSES = ['pending', 'posted', 'dead'];
-const TONE = { ok: 'ok', failing: 'bad', paused: 'bad', unregistered: 'warn', up: 'ok', down: 'bad', refused: 'bad', unknown: 'warn', delivered: 'ok', posted: 'ok', done: 'ok', failed: 'warn', pending: 'warn', queued: 'warn', running: 'warn', accepted: 'warn', dead: 'bad', rejected: 'bad' };
+const TONE = { ok: 'ok', failing: 'bad', paused: 'bad', unregistered: 'warn', up: 'ok', down: 'bad', refused: 'bad', unknown: 'warn', delivered: 'ok', skipped: 'ok', posted: 'ok', done: 'ok', failed: 'warn', pending: 'warn', queued: 'warn', running: 'warn', accepted: 'warn', dead: 'bad', rejected: 'bad' };
 const WATCH_MS = 15000;
 const WATCH_EVERY_MS = 400;
 const $ = (id) => document.getElementById(id);

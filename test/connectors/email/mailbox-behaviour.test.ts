@@ -94,7 +94,7 @@ describe('replies', () => {
     expect(row.error).toMatch(/^TG_EMAIL_SMTP_REJECTED: SMTP 5\d\d: /);
   });
 
-  it('a reply suggestion is recorded as delivered but not mailed', async () => {
+  it('a reply suggestion is recorded as skipped, with the reason, and not mailed', async () => {
     const servers = mailServers();
     const support = await servers.addUser('sugg');
     const customer = await servers.addUser('sugg-customer', 'customer.test');
@@ -103,7 +103,10 @@ describe('replies', () => {
     await until(async () => (await tg.gateway.store.read.threads.byKey('mail', `<case-5.${support.address}>`))?.chatId != null, ARRIVES_MS, 'the chat');
     const chatId = (await tg.gateway.store.read.threads.byKey('mail', `<case-5.${support.address}>`))!.chatId!;
     await tg.sandbox.call('POST', `/_sandbox/chats/${chatId}/reply_suggestions`, { suggestion: 'Say sorry' });
-    await until(async () => (await tg.gateway.store.read.deliveries.countByStatus('mail')).delivered === 1, ARRIVES_MS, 'the suggestion handled');
+    await until(async () => (await tg.gateway.store.read.deliveries.countByStatus('mail')).skipped === 1, ARRIVES_MS, 'the suggestion handled');
+    const row = (await tg.gateway.store.read.sql.get(`select status, error, event_type as "eventType" from deliveries where connector = 'mail' and status = 'skipped'`)) as Record<string, string>;
+    expect(row).toEqual({ status: 'skipped', error: "reply suggestions are not mailed: only agents' messages are", eventType: 'reply_suggestion_created' });
+    expect((await tg.gateway.store.read.deliveries.countByStatus('mail')).delivered ?? 0).toBe(0);
     await new Promise((r) => setTimeout(r, 300));
     expect(await fetchAll(customer)).toEqual([]);
   });
