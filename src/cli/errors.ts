@@ -48,3 +48,8 @@ export class ListenError extends ThreadgateError {
 export class HealthCheckError extends ThreadgateError {
   readonly code = 'TG_HEALTH_FAILED';
 }
+
+/** The embedded sandbox of the settings' gateway cannot be reached (it never ran, or serve is not running). */
+export class SandboxUnreachableError extends ThreadgateError {
+  readonly code = 'TG_SANDBOX_UNREACHABLE';
+}

@@ -36,7 +36,7 @@ import { createUnifiedMessagingClient } from '../platform/unified-messaging-clie
 import type { RunningSandbox } from '../sandbox/index.ts';
 import type { Store } from '../store/database.ts';
 import { DEMO_CONNECTOR, logDemoSteps } from './demo.ts';
-import { platformTarget, type PlatformTarget } from './platform-target.ts';
+import { platformTarget, sandboxFileOf, type PlatformTarget } from './platform-target.ts';
 import { retryPolicy } from './retry-policy.ts';
 import { reloadableConnectors, reloadSettings, type ReloadOutcome, type ReloadTarget } from './reload.ts';
 
@@ -100,7 +100,7 @@ export async function startGateway(
   /** What a SIGHUP reloads, once the gateway runs; its `settings` are those in force. */
   let reloadTarget: ReloadTarget | undefined;
   try {
-    const target = await platformTarget(settings, logger);
+    const target = await platformTarget(settings, logger, sandboxFileOf(loaded));
     sandbox = target.sandbox;
     const { platform } = target;
     const platformHealth = new PlatformHealth({

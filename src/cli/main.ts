@@ -27,7 +27,7 @@ const COMMANDS: Record<string, Command> = {
   },
   sandbox: {
     run: async (argv) => (await import('./sandbox-command.ts')).sandboxCommand(argv),
-    help: async () => (await import('./sandbox-command.ts')).HELP,
+    help: async () => [...(await import('./sandbox-command.ts')).HELP, ...(await import('./sandbox-control-command.ts')).HELP],
   },
   migrate: {
     run: async (argv) => (await import('./migrate-command.ts')).migrateCommand(argv),

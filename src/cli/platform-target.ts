@@ -3,7 +3,9 @@
  * `platform.url` is not set, the embedded sandbox, started here on
  * `sandbox.port` with the settings' signature scheme.
  */
+import type { LoadedSettings } from '../config/load.ts';
 import type { Settings } from '../config/schema.ts';
+import { storeOptions } from './store-access.ts';
 import type { Logger } from '../log/logger.ts';
 import type { RunningSandbox } from '../sandbox/index.ts';
 
@@ -17,8 +19,18 @@ export interface PlatformTarget {
   defaultRoomId: string | undefined;
 }
 
+/**
+ * Where the embedded sandbox keeps its state across restarts: beside the SQLite store (`<store.path>.sandbox`);
+ * none with a PostgreSQL store or `sandbox.keep_state: false`.
+ */
+export function sandboxFileOf(loaded: LoadedSettings): string | undefined {
+  const { settings } = loaded;
+  if (!settings.sandbox.keep_state || settings.store.url !== undefined) return undefined;
+  return `${storeOptions(loaded).path}.sandbox`;
+}
+
 /** The target, and the sandbox started for it (null for a configured platform); the caller closes the sandbox. */
-export async function platformTarget(settings: Settings, logger: Logger): Promise<{ platform: PlatformTarget; sandbox: RunningSandbox | null }> {
+export async function platformTarget(settings: Settings, logger: Logger, sandboxFile?: string): Promise<{ platform: PlatformTarget; sandbox: RunningSandbox | null }> {
   if (settings.platform.url !== undefined) {
     return {
       platform: {
@@ -39,6 +51,7 @@ export async function platformTarget(settings: Settings, logger: Logger): Promis
     logger: logger.child({ room: 'sandbox' }),
     // The gateway probes its platform every 30 s when idle: those requests' lines only at debug.
     requestLogLevel: 'debug',
+    persistFile: sandboxFile,
     signaturePayload: settings.platform.signature.payload,
   });
   return {

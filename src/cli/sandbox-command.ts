@@ -40,7 +40,11 @@ export const HELP = [
 ];
 
 export async function sandboxCommand(argv: string[]): Promise<number> {
-  const { values } = parse(argv, OPTIONS);
+  // The running gateway's embedded sandbox, played from the command line (sandbox-control-command.ts).
+  if (argv[0] === 'chats') return (await import('./sandbox-control-command.ts')).sandboxChatsCommand(argv.slice(1));
+  if (argv[0] === 'reply') return (await import('./sandbox-control-command.ts')).sandboxReplyCommand(argv.slice(1));
+  const { values, positionals } = parse(argv, OPTIONS);
+  if (positionals.length > 0) throw new UsageError(`sandbox takes no arguments but its options, or the subcommand chats or reply; got "${positionals.join(' ')}"`);
   for (const key of ['organization-id', 'room-id'] as const) {
     const v = values[key];
     if (v !== undefined && !UUID.test(v)) throw new UsageError(`--${key} must be a UUID, got "${v}"`);

@@ -149,8 +149,10 @@ export const FileSettings = z.strictObject({
 });
 
 export const SandboxSettings = z.strictObject({
-  /** Port of the embedded sandbox when no platform.url is set; 0 picks a free one. */
+  /** Port of the embedded sandbox when no platform.url is set; 0 picks a free one (the one it had before, when free). */
   port: z.number().int().min(0).max(65_535).default(0),
+  /** Keep the embedded sandbox's chats, ids and token across restarts, in `<store.path>.sandbox` (SQLite stores only). */
+  keep_state: z.boolean().default(true),
 });
 
 export const JobSettings = z

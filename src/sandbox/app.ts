@@ -25,6 +25,7 @@ import { registerSignIn } from './sign-in/index.ts';
 import { registerChatsAndUsers } from './chats-and-users.ts';
 import { requireOrganizationPermissions } from './permissions.ts';
 import { registerOwnedChatListRoute } from './routes/chat-listings.ts';
+import { readSandboxFile, SandboxSaver } from './persistence.ts';
 import { SETTINGS_SCOPE, SandboxState, seedState, type Seed } from './state.ts';
 import { WebhookDispatcher } from './webhook-dispatcher.ts';
 import { ROUTE_SCHEMAS_OFF } from '../base/route-schemas-off.ts';
@@ -36,13 +37,19 @@ export interface SandboxApp {
   state: SandboxState;
   seed: Seed;
   options: ResolvedSandboxOptions;
+  /** With `persistFile`: the writer of its state, and where the sandbox listened last (undefined: never, or no file). */
+  saver?: SandboxSaver;
+  lastUrl?: string | undefined;
 }
 
 export function buildSandboxApp(options: SandboxOptions = {}): SandboxApp {
   const resolved = resolveOptions(options);
   const logger = resolved.logger === false ? undefined : resolved.logger;
   const state = new SandboxState();
-  const seed = seedState(state, resolved);
+  const saved = resolved.persistFile === undefined ? undefined : readSandboxFile(resolved.persistFile);
+  if (saved) state.restore(saved.state);
+  const seed = saved?.seed ?? seedState(state, resolved);
+  const saver = resolved.persistFile === undefined ? undefined : new SandboxSaver(resolved.persistFile, state, seed);
   const webhooks = new WebhookDispatcher({
     state,
     retryBaseMs: resolved.retryBaseMs,
@@ -62,6 +69,13 @@ export function buildSandboxApp(options: SandboxOptions = {}): SandboxApp {
   });
   installErrorHandlers(app);
   app.addHook('onClose', async () => webhooks.close());
+  if (saver) {
+    // Every change comes of a request that is not a read (the webhooks' attempts only record what those caused).
+    app.addHook('onResponse', async (request) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD') saver.changed();
+    });
+    app.addHook('onClose', async () => saver.flush());
+  }
 
   void app.register(
     async (scope) => {
@@ -91,7 +105,7 @@ export function buildSandboxApp(options: SandboxOptions = {}): SandboxApp {
   void app.register(async (scope) => registerForms(scope, ctx));
   registerChannelMessaging(app, ctx);
 
-  return { app, state, seed, options: resolved };
+  return { app, state, seed, options: resolved, ...(saver ? { saver, lastUrl: saved?.url ?? undefined } : {}) };
 }
 
 /** Fastify's two lines of each request (`incoming request`, `request completed`) at debug instead of info; errors as before. */

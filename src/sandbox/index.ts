@@ -4,6 +4,7 @@
  * and event listing; channel and unified messaging) on one address, with a
  * control API under /_sandbox that seeds data and plays the agent side.
  */
+import type { FastifyInstance } from 'fastify';
 import { buildSandboxApp } from './app.ts';
 import type { SandboxOptions } from './options.ts';
 
@@ -22,12 +23,13 @@ export interface RunningSandbox {
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  const { app, seed, options: resolved } = buildSandboxApp(options);
-  await app.listen({ host: resolved.host, port: resolved.port });
+  const { app, seed, options: resolved, saver, lastUrl } = buildSandboxApp(options);
+  await listenOn(app, resolved.host, resolved.port, lastUrl);
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : resolved.port;
   const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
   let closing: Promise<void> | undefined;
+  saver?.listening(`http://${host}:${port}`);
   return {
     url: `http://${host}:${port}`,
     organizationId: seed.organization.id,
@@ -36,4 +38,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     tokenType: 'Token',
     close: () => (closing ??= app.close()),
   };
+}
+
+/**
+ * Listens on `port`; with port 0 and a state kept from before, first on the port it had then, so the addresses it
+ * handed out (files' links) still work, else on any free one.
+ */
+async function listenOn(app: FastifyInstance, host: string, port: number, lastUrl: string | undefined): Promise<void> {
+  const last = lastUrl === undefined ? 0 : Number(new URL(lastUrl).port);
+  if (port === 0 && last > 0) {
+    try {
+      await app.listen({ host, port: last });
+      return;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    }
+  }
+  await app.listen({ host, port });
 }

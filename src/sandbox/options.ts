@@ -27,9 +27,11 @@ export interface SandboxOptions {
   retryBaseMs?: number;
   /** Per-attempt webhook timeout. Default 5000 (spec 03). */
   webhookTimeoutMs?: number;
+  /** Keep the state in this file across restarts (persistence.ts); default: in memory only. */
+  persistFile?: string | undefined;
 }
 
-export type ResolvedSandboxOptions = Readonly<Required<SandboxOptions>>;
+export type ResolvedSandboxOptions = Readonly<Required<Omit<SandboxOptions, 'persistFile'>>> & { readonly persistFile: string | undefined };
 
 export const DEFAULT_RETRY_BASE_MS = 1000;
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 5000;
@@ -46,5 +48,6 @@ export function resolveOptions(options: SandboxOptions): ResolvedSandboxOptions 
     signaturePayload: options.signaturePayload ?? 'timestamp.body',
     retryBaseMs: options.retryBaseMs ?? DEFAULT_RETRY_BASE_MS,
     webhookTimeoutMs: options.webhookTimeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS,
+    persistFile: options.persistFile,
   });
 }

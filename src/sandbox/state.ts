@@ -115,6 +115,25 @@ export class SandboxState {
     else this.messagesByChat.set(message.chatId, [message]);
   }
 
+  /** Everything the sandbox holds, as one value for v8.serialize (persistence.ts): shared records stay shared. */
+  snapshot(): SandboxSnapshot {
+    const { mappingsByThread, messagesByChat, clockOffsetMs } = this;
+    const maps = Object.fromEntries(SNAPSHOT_MAPS.map((key) => [key, this[key]])) as Pick<SandboxState, SnapshotMap>;
+    return { ...maps, webhookAttempts: this.webhookAttempts, mappingsByThread, messagesByChat, clockOffsetMs };
+  }
+
+  /** Takes over what `snapshot` gave (a fresh state only). */
+  restore(snapshot: SandboxSnapshot): void {
+    for (const key of SNAPSHOT_MAPS) {
+      const target = this[key] as Map<string, unknown>;
+      for (const [k, v] of snapshot[key] as Map<string, unknown>) target.set(k, v);
+    }
+    this.webhookAttempts.push(...snapshot.webhookAttempts);
+    for (const [k, v] of snapshot.mappingsByThread) this.mappingsByThread.set(k, v);
+    for (const [k, v] of snapshot.messagesByChat) this.messagesByChat.set(k, v);
+    this.clockOffsetMs = snapshot.clockOffsetMs;
+  }
+
   /** Forgets a chat, its messages and their files, as a data-retention purge would; mappings keep pointing at it. */
   purgeChat(chatId: string): void {
     this.chats.delete(chatId);
@@ -123,6 +142,16 @@ export class SandboxState {
     for (const [id, s] of this.suggestions) if (s.chatId === chatId) this.suggestions.delete(id);
   }
 }
+
+const SNAPSHOT_MAPS = ['organizations', 'rooms', 'users', 'tokens', 'configurations', 'visitors', 'chats', 'suggestions', 'files', 'userClients', 'preferences', 'avatars'] as const;
+type SnapshotMap = (typeof SNAPSHOT_MAPS)[number];
+
+/** The records of a sandbox (SandboxState.snapshot), its private indexes and its clock. */
+export type SandboxSnapshot = Pick<SandboxState, SnapshotMap | 'webhookAttempts'> & {
+  mappingsByThread: Map<string, ThreadMapping>;
+  messagesByChat: Map<string, MessageRecord[]>;
+  clockOffsetMs: number;
+};
 
 function mappingKey(configId: string, threadId: string): string {
   return `${configId}\u0000${threadId}`;
