@@ -35,6 +35,7 @@ import { PlatformHealth } from '../platform/platform-health.ts';
 import { createUnifiedMessagingClient } from '../platform/unified-messaging-client.ts';
 import type { RunningSandbox } from '../sandbox/index.ts';
 import type { Store } from '../store/database.ts';
+import { reloadConnector } from './connector-reload.ts';
 import { DEMO_CONNECTOR, logDemoSteps } from './demo.ts';
 import { platformTarget, sandboxFileOf, type PlatformTarget } from './platform-target.ts';
 import { retryPolicy } from './retry-policy.ts';
@@ -58,6 +59,10 @@ export interface RunningGateway {
   health: GatewayHealth;
   /** Reads the settings file again and applies a changed platform token (SIGHUP); undefined when nothing could be read. */
   reload(): ReloadOutcome | undefined;
+  /** Makes a connector of its own module anew from that module, loaded again, and `entry` (serve --watch). */
+  reloadConnector(entry: ConnectorEntry): Promise<void>;
+  /** The folder relative paths of the settings start from. */
+  baseDir: string;
   close(): Promise<void>;
 }
 
@@ -264,6 +269,8 @@ export async function startGateway(
       connectors: runtime,
       health,
       reload: () => reloadSettings(reloading, logger),
+      reloadConnector: (entry) => reloadConnector(entry, { runtime, baseDir, contextFor: (name, routes) => createConnectorContext(name, contextDeps, routes) }),
+      baseDir,
       close: () =>
         (closing ??= (async () => {
           registering.abort();

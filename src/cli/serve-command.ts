@@ -13,22 +13,24 @@ import { ListenError } from './errors.ts';
 import { commandHelp, configHelp } from './help.ts';
 import { startGateway } from './gateway.ts';
 import { reloadOnHangup, stopOnSignals } from './signals.ts';
+import { watchConnectors } from './watch.ts';
 
-export const OPTIONS = { ...configOption, host: { type: 'string' }, port: { type: 'string', short: 'p' }, pretty: { type: 'boolean' } } as const;
+export const OPTIONS = { ...configOption, host: { type: 'string' }, port: { type: 'string', short: 'p' }, pretty: { type: 'boolean' }, watch: { type: 'boolean' } } as const;
 
 export const HELP = [
   commandHelp({
     name: 'serve',
     summary: 'run the gateway until a signal (no platform.url: against the embedded sandbox); SIGHUP reloads the settings',
-    usage: ['serve [--config PATH] [--host H] [--port P] [--pretty]'],
+    usage: ['serve [--config PATH] [--host H] [--port P] [--pretty] [--watch]'],
     options: OPTIONS,
     describe: {
       ...configHelp,
       host: { value: 'H', text: 'the address to listen on', default: 'server.host of the settings (127.0.0.1)' },
       port: { value: 'P', text: 'the port to listen on (0: any free one)', default: 'server.port of the settings (8080)' },
       pretty: { text: 'log one readable line per event instead of JSON', default: 'log.format of the settings (json)' },
+      watch: { text: "while developing: make a connector of its own module anew when a code file of its folder or its settings entry changes" },
     },
-    examples: ['serve --config /etc/threadgate/threadgate.yaml', 'serve --host 0.0.0.0 --port 8080'],
+    examples: ['serve --config /etc/threadgate/threadgate.yaml', 'serve --host 0.0.0.0 --port 8080', 'serve --config settings.example.yaml --watch'],
   }),
 ];
 
@@ -49,7 +51,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
   // either ending the process before its handler was there.
   stopOnSignals(logger, async () => (await starting).close(), loaded.settings.server.shutdown_timeout_ms);
   reloadOnHangup(logger, async () => (await starting).reload());
-  await starting;
+  const gateway = await starting;
+  if (values.watch) watchConnectors(gateway, loaded, logger);
   // Everything the gateway loads at start is loaded: its compiled code is written to the compile cache now (main.ts),
   // not only at exit, which a container that is killed or replaced never reaches.
   flushCompileCache();

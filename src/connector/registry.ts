@@ -15,7 +15,7 @@ import { didYouMean } from '../config/suggest.ts';
 import { checkValue } from '../config/zod-problems.ts';
 import type { ConnectorDefinition } from './api.ts';
 import { ConnectorLoadError } from './errors.ts';
-import { resolveConnectorImportsFromGateway } from './module-resolution.ts';
+import { nextGenerationUrl, resolveConnectorImportsFromGateway } from './module-resolution.ts';
 
 export const BUNDLED_DIR = fileURLToPath(new URL('../../connectors/', import.meta.url));
 const TYPE = /^[a-z0-9-]+$/;
@@ -56,13 +56,17 @@ export interface LoadedConnectors {
   problems: EntryProblem[];
 }
 
-/** The definition a connector module exports (its default export, made by defineConnector). */
-export async function importDefinition(file: string): Promise<ConnectorDefinition> {
+/**
+ * The definition a connector module exports (its default export, made by defineConnector). `fresh`: loaded again
+ * with the files of its folder, not the copies loaded before (serve --watch).
+ */
+export async function importDefinition(file: string, fresh = false): Promise<ConnectorDefinition> {
   let mod: { default?: unknown };
   // A module outside the gateway's install imports `threadgate/connector` and `zod` from the gateway's own.
   resolveConnectorImportsFromGateway();
   try {
-    mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
+    const url = pathToFileURL(file).href;
+    mod = (await import(fresh ? nextGenerationUrl(url) : url)) as { default?: unknown };
   } catch (err) {
     throw new ConnectorLoadError(`cannot load ${file}: ${(err as Error).message}`, { cause: err });
   }

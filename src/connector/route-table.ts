@@ -35,6 +35,18 @@ export class ConnectorRouteTable {
     };
   }
 
+  /** Removes every route of `name` and hands them over (a connector replaced: its new instance adds its own). */
+  take(name: string): readonly unknown[] {
+    const list = this.#routes.get(name) ?? [];
+    this.#routes.delete(name);
+    return list;
+  }
+
+  /** Puts back what `take` removed (the new instance could not be made). */
+  restore(name: string, routes: readonly unknown[]): void {
+    this.#routes.set(name, [...(routes as Entry[])]);
+  }
+
   /** The handler for `method path` of connector `name`; `'method'` when only the method is wrong. */
   match(name: string, method: string, path: string): RouteMatch | 'method' | undefined {
     const given = split(path);

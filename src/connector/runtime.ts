@@ -7,10 +7,15 @@
  * shutdown the signals abort first and the polls are awaited; `stop()` comes
  * after the HTTP server and the job runner drained, so no `deliver` is in
  * flight when a connector releases its resources.
+ *
+ * `replace` (serve --watch) swaps one connector's instance for a new one,
+ * made from a module loaded again: new jobs go to the new instance at once,
+ * the old one's poll ends and its deliveries in flight finish before its
+ * `stop`, and its state and queued jobs, in the store, stay.
  */
 import type { Logger } from 'pino';
 import { fencedState, runUnderLease, type PollerLeaseOptions } from '../bridge/poller-lease.ts';
-import type { ConnectorContext, ConnectorHealth, ConnectorInstance, ConnectorRoutes } from './api.ts';
+import type { ConnectorContext, ConnectorDefinition, ConnectorHealth, ConnectorInstance, ConnectorRoutes } from './api.ts';
 import { ConnectorStartError } from './errors.ts';
 import type { LoadedConnectors } from './registry.ts';
 import { ConnectorRouteTable } from './route-table.ts';
@@ -26,8 +31,15 @@ export type ContextFactory = (name: string, routes: ConnectorRoutes) => Connecto
 
 interface Running {
   entry: ConnectorEntryRef;
+  /** The instance as the gateway calls it: its deliveries counted in `inflight`. */
   instance: ConnectorInstance;
   ctx: ConnectorContext;
+  /** Aborts this instance's start signal and poll (the gateway's stop, or a replace). */
+  own: AbortController;
+  poll?: Promise<void>;
+  inflight: number;
+  /** Called when `inflight` drops to 0. */
+  drained?: () => void;
 }
 
 /** What /readyz says of a connector whose poller does not run in this replica. */
@@ -75,42 +87,97 @@ export class ConnectorRuntime {
     for (const entry of entries) {
       const definition = loaded.definitions.get(entry.type);
       if (!definition) throw new ConnectorStartError(`connector ${entry.name}: no definition for type ${entry.type}`);
-      const ctx = contextFor(entry.name, this.routes.forConnector(entry.name));
       try {
-        const instance = await definition.create(loaded.configs.get(entry.name), ctx);
-        this.#running.set(entry.name, { entry, instance, ctx });
+        this.#running.set(entry.name, await this.#create(entry, definition, loaded.configs.get(entry.name), contextFor));
       } catch (err) {
         throw new ConnectorStartError(`connector ${entry.name} could not be created: ${(err as Error).message}`, { cause: err });
       }
     }
   }
 
-  /** Starts every connector; one that fails to start is logged and left stopped (no poll), the others run. */
-  async startAll(): Promise<void> {
-    await Promise.all(
-      [...this.#running].map(async ([name, running]) => {
-        try {
-          await running.instance.start(this.#stop.signal);
-          this.#logger.info({ connector: name }, 'connector started');
-        } catch (err) {
-          this.#logger.error({ err, connector: name }, 'connector failed to start');
-          return;
-        }
-        if (running.instance.poll) this.#polls.push(this.#poll(name, running));
-      }),
-    );
+  async #create(entry: ConnectorEntryRef, definition: ConnectorDefinition, config: unknown, contextFor: ContextFactory): Promise<Running> {
+    const ctx = contextFor(entry.name, this.routes.forConnector(entry.name));
+    const created = await definition.create(config, ctx);
+    const running: Running = { entry, instance: created, ctx, own: new AbortController(), inflight: 0 };
+    const deliver = created.deliver.bind(created);
+    const tracked = async (...args: Parameters<ConnectorInstance['deliver']>) => {
+      running.inflight += 1;
+      try {
+        return await deliver(...args);
+      } finally {
+        running.inflight -= 1;
+        if (running.inflight === 0) running.drained?.();
+      }
+    };
+    // Methods bound to the instance itself: one made by a class keeps its private fields.
+    running.instance = new Proxy(created, {
+      get: (target, prop) => {
+        if (prop === 'deliver') return tracked;
+        const value: unknown = Reflect.get(target, prop, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    return running;
   }
 
-  #poll(name: string, { instance, ctx }: Running): Promise<void> {
+  /**
+   * Makes `name` anew from `definition` and `config`, then stops the instance it replaces: its poll ends, its
+   * deliveries in flight finish (new ones already go to the new instance), then its `stop`. When the new one cannot
+   * be created, the old one keeps running and its routes stay (the error is thrown).
+   */
+  async replace(name: string, definition: ConnectorDefinition, config: unknown, contextFor: ContextFactory): Promise<void> {
+    const old = this.#running.get(name);
+    if (old === undefined) throw new ConnectorStartError(`connector ${name} is not running`);
+    const routes = this.routes.take(name);
+    let next: Running;
+    try {
+      next = await this.#create(old.entry, definition, config, contextFor);
+    } catch (err) {
+      this.routes.restore(name, routes);
+      throw err;
+    }
+    this.#running.set(name, next);
+    old.own.abort(new Error('the connector is being replaced'));
+    await old.poll;
+    if (old.inflight > 0) await new Promise<void>((resolve) => (old.drained = resolve));
+    try {
+      await old.instance.stop();
+    } catch (err) {
+      this.#logger.warn({ err, connector: name }, 'the replaced connector failed to stop cleanly');
+    }
+    await this.#start(name, next);
+  }
+
+  /** Starts every connector; one that fails to start is logged and left stopped (no poll), the others run. */
+  async startAll(): Promise<void> {
+    await Promise.all([...this.#running].map(([name, running]) => this.#start(name, running)));
+  }
+
+  async #start(name: string, running: Running): Promise<void> {
+    const signal = AbortSignal.any([this.#stop.signal, running.own.signal]);
+    try {
+      await running.instance.start(signal);
+      this.#logger.info({ connector: name }, 'connector started');
+    } catch (err) {
+      this.#logger.error({ err, connector: name }, 'connector failed to start');
+      return;
+    }
+    if (running.instance.poll) {
+      running.poll = this.#poll(name, running, signal);
+      this.#polls.push(running.poll);
+    }
+  }
+
+  #poll(name: string, { instance, ctx }: Running, stopSignal: AbortSignal): Promise<void> {
     const poll = instance.poll!.bind(instance);
     const logger = this.#logger.child({ connector: name });
     const guarded = (run: () => Promise<void>) => run().catch((err: unknown) => logger.error({ err }, 'the connector\'s poll failed'));
     const leases = this.#leases;
-    if (!leases) return guarded(() => poll({ signal: this.#stop.signal, state: ctx.state }));
+    if (!leases) return guarded(() => poll({ signal: stopSignal, state: ctx.state }));
     const options = { ...leases, name: `poller:${name}`, logger, onStandby: () => void this.#waiting.set(name, 'standby') };
     this.#waiting.set(name, 'seeking');
     return guarded(() =>
-      runUnderLease(options, this.#stop.signal, (hold, signal) => {
+      runUnderLease(options, stopSignal, (hold, signal) => {
         this.#waiting.delete(name);
         return poll({ signal, state: fencedState(leases.store, name, hold, ctx.state) });
       }),

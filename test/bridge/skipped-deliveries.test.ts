@@ -40,7 +40,12 @@ describe('a skipped delivery', () => {
     expect(JSON.parse(cli.stdout)).toEqual([expect.objectContaining({ id, status: 'skipped', error: REASON })]);
 
     expect((await tg.admin('POST', `/deliveries/${id}/replay`)).status).toBeLessThan(300);
-    await until(async () => (await tg.admin('GET', `/deliveries/${id}`)).body.attempts.length === 2, WAIT_MS, 'the replay');
+    // The replay's attempt is opened when its job is claimed, and closed with the delivery's outcome in one later write.
+    const settled = async () => {
+      const shown = (await tg.admin('GET', `/deliveries/${id}`)).body as { status: string; attempts: { outcome: string }[] };
+      return shown.status === 'skipped' && shown.attempts.length === 2 && shown.attempts[1]!.outcome === 'skipped';
+    };
+    await until(settled, WAIT_MS, 'the replay skipped');
     const replayed = await tg.admin('GET', `/deliveries/${id}`);
     expect(replayed.body).toMatchObject({ status: 'skipped', error: REASON });
     expect(replayed.body.attempts.map((a: { outcome: string; replay: boolean }) => [a.outcome, a.replay])).toEqual([

@@ -96,9 +96,9 @@ describe('a connector whose deliveries keep failing', () => {
     expect(await gauge(tg, 'threadgate_connector_up{connector="helpdesk"}')).toBe(1);
   });
 
-  it('counts by time when set so: down after one failure once none succeeded for the span', async () => {
+  it('counts by time when set so: down after one failure once none succeeded for the span', { timeout: 30_000 }, async () => {
     const tg = await gatewayWithOutbound(`http://127.0.0.1:${await closedPort()}/hooks`, {
-      health: { delivery_failures: 0, delivery_failing_for: '1s' },
+      health: { delivery_failures: 0, delivery_failing_for: '3s' },
       jobs: { backoff_first: '30s', backoff_max: '1m' },
     });
     const chatId = await chatOf(tg);
@@ -106,7 +106,7 @@ describe('a connector whose deliveries keep failing', () => {
     await until(async () => (await attemptsOf(tg)) === 1, 10_000, 'the first failed attempt');
     const first = (await readyz(tg)).body.connectors.helpdesk.deliveries;
     expect(first.down).toBe(false);
-    await until(async () => (await readyz(tg)).status === 503, 5_000, 'down once a second passed');
+    await until(async () => (await readyz(tg)).status === 503, 10_000, 'down once 3 s passed');
     expect((await readyz(tg)).body.connectors.helpdesk.deliveries).toMatchObject({ attempts: 1, down: true });
     expect((await readyz(tg)).body.problems).toContain(`connector helpdesk: a delivery failed since ${first.since} (last: ${first.last_error})`);
   });
