@@ -95,7 +95,7 @@ describe('one pass over the settings and every connector entry', () => {
   });
 
   it('lists the known keys when an unknown one is close to none', async () => {
-    expect(await problemsOf(['sandbox: { colour: red }'])).toEqual(['sandbox.colour: unknown key (known here: port)']);
+    expect(await problemsOf(['sandbox: { colour: red }'])).toEqual(['sandbox.colour: unknown key (known here: port, keep_state)']);
   });
 
   it('accepts valid settings and returns them', async () => {
