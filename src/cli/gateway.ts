@@ -40,9 +40,9 @@ import { DEMO_CONNECTOR, logDemoSteps } from './demo.ts';
 import { platformTarget, sandboxFileOf, type PlatformTarget } from './platform-target.ts';
 import { retryPolicy } from './retry-policy.ts';
 import { reloadableConnectors, reloadSettings, type ReloadOutcome, type ReloadTarget } from './reload.ts';
+import { openSettingsStore } from './store-access.ts';
 
 export type { PlatformTarget } from './platform-target.ts';
-import { openSettingsStore } from './store-access.ts';
 
 export interface RunningGateway {
   url: string;
@@ -61,8 +61,7 @@ export interface RunningGateway {
   reload(): ReloadOutcome | undefined;
   /** Makes a connector of its own module anew from that module, loaded again, and `entry` (serve --watch). */
   reloadConnector(entry: ConnectorEntry): Promise<void>;
-  /** The folder relative paths of the settings start from. */
-  baseDir: string;
+  baseDir: string; // where the settings' relative paths start
   close(): Promise<void>;
 }
 

@@ -47,17 +47,8 @@ export { formatSize } from './file-size.ts';
 /** Files and credentials: `ctx.attachments`, `ctx.files`, `ctx.secrets`, `ctx.sealer` (files-api.ts). */
 export type { AttachmentFetcher, ConnectorSecrets, FetchedAttachment, FileStore, Sealer } from './files-api.ts';
 /** The errors a connector throws (delivery-errors.ts). */
-export {
-  AttachmentFetchError,
-  AttachmentHostRefusedError,
-  AttachmentTooLargeError,
-  AttachmentUnavailableError,
-  PermanentDeliveryError,
-  RetryLaterError,
-  RouteError,
-  TransientDeliveryError,
-  unfetchableReason,
-} from './delivery-errors.ts';
+export { AttachmentFetchError, AttachmentHostRefusedError, AttachmentTooLargeError, AttachmentUnavailableError } from './delivery-errors.ts';
+export { PermanentDeliveryError, RetryLaterError, RouteError, TransientDeliveryError, unfetchableReason } from './delivery-errors.ts';
 
 // ─── Inbound ──────────────────────────────────────────────────────────────────
 
