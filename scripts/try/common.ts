@@ -58,6 +58,16 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** A script's whole run: its options (`--help` prints `help`, exit 0), then `start` in the foreground (runInForeground). */
+export function runScript(name: string, help: string, argv: string[], start: (undo: Undo, options: ScriptOptions) => Promise<void>): Promise<number> {
+  const options = scriptOptions(name, argv);
+  if (options.help) {
+    process.stdout.write(`${help}\n`);
+    return Promise.resolve(0);
+  }
+  return runInForeground(name, (undo) => start(undo, options));
+}
+
 /** What the script undoes at the end, newest first. */
 export type Undo = (what: string, run: () => Promise<unknown> | unknown) => void;
 

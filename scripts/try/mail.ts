@@ -11,7 +11,7 @@
  */
 import { checkMailServers, addMailUser, prepareMailDir, startMailServers, INSTALL } from '../mail-servers/servers.ts';
 import { HOST, passwordAuthConf } from '../mail-servers/configs.ts';
-import { freshFolder, removeFolderAtEnd, runInForeground, scriptOptions, secret } from './common.ts';
+import { freshFolder, removeFolderAtEnd, runScript, secret } from './common.ts';
 
 const NAME = 'try-mail-servers';
 export const MAILBOX = 'support@example.test';
@@ -69,12 +69,7 @@ export const readCommand = (imapPort: number, folder: string, user: string, pass
   `curl -sS --url 'imap://${HOST}:${imapPort}/${folder};MAILINDEX=${n}' --user '${user}:${password}'`;
 
 export function main(argv: string[]): Promise<number> {
-  const options = scriptOptions(NAME, argv);
-  if (options.help) {
-    process.stdout.write(`${HELP}\n`);
-    return Promise.resolve(0);
-  }
-  return runInForeground(NAME, async (undo) => {
+  return runScript(NAME, HELP, argv, async (undo, options) => {
     const found = checkMailServers(`scripts/${NAME}`);
     const dir = freshFolder(options.dir, 'threadgate-try-mail-');
     removeFolderAtEnd(undo, NAME, dir, options.keep);

@@ -15,7 +15,7 @@
  */
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { freePort, freshFolder, HOST, nodeCommand, removeFolderAtEnd, runInForeground, scriptOptions } from './common.ts';
+import { freePort, freshFolder, HOST, nodeCommand, removeFolderAtEnd, runScript } from './common.ts';
 import { startPostgres } from './postgres.ts';
 import { MAIN, startThreadgate, type ThreadgateProcess } from './threadgate-process.ts';
 
@@ -66,12 +66,7 @@ export function replicaSettings(sandbox: Record<string, unknown>, storeUrl: stri
 }
 
 export function main(argv: string[]): Promise<number> {
-  const options = scriptOptions(NAME, argv);
-  if (options.help) {
-    process.stdout.write(`${HELP}\n`);
-    return Promise.resolve(0);
-  }
-  return runInForeground(NAME, async (undo) => {
+  return runScript(NAME, HELP, argv, async (undo, options) => {
     const dir = freshFolder(options.dir, 'threadgate-try-replicas-');
     removeFolderAtEnd(undo, NAME, dir, options.keep);
     chmodSync(dir, 0o755); // the user `postgres` reaches its cluster's folder below it

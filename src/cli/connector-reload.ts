@@ -5,10 +5,9 @@
  * Anything that fails before the swap — a syntax error, a missing export, a
  * settings problem, `create` throwing — leaves the old instance running.
  */
-import { isAbsolute, resolve } from 'node:path';
 import { ThreadgateError } from '../base/errors.ts';
 import type { ConnectorEntry } from '../config/schema.ts';
-import { checkOwnKeys, importDefinition } from '../connector/registry.ts';
+import { checkOwnKeys, importDefinition, moduleFileOf } from '../connector/registry.ts';
 import type { ConnectorRuntime, ContextFactory } from '../connector/runtime.ts';
 
 /** The connector could not be made anew; the running one is kept. */
@@ -21,12 +20,6 @@ export interface ReloadDeps {
   contextFor: ContextFactory;
   /** Where relative `module` paths start (the settings file's folder). */
   baseDir: string;
-}
-
-/** The module file of an entry of its own (`module:`); undefined for a bundled connector. */
-export function moduleFileOf(entry: Pick<ConnectorEntry, 'module'>, baseDir: string): string | undefined {
-  if (entry.module === undefined) return undefined;
-  return isAbsolute(entry.module) ? entry.module : resolve(baseDir, entry.module);
 }
 
 export async function reloadConnector(entry: ConnectorEntry, deps: ReloadDeps): Promise<void> {

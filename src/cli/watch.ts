@@ -13,7 +13,7 @@ import { basename, dirname, extname } from 'node:path';
 import type { ConnectorEntry } from '../config/schema.ts';
 import { loadSettings, type LoadedSettings } from '../config/load.ts';
 import type { Logger } from '../log/logger.ts';
-import { moduleFileOf } from './connector-reload.ts';
+import { moduleFileOf } from '../connector/registry.ts';
 import type { RunningGateway } from './gateway.ts';
 
 /** How long after a change the reload waits for the rest of an editor's writes. */

@@ -89,8 +89,9 @@ export async function loadConnectors(entries: readonly (ConnectorEntryLike | und
     if (entry === undefined) continue;
     const at = (...path: PropertyKey[]): PropertyKey[] => ['connectors', i, ...path];
     let file: string;
-    if (entry.module !== undefined) {
-      file = isAbsolute(entry.module) ? entry.module : resolve(baseDir, entry.module);
+    const own = moduleFileOf(entry, baseDir);
+    if (own !== undefined) {
+      file = own;
     } else if (TYPE.test(entry.type) && bundled.includes(entry.type)) {
       file = resolve(BUNDLED_DIR, entry.type, 'index.ts');
     } else {
@@ -117,6 +118,12 @@ export async function loadConnectors(entries: readonly (ConnectorEntryLike | und
     else for (const p of checked.problems) problems.push({ path: at(...p.path), message: p.message });
   }
   return { definitions, configs, problems };
+}
+
+/** The module file of an entry of its own (`module:`, relative to the settings' folder); undefined for a bundled type. */
+export function moduleFileOf(entry: { module?: string | undefined }, baseDir: string): string | undefined {
+  if (entry.module === undefined) return undefined;
+  return isAbsolute(entry.module) ? entry.module : resolve(baseDir, entry.module);
 }
 
 /** An entry's own keys: everything but the gateway's (name, type, room_id, module…). */

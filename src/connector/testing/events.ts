@@ -47,15 +47,16 @@ export interface SuggestionFields extends EnvelopeFields {
   userId?: string | null;
 }
 
+/** The fields every event has, around what it carries. */
+function envelope(eventType: string, f: EnvelopeFields, chatId: string) {
+  return { event_type: eventType, thread_id: f.threadId, chat_id: chatId, messaging_channel: f.messagingChannel ?? 'webhook', channel_config_id: f.channelConfigId ?? randomUUID() };
+}
+
 /** A `message_created` event: an agent wrote in the chat. */
 export function messageCreated(f: MessageFields): MessageCreatedEvent {
   const chatId = f.chatId ?? randomUUID();
   return MessageCreatedEvent.parse({
-    event_type: 'message_created',
-    thread_id: f.threadId,
-    chat_id: chatId,
-    messaging_channel: f.messagingChannel ?? 'webhook',
-    channel_config_id: f.channelConfigId ?? randomUUID(),
+    ...envelope('message_created', f, chatId),
     message: {
       id: f.messageId ?? randomUUID(),
       type: 'msg',
@@ -91,11 +92,7 @@ export function replySuggestionCreated(f: SuggestionFields): ReplySuggestionCrea
   const chatId = f.chatId ?? randomUUID();
   const at = f.createdAt ?? new Date().toISOString();
   return ReplySuggestionCreatedEvent.parse({
-    event_type: 'reply_suggestion_created',
-    thread_id: f.threadId,
-    chat_id: chatId,
-    messaging_channel: f.messagingChannel ?? 'webhook',
-    channel_config_id: f.channelConfigId ?? randomUUID(),
+    ...envelope('reply_suggestion_created', f, chatId),
     reply_suggestion: {
       id: f.suggestionId ?? randomUUID(),
       created_by_user_id: f.userId ?? null,
