@@ -11,27 +11,17 @@
  *     poll_seconds: 30
  *     notes: public                               # agent replies as public or private notes
  *     suggestions_as_private_notes: false         # reply suggestions as private notes
- *     attachments:                                # files both ways (kept-files.ts in, note-files.ts out)
- *       keep: true                                # files of tickets and notes kept and linked from the chat
- *       max_file_bytes: 10485760                  # per file, both ways (10 MiB; at most 100 MiB)
- *       max_note_bytes: 26214400                  # all files of one ticket, note or agent reply (25 MiB; at most 500 MiB)
+ *     attachments: { keep: true, max_file_bytes: 10485760, max_note_bytes: 26214400 }
  *
- * `attachments.keep: false` lists incoming files by name and size only (no
- * link, nothing stored); an agent's files are uploaded to Redmine either way.
+ * `url`, `poll_seconds`, `timeout_ms` and `attachments` are the keys every
+ * ticket connector shares (../ticket/ticket-settings.ts).
  */
 import { z } from 'zod';
-
-const MIB = 1024 * 1024;
-export const DEFAULT_POLL_SECONDS = 30;
-export const DEFAULT_TIMEOUT_MS = 10_000;
+import { attachmentSettings, pollSeconds, systemUrl, timeoutMs } from '../ticket/ticket-settings.ts';
 
 export const RedmineConnectorConfig = z.strictObject({
   /** The Redmine root URL, http(s), without user:password@, query or fragment. */
-  url: z
-    .url({ protocol: /^https?$/, error: 'expected the http(s) URL of the Redmine root' })
-    .refine((url) => !/^[a-z]+:\/\/[^/]*@/i.test(url), { error: 'must not carry user:password@ (the API key authenticates)' })
-    .refine((url) => !/[?#]/.test(url), { error: 'must not carry a query or fragment' })
-    .transform((url) => url.replace(/\/+$/, '')),
+  url: systemUrl('Redmine', 'the API key'),
   /** The API key of the Redmine user the gateway acts as (My account → API access key). */
   api_key: z.string().trim().min(1, { error: 'expected the Redmine API key' }),
   /** The identifier of the project (as in its URL), not its display name. */
@@ -42,21 +32,12 @@ export const RedmineConnectorConfig = z.strictObject({
     .transform((tracker) => (typeof tracker === 'string' && /^\d+$/.test(tracker) ? Number(tracker) : tracker))
     .refine((tracker) => tracker !== 0, { error: 'expected a tracker name or a positive id' })
     .optional(),
-  /** How often Redmine is asked for changed issues. */
-  poll_seconds: z.number().int().min(1).max(3_600).default(DEFAULT_POLL_SECONDS),
+  poll_seconds: pollSeconds,
   /** Whether agent replies become public notes (the customer sees them) or private ones. */
   notes: z.enum(['public', 'private']).default('public'),
   /** Write the platform's reply suggestions as private notes (otherwise they are only counted). */
   suggestions_as_private_notes: z.boolean().default(false),
-  /** Per request to Redmine (a file's download or upload: at least a minute). */
-  timeout_ms: z.number().int().min(100).max(120_000).default(DEFAULT_TIMEOUT_MS),
-  /** Files both ways: incoming ones kept in the gateway's file store and linked from the chat, an agent's uploaded with its note. */
-  attachments: z
-    .strictObject({
-      keep: z.boolean().default(true),
-      max_file_bytes: z.number().int().min(1).max(100 * MIB).default(10 * MIB),
-      max_note_bytes: z.number().int().min(1).max(500 * MIB).default(25 * MIB),
-    })
-    .prefault({}),
+  timeout_ms: timeoutMs,
+  attachments: attachmentSettings,
 });
 export type RedmineConnectorConfig = z.output<typeof RedmineConnectorConfig>;

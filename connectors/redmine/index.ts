@@ -7,16 +7,14 @@
  *   ticket note             ◀── note-writer ◀── deliver(message_created)
  *     its files             ◀── note-files (upload) ◀── ctx.attachments (the agent's files)
  *
- * Settings: `config.ts`. The ticket-system seam: `ticket-adapter.ts`;
- * Redmine's side of it: `redmine-adapter.ts` (HTTP in `redmine-http.ts`).
- * A wrong url or key does not stop the gateway: the poller logs the start-up
- * error, reports the connector unhealthy and keeps trying with backoff.
+ * Settings: `config.ts`. The ticket seam (poller, note writer, files) is
+ * `../ticket/`; Redmine's side of it is `redmine-adapter.ts` (HTTP in
+ * `redmine-http.ts`).
  */
 import { defineConnector, type ConnectorInstance } from '../../src/connector/api.ts';
+import { ticketConnectorInstance } from '../ticket/ticket-connector.ts';
 import { RedmineConnectorConfig } from './config.ts';
-import { NoteWriter } from './note-writer.ts';
 import { RedmineAdapter } from './redmine-adapter.ts';
-import { TicketPoller } from './ticket-poller.ts';
 
 export { RedmineConnectorConfig } from './config.ts';
 
@@ -25,40 +23,14 @@ export default defineConnector({
   configSchema: RedmineConnectorConfig,
 
   create(config, ctx): ConnectorInstance {
-    const adapter = new RedmineAdapter(config, { logger: ctx.logger });
-    const poller = new TicketPoller(adapter, ctx, config.poll_seconds, config.attachments);
-    const writer = new NoteWriter(adapter, {
+    return ticketConnectorInstance(ctx, {
+      adapter: new RedmineAdapter(config, { logger: ctx.logger }),
+      pollSeconds: config.poll_seconds,
+      files: config.attachments,
       notes: config.notes,
       suggestionsAsPrivateNotes: config.suggestions_as_private_notes,
-      logger: ctx.logger,
-      fetcher: ctx.attachments,
-      files: config.attachments,
+      suggestionsKey: 'suggestions_as_private_notes',
+      details: { project: config.project },
     });
-    return {
-      start() {},
-      // The ticket queue is read by one replica at a time; its progress goes to the state the poll is given.
-      poll: ({ signal, state }) => poller.run(signal, state),
-      stop() {},
-      deliver: (event, thread, context) => writer.deliver(event, thread, context),
-      health() {
-        const s = poller.status;
-        return {
-          ok: s.connected && s.lastError === null,
-          details: {
-            host: adapter.host,
-            project: config.project,
-            connected: s.connected,
-            user: s.user,
-            polls: s.polls,
-            last_poll_at: s.lastPollAt,
-            last_error: s.lastError,
-            last_error_at: s.lastErrorAt,
-            consecutive_failures: s.consecutiveFailures,
-            given_up: s.givenUp,
-            reply_suggestions_ignored: writer.suggestionsIgnored,
-          },
-        };
-      },
-    };
   },
 });

@@ -30,7 +30,7 @@ import {
   type TicketEntry,
   type TicketPerson,
   type TicketUpload,
-} from './ticket-adapter.ts';
+} from '../ticket/ticket-adapter.ts';
 
 /** Issues whose change committed this long after its `updated_on` are still listed. */
 export const OVERLAP_MS = 60_000;
@@ -50,6 +50,8 @@ const redmineTime = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z
 
 export class RedmineAdapter implements TicketAdapter {
   readonly system = 'Redmine';
+  readonly privateNoteFilesArePublic = true;
+  readonly privateNoteHint = 'the API key\'s user lacks the permission "Mark notes as private" (set_notes_private) in the project; give its role that permission, or set notes: public';
   readonly #http: RedmineHttp;
   readonly #config: RedmineConnectorConfig;
   readonly #keyBase: string;

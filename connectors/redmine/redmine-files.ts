@@ -11,7 +11,7 @@
  * poller or the note writer like any failure).
  */
 import type { RedmineHttp, RedmineResponse } from './redmine-http.ts';
-import { TicketAttachmentRefusedError, TicketAttachmentUnavailableError, TicketSystemError, type TicketAttachment } from './ticket-adapter.ts';
+import { TicketAttachmentRefusedError, TicketAttachmentUnavailableError, TicketSystemError, type TicketAttachment } from '../ticket/ticket-adapter.ts';
 
 /** Statuses that say Redmine does not hand the file out: gone, forbidden, or sent to the login page. */
 const unavailable = (status: number) => status === 403 || status === 404 || status === 410 || (status >= 300 && status <= 399);

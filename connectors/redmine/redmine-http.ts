@@ -7,7 +7,7 @@
  * the start of the body).
  */
 import { parseRetryAfter } from '../../src/connector/api.ts';
-import { TicketAttachmentTooLargeError, TicketSystemError } from './ticket-adapter.ts';
+import { TicketAttachmentTooLargeError, TicketSystemError } from '../ticket/ticket-adapter.ts';
 
 export interface RedmineResponse {
   status: number;

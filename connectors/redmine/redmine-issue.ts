@@ -22,7 +22,7 @@
  */
 import type { z } from 'zod';
 import type { Attachment, Detail, Issue } from './redmine-schemas.ts';
-import type { Ticket, TicketAttachment, TicketEntry } from './ticket-adapter.ts';
+import type { Ticket, TicketAttachment, TicketEntry } from '../ticket/ticket-adapter.ts';
 
 /** A file not named by any journal belongs to the opening only when uploaded at most this long after the issue was created. */
 export const CREATION_WINDOW_MS = 60_000;

@@ -9,9 +9,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replyFiles } from '../../connectors/email/reply-files.ts';
-import { noteFiles } from '../../connectors/redmine/note-files.ts';
+import { noteFiles } from '../../connectors/ticket/note-files.ts';
 import { HttpAttachmentFetcher } from '../../src/bridge/attachment-fetcher.ts';
-import { MemoryDesk } from './redmine/memory-desk.ts';
+import { MemoryDesk } from './ticket/memory-desk.ts';
 
 const FORM = Buffer.from('%PDF-1.4 the form');
 const REFUSED_LINE = '[attachment not sent: elsewhere.pdf — the gateway may not fetch it from where it is (TG_ATTACHMENT_HOST_REFUSED)]';

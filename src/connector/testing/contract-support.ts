@@ -1,7 +1,7 @@
 /**
  * What the contract suite (contract.ts) measures with: the resources a
  * connector made and left open, the secrets among its settings, and a
- * deadline on a promise.
+ * deadline on a promise; and how a check fails.
  */
 import { createHook } from 'node:async_hooks';
 
@@ -74,4 +74,14 @@ export async function withinMs<T>(ms: number, promise: Promise<T>, message: stri
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** A check of a contract suite failed: its message is the reason shown. */
+export class ContractFailure extends Error {
+  override readonly name = 'ContractFailure';
+  readonly code = 'TG_CONTRACT_FAILED';
+}
+
+export function fail(message: string): never {
+  throw new ContractFailure(message);
 }

@@ -17,7 +17,7 @@
 import type { ConnectorDefinition, ConnectorInstance, WebhookEvent } from '../api.ts';
 import { messageCreated } from './events.ts';
 import { recordingContext, type RecordingContext } from './recording-context.ts';
-import { secretsOf, watchResources, withinMs, type SettingsSecret } from './contract-support.ts';
+import { fail, secretsOf, watchResources, withinMs, type SettingsSecret } from './contract-support.ts';
 
 export interface ContractOptions {
   /** The connector's own settings keys, as in its settings entry (without name, type, room_id, module). */
@@ -47,14 +47,6 @@ export interface ContractCheck {
   name: string;
   /** Resolves when the check passes (with `skipped` when it does not apply); rejects with the reason when it fails. */
   run(): Promise<void | { skipped: string }>;
-}
-
-class ContractFailure extends Error {
-  override readonly name = 'ContractFailure';
-}
-
-function fail(message: string): never {
-  throw new ContractFailure(message);
 }
 
 export function connectorContract(definition: ConnectorDefinition, options: ContractOptions): ContractCheck[] {

@@ -9,7 +9,9 @@
  * - `startTestGateway`: a real gateway with its embedded sandbox in the
  *   test's process, with helpers to answer as an agent and read a chat;
  * - `connectorContract`: the suite every connector must pass, and
- *   `runContract` to run it without a test runner.
+ *   `runContract` to run it without a test runner;
+ * - `ticketAdapterContract`: the suite every ticket adapter must pass,
+ *   against the real system through a `TicketCounterpart`.
  */
 export { LEVEL, recordingContext, type LogLine, type RecordingContext, type RecordingContextOptions, type ServedFile, type TestRequest } from './recording-context.ts';
 export { recordedThreadId } from './recording-threads.ts';
@@ -18,3 +20,5 @@ export { startTestGateway, type AgentFile, type Answer, type SandboxMessage, typ
 export { connectorContract, type ContractCheck, type ContractOptions } from './contract.ts';
 export { secretsOf, type SettingsSecret } from './contract-support.ts';
 export { runContract, type CheckResult } from './contract-run.ts';
+export { ticketAdapterContract } from './ticket-contract.ts';
+export { contractFile, type CounterpartFile, type TicketContractOptions, type TicketCounterpart } from './ticket-counterpart.ts';

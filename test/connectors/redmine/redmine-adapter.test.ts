@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RedmineConnectorConfig } from '../../../connectors/redmine/config.ts';
 import { RedmineAdapter } from '../../../connectors/redmine/redmine-adapter.ts';
-import { TicketSystemError } from '../../../connectors/redmine/ticket-adapter.ts';
+import { TicketSystemError } from '../../../connectors/ticket/ticket-adapter.ts';
 import { redmine, type TestRedmine } from '../../support/redmine.ts';
 import { recordingContext } from '../webhook/recording-context.ts';
 import { startRedmineProxy } from './redmine-proxy.ts';

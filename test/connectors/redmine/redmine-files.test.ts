@@ -14,7 +14,7 @@ import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { RedmineConnectorConfig } from '../../../connectors/redmine/config.ts';
 import { RedmineAdapter } from '../../../connectors/redmine/redmine-adapter.ts';
 import { RedmineHttp } from '../../../connectors/redmine/redmine-http.ts';
-import { TicketAttachmentRefusedError, TicketAttachmentTooLargeError, TicketAttachmentUnavailableError, TicketSystemError } from '../../../connectors/redmine/ticket-adapter.ts';
+import { TicketAttachmentRefusedError, TicketAttachmentTooLargeError, TicketAttachmentUnavailableError, TicketSystemError } from '../../../connectors/ticket/ticket-adapter.ts';
 import { redmine, type TestRedmine } from '../../support/redmine.ts';
 import { startRedmineProxy } from './redmine-proxy.ts';
 

@@ -11,8 +11,8 @@
  *   [attachment not sent: form.pdf — the platform did not hand it out (TG_ATTACHMENT_UNAVAILABLE)]
  *   [attachment not sent: photo.png — a private note's files would be public in Redmine]
  *
- * A private note gets no files: the ticket system may show a note's files to
- * everyone who sees the ticket (Redmine 5 does). Fetch or upload failures
+ * A private note gets no files when the ticket system would show them to
+ * everyone who sees the ticket (Redmine 5 does; `privateNoteFilesArePublic`). Fetch or upload failures
  * that may pass are thrown (the delivery is retried); an attachment type the
  * gateway does not know is left out.
  */
@@ -36,7 +36,7 @@ export async function noteFiles(
   for (const attachment of knownAttachments([...list])) {
     const name = attachment.type === 'file' ? attachment.name : 'image';
     const notSent = (why: string) => out.notSent.push(`[attachment not sent: ${name} — ${why}]`);
-    if (options.private) {
+    if (options.private && adapter.privateNoteFilesArePublic !== false) {
       notSent(`a private note's files would be public in ${adapter.system}`);
       continue;
     }

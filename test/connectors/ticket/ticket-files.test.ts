@@ -8,8 +8,8 @@
  * tested against the real Redmine in redmine-files.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import type { FileLimits } from '../../../connectors/redmine/kept-files.ts';
-import { TicketPoller } from '../../../connectors/redmine/ticket-poller.ts';
+import type { FileLimits } from '../../../connectors/ticket/kept-files.ts';
+import { TicketPoller } from '../../../connectors/ticket/ticket-poller.ts';
 import { recordingContext } from '../webhook/recording-context.ts';
 import { GATEWAY, MemoryDesk } from './memory-desk.ts';
 

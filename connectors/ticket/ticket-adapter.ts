@@ -1,9 +1,10 @@
 /**
  * The seam between a ticket system and the gateway. The poller
  * (`ticket-poller.ts`) and the note writer (`note-writer.ts`) know only this
- * interface; `redmine-adapter.ts` implements it over Redmine's REST API, and a
- * Zendesk, Jira Service Management or Zammad adapter would be one more file
- * implementing it (plus its tests). See docs/connectors.md, "Ticket systems".
+ * interface; `../redmine/redmine-adapter.ts` implements it over Redmine's
+ * REST API; another help desk is one more adapter implementing it (plus its
+ * tests), wired by `ticket-connector.ts`. See docs/connectors.md, "Ticket
+ * systems".
  *
  *   listChanges(since) ──▶ for each changed ticket: readTicket(id) ──▶ entries after the last one handled
  *                                                   downloadAttachment(file) ──▶ the bytes of their files
@@ -38,6 +39,8 @@ export interface TicketUpload {
   token: string;
   filename: string;
   contentType: string;
+  /** The bytes, for a system that takes a note's files with the note itself (Request Tracker): its upload only checks them. */
+  content?: Buffer;
 }
 
 /** One entry of a ticket's history, oldest first (a Redmine journal, a Zendesk comment or audit). */
@@ -133,6 +136,14 @@ export interface TicketAdapter {
   uploadAttachment(file: { filename: string; contentType: string; content: Buffer }, signal: AbortSignal): Promise<TicketUpload>;
   /** Adds a note as the gateway's own user, with the files uploaded for it, in one change; resolves with the new entry's id when the system tells it. */
   addNote(ticketId: string, note: { text: string; private: boolean; uploads?: readonly TicketUpload[] }, signal: AbortSignal): Promise<{ entryId: string | undefined }>;
+  /**
+   * Whether a private note's files would be shown to everyone who sees the
+   * ticket (Redmine 5: yes). When true or absent, a private note gets no
+   * files: they are named under its text instead.
+   */
+  readonly privateNoteFilesArePublic?: boolean;
+  /** What to tell the operator when a private note came back public (which permission the gateway's user lacks). */
+  readonly privateNoteHint?: string;
   /** Whether an entry is the gateway's own (an agent reply it wrote): never posted back. */
   isOwnEntry(entry: TicketEntry): boolean;
   /** The connector's thread key of a ticket (stable, unique across systems): `<host>/issues/<id>`. */

@@ -6,8 +6,8 @@
  * ticket, no double posts or closes after a crash).
  */
 import { describe, expect, it } from 'vitest';
-import { CURSOR_KEY } from '../../../connectors/redmine/poller-progress.ts';
-import { TicketPoller } from '../../../connectors/redmine/ticket-poller.ts';
+import { CURSOR_KEY } from '../../../connectors/ticket/poller-progress.ts';
+import { TicketPoller } from '../../../connectors/ticket/ticket-poller.ts';
 import { GATEWAY, MemoryDesk } from './memory-desk.ts';
 import { recordingContext } from '../webhook/recording-context.ts';
 

@@ -2,8 +2,8 @@
  * A second, in-memory ticket system behind the `TicketAdapter` seam (what a
  * Zendesk or Zammad adapter would give the poller): tickets with entries and
  * files, a clock (seconds, ISO times), and failures to order. For the
- * system-neutral poller's tests; Redmine's own behaviour is tested against
- * the real Redmine.
+ * system-neutral poller's tests and the ticket-adapter contract's own;
+ * Redmine's and Request Tracker's behaviour is tested against the real ones.
  */
 import {
   TicketAttachmentTooLargeError,
@@ -16,7 +16,7 @@ import {
   type TicketEntry,
   type TicketPerson,
   type TicketUpload,
-} from '../../../connectors/redmine/ticket-adapter.ts';
+} from '../../../connectors/ticket/ticket-adapter.ts';
 
 export const CUSTOMER: TicketPerson = { id: 'c1', name: 'Cora Customer' };
 export const GATEWAY: TicketPerson = { id: 'gw', name: 'Gateway' };
@@ -97,12 +97,16 @@ export class MemoryDesk implements TicketAdapter {
     return content;
   }
 
-  async uploadAttachment(file: { filename: string; contentType: string }): Promise<TicketUpload> {
-    return { token: `t-${file.filename}`, filename: file.filename, contentType: file.contentType };
+  async uploadAttachment(file: { filename: string; contentType: string; content?: Buffer }): Promise<TicketUpload> {
+    const token = file.content === undefined ? `t-${file.filename}` : this.file(file.filename, file.content).id;
+    return { token, filename: file.filename, contentType: file.contentType };
   }
 
-  async addNote(): Promise<{ entryId: string | undefined }> {
-    return { entryId: undefined };
+  /** Written as the gateway, with the files uploaded for it (uploads made without bytes are left out). */
+  async addNote(ticketId: string, note: { text: string; private: boolean; uploads?: readonly TicketUpload[] }): Promise<{ entryId: string | undefined }> {
+    const attachments = (note.uploads ?? []).filter((u) => this.files.has(u.token)).map((u) => ({ id: u.token, filename: u.filename, size: this.files.get(u.token)!.length, contentType: u.contentType, url: `https://desk.test/files/${u.token}` }));
+    this.add(ticketId, { author: GATEWAY, text: note.text, private: note.private, attachments });
+    return { entryId: this.tickets.get(ticketId)!.entries.at(-1)!.id };
   }
 
   isOwnEntry(entry: TicketEntry): boolean {
@@ -114,7 +118,8 @@ export class MemoryDesk implements TicketAdapter {
   }
 
   ticketIdOf(threadKey: string): string | undefined {
-    return threadKey.startsWith('desk.test/t/') ? threadKey.slice('desk.test/t/'.length) : undefined;
+    const id = threadKey.startsWith('desk.test/t/') ? threadKey.slice('desk.test/t/'.length) : '';
+    return /^[^/]+$/.test(id) ? id : undefined;
   }
 
   senderId(person: TicketPerson): string {

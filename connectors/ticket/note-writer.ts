@@ -56,6 +56,8 @@ export class TicketNoteFailedError extends TransientDeliveryError {
 export interface NoteWriterOptions {
   notes: 'public' | 'private';
   suggestionsAsPrivateNotes: boolean;
+  /** The settings key of `suggestionsAsPrivateNotes`, named when a suggestion is skipped. */
+  suggestionsKey?: string;
   logger?: Logger;
   /** Downloads the agent's files from the platform (`ctx.attachments`). */
   fetcher: AttachmentFetcher;
@@ -103,7 +105,7 @@ export class NoteWriter {
       note = { text: suggestionNote(event.reply_suggestion.suggestion, ref), private: true, ref, files: [] };
     } else {
       this.suggestionsIgnored += 1;
-      return { skipped: 'reply suggestions are not written as notes (suggestions_as_private_notes is off)' };
+      return { skipped: `reply suggestions are not written as notes (${this.#options.suggestionsKey ?? 'suggestions_as_private_notes'} is off)` };
     }
     const ticketId = thread ? this.#adapter.ticketIdOf(thread.key) : undefined;
     if (ticketId === undefined) throw new TicketNoteRefusedError(`no ${this.#adapter.system} ticket is known for thread ${event.thread_id}`, undefined);
@@ -124,7 +126,8 @@ export class NoteWriter {
       throw this.#classify(err, ticketId);
     }
     if (written !== undefined && note.private && !written.private) {
-      const message = `the private note ${written.id} on ticket ${ticketId} was stored as public by ${this.#adapter.system}: the API key's user lacks the permission "Mark notes as private" (set_notes_private) in the project; give its role that permission, or set notes: public`;
+      const hint = this.#adapter.privateNoteHint ?? "the gateway's user may not write private notes";
+      const message = `the private note ${written.id} on ticket ${ticketId} was stored as public by ${this.#adapter.system}: ${hint}`;
       this.#options.logger?.error({ ticket: ticketId, entry: written.id }, message);
       throw new TicketNoteNotPrivateError(message);
     }
