@@ -10,7 +10,7 @@
  *
  * Never throws for any input; returns '' when nothing readable is there.
  */
-import { htmlToReadableText } from './html-text.ts';
+import { htmlToReadableText } from '../../src/connector/api.ts';
 import { decodeBytes, readHeaderBlock } from './raw-headers.ts';
 
 const MAX_DEPTH = 4;

@@ -4,7 +4,7 @@
  * encodings, charsets including ISO-2022-JP, RFC 2047/2231 names).
  *
  * mailparser is asked for the raw parts (no HTML→text of its own, cid links
- * kept) so that html-text.ts decides how HTML reads and attachments.ts can
+ * kept) so that src/connector/text/html-text.ts decides how HTML reads and attachments.ts can
  * tell inline images from files.
  *
  * A message attached as a file (message/rfc822, as "forward as attachment"
@@ -23,7 +23,7 @@
  */
 import { simpleParser, type ParsedMail as MailparserMail, type SimpleParserOptions } from 'mailparser';
 import { listAttachments } from './attachments.ts';
-import { readableText } from './mail-text.ts';
+import { readableText } from '../../src/connector/api.ts';
 import type { MailAttachment, MailFile } from './parsed-mail.ts';
 
 export const PARSER_OPTIONS: SimpleParserOptions = {

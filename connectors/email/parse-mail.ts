@@ -10,7 +10,7 @@
  *                    │ that throws too, or there are no headers at all
  *                    └─ skip TG_EMAIL_UNPARSEABLE
  *
- * The body: quoted history and signature stripped (strip-quotes.ts), then
+ * The body: quoted history and signature stripped (src/connector/text/strip-quotes.ts), then
  * one `[attachment: name, size]` line per file; `(no text)` when no text
  * is left. Never throws: whatever the bytes, the caller gets a message,
  * possibly one with `skip` set.
@@ -20,13 +20,12 @@ import { parseBareAddress, toMailAddresses } from './addresses.ts';
 import { attachmentLine } from './attachments.ts';
 import { fallbackText } from './fallback-text.ts';
 import { parseMailDate } from './mail-date.ts';
-import { normaliseText } from './mail-text.ts';
 import { deriveMessageId, extractMessageIds, firstMessageId } from './message-ids.ts';
 import { PARSER_OPTIONS, readMimeContent } from './mime-content.ts';
 import { classifyNoise, type NoiseOptions } from './noise.ts';
 import { SkipCode, type MailAddress, type MailAttachment, type MailFile, type MailSkip, type ParsedMail } from './parsed-mail.ts';
 import { pickInterestingHeaders, readHeaderBlock, withUtf8HeaderBlock, type HeaderBlock } from './raw-headers.ts';
-import { stripQuotes } from './strip-quotes.ts';
+import { normaliseText, stripQuotes } from '../../src/connector/api.ts';
 
 export type { MailAddress, MailAttachment, MailSkip, ParsedMail } from './parsed-mail.ts';
 

@@ -21,7 +21,7 @@ import { attachmentSettings, pollSeconds, systemUrl, timeoutMs } from '../ticket
 
 export const RedmineConnectorConfig = z.strictObject({
   /** The Redmine root URL, http(s), without user:password@, query or fragment. */
-  url: systemUrl('Redmine', 'the API key'),
+  url: systemUrl('Redmine', 'api_key'),
   /** The API key of the Redmine user the gateway acts as (My account → API access key). */
   api_key: z.string().trim().min(1, { error: 'expected the Redmine API key' }),
   /** The identifier of the project (as in its URL), not its display name. */

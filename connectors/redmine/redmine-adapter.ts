@@ -17,6 +17,7 @@
 import { z } from 'zod';
 import type { Logger } from '../../src/connector/api.ts';
 import type { RedmineConnectorConfig } from './config.ts';
+import { parseAnswer } from '../ticket/ticket-http.ts';
 import { RedmineHttp } from './redmine-http.ts';
 import { downloadFile, uploadFile } from './redmine-files.ts';
 import { statusIdsOf, ticketOfIssue } from './redmine-issue.ts';
@@ -269,12 +270,6 @@ export class RedmineAdapter implements TicketAdapter {
   }
 
   #parse<T extends z.ZodType>(schema: T, json: unknown, what: string): z.output<T> {
-    const parsed = schema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
-      throw new TicketSystemError(`Redmine at ${this.host} answered ${what} with an unexpected shape${where}: ${issue?.message ?? 'invalid'}`, { malformed: true });
-    }
-    return parsed.data;
+    return parseAnswer(schema, json, `Redmine at ${this.host}`, what);
   }
 }

@@ -49,7 +49,7 @@ export class EntryMessages {
       senderId: this.#adapter.senderId(ticket.author),
       senderName: ticket.author.name || undefined,
       body: withFileLines(description === '' ? head : `${head}\n\n${description}`, lines),
-      variables: { ticket_url: ticket.webUrl },
+      variables: { ticket_url: ticket.webUrl, ...(ticket.author.email ? { email: ticket.author.email } : {}) },
     });
   }
 

@@ -71,9 +71,9 @@ export function noteRef(kind: string, platformId: string): string {
 }
 
 /** The note text of an agent reply: who wrote it (and the reference), then what. */
-export function agentNote(agentName: string | null | undefined, text: string, ref: string): string {
+export function agentNote(agentName: string | null | undefined, text: string, ref: string, markup: 'markdown' | 'plain' = 'markdown'): string {
   const name = agentName?.trim() || 'Agent';
-  return `**${name}** (via chat, ref ${ref}):\n\n${lf(text)}`;
+  return `${markup === 'plain' ? name : `**${name}**`} (via chat, ref ${ref}):\n\n${lf(text)}`;
 }
 
 export function suggestionNote(text: string, ref: string): string {
@@ -99,7 +99,7 @@ export class NoteWriter {
     if (event.event_type === 'message_created') {
       const agent = event.message.sender_public_name ?? event.message.sender_name;
       const ref = noteRef('message', event.message.id);
-      note = { text: agentNote(agent, event.message.message, ref), private: this.#options.notes === 'private', ref, files: event.message.attachments };
+      note = { text: agentNote(agent, event.message.message, ref, this.#adapter.noteMarkup), private: this.#options.notes === 'private', ref, files: event.message.attachments };
     } else if (this.#options.suggestionsAsPrivateNotes) {
       const ref = noteRef('suggestion', event.reply_suggestion.id);
       note = { text: suggestionNote(event.reply_suggestion.suggestion, ref), private: true, ref, files: [] };

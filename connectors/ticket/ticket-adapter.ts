@@ -18,6 +18,8 @@
 export interface TicketPerson {
   id: string;
   name: string;
+  /** The person's e-mail address, when the system tells it (a visitor variable of the opening message). */
+  email?: string;
 }
 
 /** A file of a ticket (attached when it was opened) or of one of its entries. */
@@ -144,6 +146,8 @@ export interface TicketAdapter {
   readonly privateNoteFilesArePublic?: boolean;
   /** What to tell the operator when a private note came back public (which permission the gateway's user lacks). */
   readonly privateNoteHint?: string;
+  /** How a note's text is marked up: `markdown` (the agent's name in bold; the default) or `plain` (mailed as it is). */
+  readonly noteMarkup?: 'markdown' | 'plain';
   /** Whether an entry is the gateway's own (an agent reply it wrote): never posted back. */
   isOwnEntry(entry: TicketEntry): boolean;
   /** The connector's thread key of a ticket (stable, unique across systems): `<host>/issues/<id>`. */

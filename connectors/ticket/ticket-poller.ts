@@ -79,6 +79,8 @@ export class TicketPoller {
   async run(signal: AbortSignal, state?: ConnectorState): Promise<void> {
     if (state) this.#state = state;
     while (!signal.aborted) {
+      /** How long the system asked to be left alone (`Retry-After` of a 429 or 503). */
+      let asked = 0;
       try {
         if (!this.status.connected) await this.#connect(signal);
         await this.round(signal);
@@ -91,10 +93,11 @@ export class TicketPoller {
       } catch (err) {
         if (signal.aborted) break;
         this.#failed(err);
+        if (err instanceof TicketSystemError && (err.status === 429 || err.status === 503)) asked = Math.min(err.retryAfterMs ?? 0, MAX_BACKOFF_MS);
       }
       const failures = this.status.consecutiveFailures;
       const delay = failures === 0 ? this.#pollMs : Math.min(this.#pollMs * 2 ** (failures - 1), Math.max(this.#pollMs, Math.min(MAX_BACKOFF_MS, this.#pollMs * 8)));
-      await sleep(delay, signal);
+      await sleep(Math.max(delay, asked), signal);
     }
   }
 

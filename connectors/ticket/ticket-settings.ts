@@ -21,7 +21,7 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 export function systemUrl(system: string, credential: string) {
   return z
     .url({ protocol: /^https?$/, error: `expected the http(s) URL of the ${system} root` })
-    .refine((url) => !/^[a-z]+:\/\/[^/]*@/i.test(url), { error: `must not carry user:password@ (${credential} authenticates)` })
+    .refine((url) => !/^[a-z]+:\/\/[^/]*@/i.test(url), { error: `must not carry user:password@ (give ${credential} as its own keys)` })
     .refine((url) => !/[?#]/.test(url), { error: 'must not carry a query or fragment' })
     .transform((url) => url.replace(/\/+$/, ''));
 }

@@ -33,11 +33,11 @@ export const HELP = [
   commandHelp({
     name: 'connector new',
     summary: 'a ready folder for a connector of your own: module, test, package.json, tsconfig.json, example settings, README',
-    usage: ['connector new <type> [--dir DIR] [--kind webhook|poller]'],
+    usage: ['connector new <type> [--dir DIR] [--kind webhook|poller|ticket]'],
     options: NEW_OPTIONS,
     describe: {
       dir: { value: 'DIR', text: 'the folder to write (new or empty)', default: './<type>' },
-      kind: { value: 'K', text: 'webhook: an HTTP route with a signature check; poller: reads a feed on one replica', default: 'webhook' },
+      kind: { value: 'K', text: 'webhook: an HTTP route with a signature check; poller: reads a feed on one replica; ticket: a help desk on the ticket seam', default: 'webhook' },
     },
     examples: ['connector new chatline', 'connector new crm-feed --kind poller --dir ./connectors/crm-feed'],
     notes: ['In the folder, npm install, npm test and npx tsc --noEmit pass as written; the gateway is a dependency from this install.'],

@@ -20,12 +20,7 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { AttachmentFetcher, ConnectorSecrets, FileStore, Sealer } from './files-api.ts';
-import type {
-  MessageAttachment,
-  MessageCreatedEvent,
-  ReplySuggestionCreatedEvent,
-  WebhookEvent,
-} from '../platform/schemas/unified-messaging.ts';
+import type { MessageAttachment, MessageCreatedEvent, ReplySuggestionCreatedEvent, WebhookEvent } from '../platform/schemas/unified-messaging.ts';
 
 export type { Logger, MessageAttachment, MessageCreatedEvent, ReplySuggestionCreatedEvent, WebhookEvent };
 /** The file and image attachments of an agent's message (`event.message.attachments`); other elements are left out. */
@@ -44,6 +39,10 @@ export type { HmacRefusal, HmacSignatureCheck, HmacVerdict } from './hmac-signat
 export { checkSubmitMessage, MAX_SUBMIT_BODY, MAX_SUBMIT_KEY, SubmitInvalidError } from './submit-rules.ts';
 /** A file size for people: `512 B`, `24 KB`, `1.4 MB` (1 KB = 1024 B). */
 export { formatSize } from './file-size.ts';
+/** Chat text from mail-like parts: plain read, else HTML converted; quoted history and signature cut (text/). */
+export { htmlToReadableText } from './text/html-text.ts';
+export { normaliseText, readableText } from './text/mail-text.ts';
+export { stripQuotes } from './text/strip-quotes.ts';
 /** Files and credentials: `ctx.attachments`, `ctx.files`, `ctx.secrets`, `ctx.sealer` (files-api.ts). */
 export type { AttachmentFetcher, ConnectorSecrets, FetchedAttachment, FileStore, Sealer } from './files-api.ts';
 /** The errors a connector throws (delivery-errors.ts). */

@@ -3,7 +3,7 @@
  * repository as written — `npm install` (the gateway as a dependency from
  * this install, the rest from the registry), `npm test` (the contract and a
  * round trip through a real gateway) and `npx tsc --noEmit` pass — and the
- * module runs under `serve` when settings elsewhere name it. Both kinds.
+ * module runs under `serve` when settings elsewhere name it. Every kind.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -28,13 +28,16 @@ async function sh(cwd: string, command: string, args: string[]): Promise<string>
 }
 
 describe('threadgate connector new', () => {
-  it.each(['webhook', 'poller'])('writes a %s connector whose folder installs, tests and type-checks as written', { timeout: 480_000 }, async (kind) => {
+  /** Per kind: the files written, and at least how many tests its test file has. */
+  const kinds = { webhook: [7, 7], poller: [7, 7], ticket: [9, 18] } as const;
+  it.each(Object.keys(kinds) as (keyof typeof kinds)[])('writes a %s connector whose folder installs, tests and type-checks as written', { timeout: 480_000 }, async (kind) => {
+    const [fileCount, testCount] = kinds[kind];
     const parent = tempDir('scaffold-');
     const made = await runCliAsync(['connector', 'new', 'chat-line', '--kind', kind], { cwd: parent });
     expect(made.stderr).toBe('');
     expect(made.status).toBe(0);
     const dir = join(parent, 'chat-line');
-    expect(made.stdout).toContain(`wrote 7 files in ${dir}:`);
+    expect(made.stdout).toContain(`wrote ${fileCount} files in ${dir}:`);
     const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { type: string; dependencies: Record<string, string> };
     expect(manifest.type).toBe('module');
     expect(manifest.dependencies.threadgate).toBe(`file:${join(import.meta.dirname, '../..')}`);
@@ -42,7 +45,7 @@ describe('threadgate connector new', () => {
     await sh(dir, 'npm', ['install', '--prefer-offline']);
     const tested = await sh(dir, 'npm', ['test']);
     expect(tested).toMatch(/Test Files\s+1 passed \(1\)/);
-    expect(Number(/Tests\s+(\d+) passed/.exec(tested)?.[1])).toBeGreaterThanOrEqual(7);
+    expect(Number(/Tests\s+(\d+) passed/.exec(tested)?.[1])).toBeGreaterThanOrEqual(testCount);
     expect(tested).not.toMatch(/failed/);
     await sh(dir, 'npx', ['tsc', '--noEmit']);
     const contract = await sh(dir, 'npx', ['threadgate', 'connector', 'test', './chat-line.ts']);
@@ -68,7 +71,7 @@ describe('threadgate connector new', () => {
   it('refuses a bad type, a taken folder and a kind it does not write, naming why', async () => {
     const parent = tempDir('scaffold-');
     expect(await runCliAsync(['connector', 'new', 'Chat_Line'], { cwd: parent })).toMatchObject({ status: 2, stderr: expect.stringContaining('lower-case letters, digits and dashes') });
-    expect(await runCliAsync(['connector', 'new', 'desk', '--kind', 'ticket'], { cwd: parent })).toMatchObject({ status: 2, stderr: expect.stringContaining('--kind must be webhook or poller, got "ticket"') });
+    expect(await runCliAsync(['connector', 'new', 'desk', '--kind', 'feed'], { cwd: parent })).toMatchObject({ status: 2, stderr: expect.stringContaining('--kind must be webhook, poller, ticket, got "feed"') });
     expect((await runCliAsync(['connector', 'new', 'desk'], { cwd: parent })).status).toBe(0);
     expect(await runCliAsync(['connector', 'new', 'desk'], { cwd: parent })).toMatchObject({ status: 1, stderr: expect.stringContaining('TG_SCAFFOLD_FOLDER_TAKEN') });
   });

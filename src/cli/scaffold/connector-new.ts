@@ -1,5 +1,5 @@
 /**
- * `threadgate connector new <type> [--dir DIR] [--kind webhook|poller]`: a
+ * `threadgate connector new <type> [--dir DIR] [--kind webhook|poller|ticket]`: a
  * ready folder for a connector written outside the repository — its module
  * on `defineConnector`, a test that runs, package.json, tsconfig.json,
  * settings.example.yaml and a README. `npm install`, `npm test` and
@@ -12,6 +12,7 @@ import { ThreadgateError } from '../../base/errors.ts';
 import { UsageError } from '../errors.ts';
 import { namesOf, SCAFFOLD_TYPE } from './names.ts';
 import { pollerModule, pollerTest } from './poller-kind.ts';
+import { ticketFiles } from './ticket-kind.ts';
 import { GITIGNORE, gatewayInstall, packageJson, readme, settingsExample, tsconfigJson, type ScaffoldKind } from './project-files.ts';
 import { webhookModule, webhookTest } from './webhook-kind.ts';
 
@@ -20,7 +21,7 @@ export class ScaffoldFolderTakenError extends ThreadgateError {
   readonly code = 'TG_SCAFFOLD_FOLDER_TAKEN';
 }
 
-export const SCAFFOLD_KINDS: readonly ScaffoldKind[] = ['webhook', 'poller'];
+export const SCAFFOLD_KINDS: readonly ScaffoldKind[] = ['webhook', 'poller', 'ticket'];
 
 /** The gateway's install this command runs from. */
 const GATEWAY_ROOT = fileURLToPath(new URL('../../../', import.meta.url)).replace(/\/$/, '');
@@ -33,17 +34,17 @@ export interface ScaffoldResult {
 export function scaffoldConnector(type: string, options: { dir?: string | undefined; kind?: string | undefined; cwd?: string }): ScaffoldResult {
   if (!SCAFFOLD_TYPE.test(type)) throw new UsageError(`the type must be lower-case letters, digits and dashes, a letter first (chatline, live-chat), got "${type}"`);
   const kind = (options.kind ?? 'webhook') as ScaffoldKind;
-  if (!SCAFFOLD_KINDS.includes(kind)) {
-    const ticket = kind === ('ticket' as string) ? ': a ticket adapter comes with the shared ticket seam (connectors/ticket/); until then start from connectors/redmine/' : '';
-    throw new UsageError(`--kind must be ${SCAFFOLD_KINDS.join(' or ')}, got "${kind}"${ticket}`);
-  }
+  if (!SCAFFOLD_KINDS.includes(kind)) throw new UsageError(`--kind must be ${SCAFFOLD_KINDS.join(', ')}, got "${kind}"`);
   const dir = resolve(options.cwd ?? process.cwd(), options.dir ?? type);
   if (existsSync(dir) && readdirSync(dir).length > 0) throw new ScaffoldFolderTakenError(`${dir} is not empty: give --dir a new or empty folder`);
   const names = namesOf(type);
   const gateway = gatewayInstall(GATEWAY_ROOT);
+  const code: Record<string, string> =
+    kind === 'ticket'
+      ? ticketFiles(names)
+      : { [`${type}.ts`]: kind === 'webhook' ? webhookModule(names) : pollerModule(names), [`${type}.test.ts`]: kind === 'webhook' ? webhookTest(names) : pollerTest(names) };
   const files: Record<string, string> = {
-    [`${type}.ts`]: kind === 'webhook' ? webhookModule(names) : pollerModule(names),
-    [`${type}.test.ts`]: kind === 'webhook' ? webhookTest(names) : pollerTest(names),
+    ...code,
     'package.json': packageJson(names, gateway),
     'tsconfig.json': tsconfigJson(),
     'settings.example.yaml': settingsExample(names, kind),

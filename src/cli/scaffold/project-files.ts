@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Names } from './names.ts';
 
-export type ScaffoldKind = 'webhook' | 'poller';
+export type ScaffoldKind = 'webhook' | 'poller' | 'ticket';
 
 /** The gateway's own install: its folder, and the version of a package as it is installed there (else as declared). */
 export interface GatewayInstall {
@@ -79,7 +79,9 @@ export function settingsExample({ type, env }: Names, kind: ScaffoldKind): strin
   const own =
     kind === 'webhook'
       ? [`    inbound_secret: \${${env}_INBOUND_SECRET:-change-me-to-a-long-secret}`, `    reply_url: \${${env}_REPLY_URL:-http://127.0.0.1:9/replies}`]
-      : [
+      : kind === 'ticket'
+        ? [`    url: \${${env}_URL:-http://127.0.0.1:9}`, `    api_token: \${${env}_API_TOKEN:-change-me}`, '    poll_seconds: 30']
+        : [
           `    feed_url: \${${env}_FEED_URL:-http://127.0.0.1:9/feed}`,
           `    reply_url: \${${env}_REPLY_URL:-http://127.0.0.1:9/replies}`,
           `    api_token: \${${env}_API_TOKEN:-change-me}`,
@@ -102,10 +104,14 @@ export function settingsExample({ type, env }: Names, kind: ScaffoldKind): strin
 }
 
 export function readme({ type }: Names, kind: ScaffoldKind): string {
-  const what = kind === 'webhook' ? `${type} POSTs a customer's message to \`/connectors/${type}/messages\`, signed with an HMAC-SHA256 of the body in \`x-${type}-signature\`` : `it reads ${type}'s feed of new messages every \`poll_seconds\``;
+  const what = {
+    webhook: `${type} POSTs a customer's message to \`/connectors/${type}/messages\`, signed with an HMAC-SHA256 of the body in \`x-${type}-signature\`; every agent reply is POSTed to \`reply_url\``,
+    poller: `it reads ${type}'s feed of new messages every \`poll_seconds\`; every agent reply is POSTed to \`reply_url\``,
+    ticket: `a ${type} help desk as a ticket queue, on the gateway's ticket seam (\`threadgate/ticket\`): \`${type}-adapter.ts\` reads and writes the desk's API, \`${type}-stand-in.ts\` plays the desk in the tests, and \`ticketAdapterContract\` checks the adapter's rules`,
+  }[kind];
   return `# The ${type} connector
 
-A threadgate connector: ${what}; every agent reply is POSTed to \`reply_url\`.
+A threadgate connector: ${what}.
 Made by \`threadgate connector new ${type} --kind ${kind}\`.
 
 \`\`\`sh

@@ -5,7 +5,7 @@
  * that is all quote).
  */
 import { describe, expect, it } from 'vitest';
-import { stripQuotes } from '../../../connectors/email/strip-quotes.ts';
+import { stripQuotes } from '../../../src/connector/text/strip-quotes.ts';
 
 const lines = (...text: string[]) => text.join('\n');
 

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { redmine, type TestRedmine } from '../../support/redmine.ts';
 import { until } from '../../support/wait.ts';
-import { startRedmineProxy } from './redmine-proxy.ts';
+import { startTicketSystemProxy } from '../../support/ticket-system-proxy.ts';
 import { ARRIVES_MS, CONNECTOR, chatOfIssue, helpDesk } from './support.ts';
 
 let rm: TestRedmine;
@@ -66,7 +66,7 @@ describe('Redmine connector, an agent’s files', () => {
   });
 
   it('a retry that finds its note (Redmine stored it, the answer was lost) uploads nothing again', { timeout: 60_000 }, async () => {
-    const proxy = await startRedmineProxy(rm.url);
+    const proxy = await startTicketSystemProxy(rm.url);
     const uploads: string[] = [];
     proxy.onAnswer = (method, url) => void (method === 'POST' && url.startsWith('/uploads.json') && uploads.push(url));
     const { tg, project } = await helpDesk(rm, { url: proxy.url });

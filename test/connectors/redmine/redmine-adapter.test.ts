@@ -10,7 +10,7 @@ import { RedmineAdapter } from '../../../connectors/redmine/redmine-adapter.ts';
 import { TicketSystemError } from '../../../connectors/ticket/ticket-adapter.ts';
 import { redmine, type TestRedmine } from '../../support/redmine.ts';
 import { recordingContext } from '../webhook/recording-context.ts';
-import { startRedmineProxy } from './redmine-proxy.ts';
+import { startTicketSystemProxy } from '../../support/ticket-system-proxy.ts';
 
 let rm: TestRedmine;
 beforeAll(async () => {
@@ -94,7 +94,7 @@ describe('Redmine adapter', () => {
 
   it('an issue updated between two page requests shifts no other issue past a page boundary', async () => {
     const project = await rm.newProject();
-    const proxy = await startRedmineProxy(rm.url);
+    const proxy = await startTicketSystemProxy(rm.url);
     const adapter = new RedmineAdapter(RedmineConnectorConfig.parse({ url: proxy.url, api_key: rm.seed.gateway_key, project }), { pageSize: 3 });
     await adapter.connect(signal);
     const start = await adapter.listChanges(undefined, signal);
@@ -125,7 +125,7 @@ describe('Redmine adapter', () => {
 
   it('without a Date header the cursor follows Redmine’s latest updated_on, never the gateway’s clock, and says so once', async () => {
     const project = await rm.newProject();
-    const proxy = await startRedmineProxy(rm.url);
+    const proxy = await startTicketSystemProxy(rm.url);
     proxy.stripDate = true;
     const ctx = recordingContext('desk');
     const adapter = new RedmineAdapter(RedmineConnectorConfig.parse({ url: proxy.url, api_key: rm.seed.gateway_key, project }), { logger: ctx.logger });

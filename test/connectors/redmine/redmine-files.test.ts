@@ -16,7 +16,7 @@ import { RedmineAdapter } from '../../../connectors/redmine/redmine-adapter.ts';
 import { RedmineHttp } from '../../../connectors/redmine/redmine-http.ts';
 import { TicketAttachmentRefusedError, TicketAttachmentTooLargeError, TicketAttachmentUnavailableError, TicketSystemError } from '../../../connectors/ticket/ticket-adapter.ts';
 import { redmine, type TestRedmine } from '../../support/redmine.ts';
-import { startRedmineProxy } from './redmine-proxy.ts';
+import { startTicketSystemProxy } from '../../support/ticket-system-proxy.ts';
 
 let rm: TestRedmine;
 beforeAll(async () => {
@@ -91,7 +91,7 @@ describe('Redmine adapter, files', () => {
 
   it('behind a proxy naming Redmine’s own address, files are read through the configured url; a URL outside it never gets the key', async () => {
     const project = await rm.newProject();
-    const proxy = await startRedmineProxy(rm.url);
+    const proxy = await startTicketSystemProxy(rm.url);
     const seen: string[] = [];
     proxy.onAnswer = (method, url) => void seen.push(`${method} ${url}`);
     const adapter = adapterAt(proxy.url, project);

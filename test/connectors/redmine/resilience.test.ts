@@ -10,7 +10,7 @@ import { until } from '../../support/wait.ts';
 import { chatTexts, openStoppedStore, type TestGateway } from '../../support/gateway.ts';
 import { redmine, type TestRedmine } from '../../support/redmine.ts';
 import { tempDir } from '../../support/temp-dir.ts';
-import { startRedmineProxy } from './redmine-proxy.ts';
+import { startTicketSystemProxy } from '../../support/ticket-system-proxy.ts';
 import { ARRIVES_MS, CONNECTOR, allVisitorTexts, chatOfIssue, health, helpDesk } from './support.ts';
 
 let rm: TestRedmine;
@@ -35,7 +35,7 @@ async function afterStop<T>(tg: Gateway, read: (tg: Gateway) => Promise<T>): Pro
 
 describe('Redmine connector, nothing lost or doubled', () => {
   it('a gateway stopped in the middle of a poll round posts nothing twice and misses nothing after its restart', { timeout: 90_000 }, async () => {
-    const proxy = await startRedmineProxy(rm.url);
+    const proxy = await startTicketSystemProxy(rm.url);
     const first = await helpDesk(rm, { url: proxy.url });
     await first.tg.gateway.close();
     const expected: string[] = [];
@@ -67,7 +67,7 @@ describe('Redmine connector, nothing lost or doubled', () => {
   });
 
   it('Redmine unreachable only delays: the connector reports it, then posts what came meanwhile, once', { timeout: 90_000 }, async () => {
-    const proxy = await startRedmineProxy(rm.url);
+    const proxy = await startTicketSystemProxy(rm.url);
     const { tg, project } = await helpDesk(rm, { url: proxy.url });
     const issue = await rm.createIssue(project, { subject: 'Before', description: 'the outage' });
     const thread = await chatOfIssue(tg, rm, issue);
@@ -91,7 +91,7 @@ describe('Redmine connector, nothing lost or doubled', () => {
     expect((await rm.journals(issue)).filter((j) => j.user.id === rm.seed.gateway_id)).toHaveLength(1);
   });
   it('a note Redmine stored but whose answer was lost is not written twice by the retry', { timeout: 60_000 }, async () => {
-    const proxy = await startRedmineProxy(rm.url);
+    const proxy = await startTicketSystemProxy(rm.url);
     const { tg, project } = await helpDesk(rm, { url: proxy.url });
     const issue = await rm.createIssue(project, { subject: 'Lost answer', description: 'x' });
     const thread = await chatOfIssue(tg, rm, issue);
@@ -108,7 +108,7 @@ describe('Redmine connector, nothing lost or doubled', () => {
 
 describe('Redmine connector, retried notes', () => {
   it('a retried reply whose text an earlier note already has is still written (matched by its reference, not its text)', { timeout: 60_000 }, async () => {
-    const proxy = await startRedmineProxy(rm.url);
+    const proxy = await startTicketSystemProxy(rm.url);
     const { tg, project } = await helpDesk(rm, { url: proxy.url });
     const issue = await rm.createIssue(project, { subject: 'Same words', description: 'x' });
     const thread = await chatOfIssue(tg, rm, issue);
@@ -125,7 +125,7 @@ describe('Redmine connector, retried notes', () => {
 
 describe('Redmine connector, one bad ticket', () => {
   it('an issue Redmine keeps failing on (500) is given up on the third try, recorded and logged; the others are posted', { timeout: 60_000 }, async () => {
-    const proxy = await startRedmineProxy(rm.url);
+    const proxy = await startTicketSystemProxy(rm.url);
     const logLines: string[] = [];
     const { tg, project } = await helpDesk(rm, { url: proxy.url, logLines });
     const bad = await rm.createIssue(project, { subject: 'Breaks Redmine', description: 'x' });
@@ -161,7 +161,7 @@ describe('Redmine connector, wrong settings', () => {
 
   it('a url where no Redmine answers, and a project the key cannot see: unhealthy with the reason, retried', async () => {
     const project = await rm.newProject();
-    const closed = await startRedmineProxy(rm.url);
+    const closed = await startTicketSystemProxy(rm.url);
     closed.down = true;
     const { tg } = await helpDesk(rm, { project, url: closed.url, noWait: true });
     await until(async () => (await health(tg)).details.consecutive_failures >= 2, ARRIVES_MS, 'two failed start-up attempts');

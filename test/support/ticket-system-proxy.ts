@@ -1,25 +1,27 @@
 /**
- * A real HTTP proxy in front of the run's Redmine that a test can slow down
- * or take down: `delayMs` holds every answer that long (a slow Redmine, so a
- * gateway can be stopped in the middle of a poll round); `down` closes every
- * connection without an answer (Redmine unreachable); `dropPutAnswers` lets
- * that many PUTs reach Redmine and then closes the connection instead of
- * answering (the note was stored, the gateway never heard); `fail` answers
- * 500 without forwarding to `times` requests whose "METHOD /path" matches
- * (one issue Redmine fails on); `stripDate` removes the `Date` header; `onAnswer` runs after Redmine
- * answered a request and before the answer is passed on (to change Redmine
- * between two page requests). Redmine itself, shared
- * by every test, is never stopped.
+ * A real HTTP proxy in front of the run's Redmine or Request Tracker that a
+ * test can slow down or take down: `delayMs` holds every answer that long (a
+ * slow system, so a gateway can be stopped in the middle of a poll round);
+ * `down` closes every connection without an answer (unreachable);
+ * `dropPutAnswers` and `dropPostAnswers` let that many PUTs or POSTs through
+ * and then close the connection instead of answering (the note was stored,
+ * the gateway never heard); `fail` answers 500 without forwarding to `times`
+ * requests whose "METHOD /path" matches (one ticket the system fails on);
+ * `stripDate` removes the `Date` header;
+ * `onAnswer` runs after the system answered a request and before the answer
+ * is passed on (to change it between two page requests). The system itself,
+ * shared by every test, is never stopped.
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { onTestFinished } from 'vitest';
 
-export interface RedmineProxy {
+export interface TicketSystemProxy {
   url: string;
   delayMs: number;
   down: boolean;
   dropPutAnswers: number;
+  dropPostAnswers: number;
   fail: { match: RegExp; times: number } | undefined;
   stripDate: boolean;
   onAnswer: ((method: string, url: string, body: string) => Promise<void> | void) | undefined;
@@ -33,8 +35,8 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-export async function startRedmineProxy(target: string): Promise<RedmineProxy> {
-  const state: RedmineProxy = { url: '', delayMs: 0, down: false, dropPutAnswers: 0, fail: undefined, stripDate: false, onAnswer: undefined, forwarded: 0 };
+export async function startTicketSystemProxy(target: string): Promise<TicketSystemProxy> {
+  const state: TicketSystemProxy = { url: '', delayMs: 0, down: false, dropPutAnswers: 0, dropPostAnswers: 0, fail: undefined, stripDate: false, onAnswer: undefined, forwarded: 0 };
   const server = createServer((req, res) => {
     if (state.down) return void req.socket.destroy();
     void (async () => {
@@ -56,6 +58,10 @@ export async function startRedmineProxy(target: string): Promise<RedmineProxy> {
       if (state.down) return void req.socket.destroy();
       if (req.method === 'PUT' && state.dropPutAnswers > 0) {
         state.dropPutAnswers -= 1;
+        return void req.socket.destroy();
+      }
+      if (req.method === 'POST' && state.dropPostAnswers > 0) {
+        state.dropPostAnswers -= 1;
         return void req.socket.destroy();
       }
       const out: Record<string, string> = {};
