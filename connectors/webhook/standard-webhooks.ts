@@ -25,13 +25,17 @@ export const HEADER_SIGNATURE = 'webhook-signature';
 
 /** Why a request's signature was refused (401); never carries the signature or secret. */
 export class SignatureRefusedError extends RouteError {
-  constructor(message: string) {
+  /** Which check failed, for tools that explain it (`threadgate webhooks verify`); the answer stays TG_SIGNATURE_INVALID. */
+  readonly refusal: HmacRefusal;
+
+  constructor(message: string, refusal: HmacRefusal = 'mismatch') {
     super(401, 'TG_SIGNATURE_INVALID', message);
+    this.refusal = refusal;
   }
 }
 
 /** The tolerance of webhook-timestamp either way, as the standard and its libraries have it. */
-const TOLERANCE_SECONDS = 5 * 60;
+export const TOLERANCE_SECONDS = 5 * 60;
 const PREFIX = 'whsec_';
 
 /** A Standard Webhooks secret (`whsec_` and base64, as the connector's settings check it) as the HMAC key. */
@@ -65,18 +69,18 @@ export function inboundVerifier(secret: string | undefined): InboundVerifier {
   const key = new SigningKey(secret);
   return (request) => {
     const reason = refusal(key, request, Math.floor(Date.now() / 1000));
-    if (reason !== undefined) throw new SignatureRefusedError(`signature check failed: ${reason}`);
+    if (reason !== undefined) throw new SignatureRefusedError(`signature check failed: ${LIBRARY_WORDS[reason]}`, reason);
   };
 }
 
 /** Why the request's signature headers do not hold, or undefined when one of its v1 signatures matches. */
-function refusal(key: SigningKey, request: RouteRequest, nowSeconds: number): string | undefined {
+function refusal(key: SigningKey, request: RouteRequest, nowSeconds: number): HmacRefusal | undefined {
   const id = request.headers[HEADER_ID];
   const timestamp = request.headers[HEADER_TIMESTAMP];
   const signatures = request.headers[HEADER_SIGNATURE];
-  if (!id || !timestamp || !signatures) return 'Missing required headers';
+  if (!id || !timestamp || !signatures) return 'missing';
   const seconds = Number.parseInt(timestamp, 10);
-  if (Number.isNaN(seconds)) return 'Invalid Signature Headers';
+  if (Number.isNaN(seconds)) return 'malformed';
   const verdict = verifyHmacSignature({
     secret: key.key,
     payload: [`${id}.${seconds}.`, request.rawBody],
@@ -86,7 +90,7 @@ function refusal(key: SigningKey, request: RouteRequest, nowSeconds: number): st
     separator: ' ',
     timestamp: { value: seconds, toleranceSeconds: TOLERANCE_SECONDS, nowSeconds },
   });
-  return verdict.ok ? undefined : LIBRARY_WORDS[verdict.reason];
+  return verdict.ok ? undefined : verdict.reason;
 }
 
 /** The `standardwebhooks` library's words for each refusal, which receivers and tests know. */

@@ -13,6 +13,7 @@ import { JobRunner, type RunnerOptions } from '../jobs/runner.ts';
 import type { SignaturePayload } from '../platform/signature.ts';
 import type { UnifiedMessagingClient } from '../platform/unified-messaging-client.ts';
 import type { Store } from '../store/database.ts';
+import type { LiveFeed } from '../base/live-feed.ts';
 import { AuthPause } from './auth-pause.ts';
 import { DeliveryHealth, type DeliveryHealthRules } from './delivery-health.ts';
 import { CLOSE_SESSION_JOB, InboundBridge, PLATFORM_LANES, POST_MESSAGES_JOB, type ThreadJobPayload } from './inbound.ts';
@@ -61,6 +62,8 @@ export interface BridgeOptions {
     webhookNotStored?: WebhookIntakeDeps['onNotStored'];
     deliverySkipped?: (connector: string) => void;
   };
+  /** What listens live (`threadgate listen`, the admin page's live view). */
+  feed?: LiveFeed;
 }
 
 export class Bridge {
@@ -123,6 +126,7 @@ export class Bridge {
       refusals: o.refusals,
       ...(o.observe?.webhook ? { onResult: o.observe.webhook } : {}),
       ...(o.observe?.webhookNotStored ? { onNotStored: o.observe.webhookNotStored } : {}),
+      ...(o.feed ? { feed: o.feed } : {}),
     });
     const sync = new ThreadSync({
       store: o.store,
@@ -131,6 +135,7 @@ export class Bridge {
       pause: this.pause,
       targetOf: o.targetOf,
       logger,
+      ...(o.feed ? { feed: o.feed } : {}),
     });
     this.deliveryHealth = new DeliveryHealth(o.deliveryHealth);
     const dispatch = new OutboundDispatch({
@@ -140,6 +145,7 @@ export class Bridge {
       ...(o.observe?.deliverySkipped ? { onSkipped: o.observe.deliverySkipped } : {}),
       instanceOf: (name) => o.connectors.instanceOf(name),
       logger,
+      ...(o.feed ? { feed: o.feed } : {}),
     });
     this.replayer = new Replayer({
       store: o.store,

@@ -6,7 +6,8 @@
  * (its files are recorded as its own).
  */
 import type { Logger } from 'pino';
-import type { AttachmentFetcher, ConnectorContext, ConnectorRoutes, Sealer, SkipRecord, SubmitItem, SubmitMessage, SubmitOptions, Thread } from '../connector/api.ts';
+import type { AttachmentFetcher, ConnectorContext, ConnectorRoutes, Sealer, SkipRecord, SubmitItem, SubmitMessage, SubmitOptions, SubmitResult, Thread } from '../connector/api.ts';
+import type { LiveFeed } from '../base/live-feed.ts';
 import type { Store } from '../store/database.ts';
 import type { ThreadRow } from '../store/threads-repo.ts';
 import type { FileService } from './files.ts';
@@ -26,16 +27,33 @@ export interface ContextDeps {
   files: FileService;
   /** The downloads behind `ctx.attachments` (src/bridge/attachment-fetcher.ts), shared by every connector. */
   attachments: AttachmentFetcher;
+  /** What listens live: each message stored or skipped. */
+  feed?: LiveFeed;
 }
 
 export function createConnectorContext(name: string, deps: ContextDeps, routes: ConnectorRoutes): ConnectorContext {
   const now = deps.now ?? Date.now;
   const { store } = deps;
+  /** Tells the live feed what each submit stored. */
+  const told = (messages: readonly SubmitMessage[], results: readonly SubmitResult[]): void => {
+    if (!deps.feed?.listening) return;
+    for (const [i, r] of results.entries()) {
+      deps.feed.publish('intake', name, { result: r.duplicate ? 'duplicate' : 'stored', message_id: messages[i]?.messageId, thread_key: messages[i]?.threadKey, thread_id: r.threadId });
+    }
+  };
   const view = async (row: ThreadRow | undefined): Promise<Thread | undefined> => row && toThreadView(row, await store.read.threads.references(row.id));
   const ctx: ConnectorContext = {
     name,
-    submit: async (message: SubmitMessage, options?: SubmitOptions) => deps.inbound.submit(name, message, options?.state),
-    submitAll: async (items: readonly SubmitItem[]) => deps.inbound.submitAll(name, items),
+    submit: async (message: SubmitMessage, options?: SubmitOptions) => {
+      const result = await deps.inbound.submit(name, message, options?.state);
+      told([message], [result]);
+      return result;
+    },
+    submitAll: async (items: readonly SubmitItem[]) => {
+      const results = await deps.inbound.submitAll(name, items);
+      told(items.map((i) => i.message), results);
+      return results;
+    },
     close: async (threadKey: string) => deps.inbound.close(name, threadKey),
     skip: async (record: SkipRecord) => {
       const fresh = await store.write((tx) => tx.skipped.record(
@@ -50,6 +68,7 @@ export function createConnectorContext(name: string, deps: ContextDeps, routes: 
         now(),
       ));
       if (fresh) deps.logger.info({ connector: name, message_id: record.messageId, code: record.code }, `skipped: ${record.reason}`);
+      if (fresh && deps.feed?.listening) deps.feed.publish('intake', name, { result: 'skipped', message_id: record.messageId, code: record.code, reason: record.reason });
       return { duplicate: !fresh };
     },
     threads: Object.freeze({

@@ -5,6 +5,7 @@
  * connector's reason when it had no use for the event, `failed` while
  * retrying, `dead` when the job gives up).
  */
+import type { LiveFeed } from '../base/live-feed.ts';
 import type { Logger } from 'pino';
 import type { ConnectorInstance, Thread } from '../connector/api.ts';
 import { describeFailure, PermanentJobError } from '../jobs/errors.ts';
@@ -28,6 +29,8 @@ export interface OutboundDispatchDeps {
   health?: DeliveryHealth;
   /** A delivery the connector skipped (metrics). */
   onSkipped?: (connector: string) => void;
+  /** What listens live: each attempt's outcome and duration. */
+  feed?: LiveFeed;
   logger: Logger;
   now?: () => number;
 }
@@ -121,6 +124,10 @@ export class OutboundDispatch {
       });
     }
     const attemptId = attempt.id;
+    const started = performance.now();
+    const live = (fields: Record<string, unknown>) =>
+      this.#d.feed?.listening &&
+      this.#d.feed.publish('delivery', payload.connector, { delivery_id: delivery.id, event_type: event.event_type, thread_id: event.thread_id, chat_id: event.chat_id, attempt: ctx.job.attempts, duration_ms: Math.round(performance.now() - started), ...fields });
     try {
       const result = await instance.deliver(event, thread, { signal: ctx.signal, attempt: ctx.job.attempts });
       const externalId = result?.externalId ?? null;
@@ -140,6 +147,7 @@ export class OutboundDispatch {
       });
       this.#d.health?.succeeded(payload.connector);
       if (skipped !== null) this.#d.onSkipped?.(payload.connector);
+      live({ status: outcome, external_id: externalId, ...(skipped === null ? {} : { reason: skipped }) });
       ctx.logger.info(
         {
           connector: payload.connector,
@@ -156,6 +164,7 @@ export class OutboundDispatch {
         const at = this.#now();
         const { final, message } = failureOf(err, ctx);
         this.#d.health?.failed(payload.connector, message);
+        live({ status: final ? 'dead' : 'failed', error: message });
         // Committed with the job's own failure record (the runner's), in one write; the attempt is closed by `handle`.
         ctx.onFail((tx) => tx.deliveries.recordOutcome(delivery.id, final ? 'dead' : 'failed', message, null, at));
       }

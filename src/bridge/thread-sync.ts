@@ -14,6 +14,7 @@
  * items left pending. The one duplicate window: a crash after the platform
  * accepted a batch and before the commit that marks it posted resends it.
  */
+import type { LiveFeed } from '../base/live-feed.ts';
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { PermanentJobError } from '../jobs/errors.ts';
@@ -65,6 +66,8 @@ export interface ThreadSyncDeps {
   pause: AuthPause;
   targetOf(connector: string): RegistrationTarget;
   logger: Logger;
+  /** What listens live: each post and close to the platform, and each failure. */
+  feed?: LiveFeed;
   now?: () => number;
 }
 
@@ -170,10 +173,9 @@ export class ThreadSync {
     }
     // The platform has them: recorded even across a database outage, or the next run would post them again.
     await this.#durably(run, 'messages posted', (tx) => this.#posted(tx, thread, batch, res, run, started));
-    this.#d.logger.info(
-      { connector: thread.connector, thread_id: thread.threadId, chat_id: res.chat_id, messages: batch.length, is_new_session: res.is_new_session },
-      'messages posted to the platform',
-    );
+    const posted = { thread_id: thread.threadId, chat_id: res.chat_id, messages: batch.length, is_new_session: res.is_new_session };
+    this.#d.logger.info({ connector: thread.connector, ...posted }, 'messages posted to the platform');
+    this.#live(thread, started, { status: 'posted', ...posted });
     return true;
   }
 
@@ -212,6 +214,11 @@ export class ThreadSync {
       await this.#record(tx, [item], run, started, 'posted', 200, null, null);
     });
     this.#d.logger.info({ connector: thread.connector, thread_id: thread.threadId, detail }, 'session closed');
+    this.#live(thread, started, { status: 'session_closed', thread_id: thread.threadId });
+  }
+
+  #live(thread: ThreadRow, started: number, fields: Record<string, unknown>): void {
+    if (this.#d.feed?.listening) this.#d.feed.publish('platform', thread.connector, { ...fields, duration_ms: this.#now() - started });
   }
 
   async #record(tx: Repos, items: InboundRow[], run: Run, started: number, outcome: InboundOutcome, status: number | null, error: string | null, chatId: string | null): Promise<void> {
@@ -236,6 +243,7 @@ export class ThreadSync {
     const status = err instanceof PlatformHttpError ? err.status : null;
     const message = err instanceof Error ? err.message.slice(0, 2_000) : String(err);
     if (run.signal.aborted) throw err;
+    this.#live(thread, started, { status: 'failed', thread_id: thread.threadId, http_status: status, error: message, final: run.final });
     if (err instanceof PlatformHttpError && err.status === 404) {
       await this.#d.store.write((tx) => this.#record(tx, items, run, started, 'failed', status, message, null));
       await this.#d.registrar.reregister(this.#d.targetOf(thread.connector), configId);

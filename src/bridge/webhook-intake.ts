@@ -6,6 +6,7 @@
  * refusal is logged and counted; what of it is stored, within which budgets,
  * is refused-webhooks.ts's business.
  */
+import type { LiveFeed } from '../base/live-feed.ts';
 import type { Logger } from 'pino';
 import type { WebhookDedup } from '../config/schema.ts';
 import { ThreadgateError } from '../base/errors.ts';
@@ -51,6 +52,8 @@ export interface WebhookIntakeDeps {
   onResult?: (connector: string, result: 'accepted' | 'duplicate' | 'rejected') => void;
   /** Told of every refusal that was not stored, and why (for metrics). */
   onNotStored?: (connector: string, reason: NotStoredReason) => void;
+  /** What listens live (`threadgate listen`): every webhook, accepted or refused, with its raw body. */
+  feed?: LiveFeed;
   now?: () => number;
 }
 
@@ -106,6 +109,7 @@ export class WebhookIntake {
     } catch (err) {
       if (err instanceof NotRegisteredError) {
         this.#d.onResult?.(connector, 'rejected');
+        this.#live(connector, { result: 'rejected', code: err.code, reason: err.message }, rawBody, kept);
         throw err; // the platform cannot have sent it: nothing to record
       }
       // A fault of ours (a failed commit, a closed store) is no refusal of the request: answered 5xx, not recorded.
@@ -123,6 +127,7 @@ export class WebhookIntake {
     const known = this.#d.isConnector(connector);
     // Names from the URL are the caller's choice: every unknown one is counted as one.
     this.#d.onResult?.(known ? connector : '(unknown)', 'rejected');
+    this.#live(known ? connector : '(unknown)', { result: 'rejected', code: problem, reason: message }, rawBody, headers);
     const notStored = await this.#refused.record(connector, known, rawBody, headers, problem, err);
     this.#d.logger.info({ connector: connector.slice(0, 64), code: problem, stored: notStored === undefined, ...(notStored ? { not_stored: notStored } : {}) }, `webhook refused: ${message}`);
   }
@@ -160,7 +165,15 @@ export class WebhookIntake {
       return { deliveryId: id, duplicate: false };
     });
     this.#d.onResult?.(connector, result.duplicate ? 'duplicate' : 'accepted');
+    if (this.#d.feed?.listening) {
+      const fields = { result: result.duplicate ? 'duplicate' : 'accepted', delivery_id: result.deliveryId, event_type: event.event_type, thread_id: event.thread_id, chat_id: event.chat_id, verification };
+      this.#d.feed.publish('webhook', connector, fields, { body, headers });
+    }
     return result;
+  }
+
+  #live(connector: string, fields: Record<string, unknown>, rawBody: Buffer, headers: Record<string, unknown>): void {
+    if (this.#d.feed?.listening) this.#d.feed.publish('webhook', connector, fields, { body: rawBody.toString('utf8'), headers });
   }
 }
 

@@ -1,34 +1,39 @@
 /**
- * `threadgate deliveries list [filters] [--json]`,
+ * `threadgate deliveries list [filters] [--json] [--follow]`,
  * `threadgate deliveries show <id> [--json]` and
  * `threadgate deliveries export [filters]`: the webhook delivery log, read
  * from the store (also while `serve` runs); never creating one.
  */
 import { DELIVERY_STATUSES } from '../store/statuses.ts';
-import { listDeliveries } from '../store/log-queries.ts';
+import { listDeliveries, matchingDeliveryIds } from '../store/log-queries.ts';
 import { configOption, parse, subcommandError } from './args.ts';
 import { exportDeliveries } from './export-command.ts';
+import { follow, followHelp, followNotes, followOptions, followRequest, withoutNewOnly, type FollowRequest } from './follow.ts';
 import { UsageError } from './errors.ts';
 import { commandHelp, configHelp, helpFor, pick, usageLines } from './help.ts';
 import { assertKnownConnector } from './known-connectors.ts';
 import { deliveryFilter, eventHelp, eventOption, filterHelp, filterOptions, parseId, threadHelp, threadOption } from './log-filters.ts';
-import { deliveriesTable, deliveryJson } from './log-tables.ts';
+import { DELIVERY_TABLE, deliveriesTable, deliveryJson } from './log-tables.ts';
 import { openConfiguredStore } from './store-access.ts';
 import { formatTable, isoTime, printJson } from './table.ts';
 
-export const OPTIONS = { ...configOption, ...filterOptions, ...eventOption, ...threadOption } as const;
+export const OPTIONS = { ...configOption, ...filterOptions, ...eventOption, ...threadOption, ...followOptions } as const;
 
-const DESCRIBE = { ...configHelp, ...filterHelp(DELIVERY_STATUSES), ...eventHelp, ...threadHelp };
-const { limit: _limit, json: _json, ...EXPORT_OPTIONS } = OPTIONS;
+const DESCRIBE = { ...configHelp, ...filterHelp(DELIVERY_STATUSES), ...eventHelp, ...threadHelp, ...followHelp };
+const { limit: _limit, json: _json, follow: _follow, interval: _interval, ...EXPORT_OPTIONS } = OPTIONS;
 
 export const HELP = [
   commandHelp({
     name: 'deliveries list',
     summary: 'the webhook delivery log, newest first',
-    usage: ['deliveries list [--status S] [--connector NAME] [--event TYPE] [--thread ID] [--since 2h|ISO] [--until 2h|ISO] [--limit N] [--json]'],
+    usage: [
+      'deliveries list [--status S] [--connector NAME] [--event TYPE] [--thread ID] [--since 2h|ISO] [--until 2h|ISO] [--limit N] [--json]',
+      'deliveries list --follow [--interval 1s] [--status S] [--connector NAME] [--event TYPE] [--thread ID] [--since 2h|ISO] [--limit N] [--json]',
+    ],
     options: OPTIONS,
     describe: DESCRIBE,
-    examples: ['deliveries list --status dead,failed --since 24h', 'deliveries list --connector helpdesk --limit 10 --json'],
+    notes: followNotes('deliveries'),
+    examples: ['deliveries list --status dead,failed --since 24h', 'deliveries list --connector helpdesk --limit 10 --json', 'deliveries list --follow --connector helpdesk --json'],
   }),
   commandHelp({
     name: 'deliveries show',
@@ -55,9 +60,10 @@ const usageOf = (verb: string) => usageLines(helpFor(HELP, [verb]));
 export async function deliveriesCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, OPTIONS);
   const [verb, ...rest] = positionals;
+  const following = followRequest(values, 'deliveries', verb);
   if (verb === 'list') {
     if (rest.length > 0) throw new UsageError(`deliveries list takes no arguments, got "${rest.join(' ')}" (filters are options: --status, --connector, …)`, { usage: usageOf('list') });
-    return list(values);
+    return list(withoutNewOnly(values, following), following);
   }
   if (verb === 'show') {
     if (rest.length !== 1) throw new UsageError(`deliveries show takes one delivery id, got ${rest.length}`, { usage: usageOf('show') });
@@ -73,11 +79,20 @@ export async function deliveriesCommand(argv: string[]): Promise<number> {
   throw subcommandError('deliveries', ['list', 'show', 'export'], verb, USAGE);
 }
 
-async function list(values: Parameters<typeof deliveryFilter>[0] & { config?: string | undefined; json?: boolean | undefined }): Promise<number> {
+async function list(values: Parameters<typeof deliveryFilter>[0] & { config?: string | undefined; json?: boolean | undefined }, following: FollowRequest | undefined): Promise<number> {
   const filter = deliveryFilter(values);
   const { loaded, store } = await openConfiguredStore(values.config);
   try {
     await assertKnownConnector(store, loaded, filter.connector);
+    if (following) {
+      const { sql } = store.read;
+      const source = {
+        rows: (page: { after?: number; before?: number; limit: number }) => listDeliveries(sql, { ...filter, ...page }),
+        ids: (after: number) => matchingDeliveryIds(sql, { after }),
+        newest: async () => (await listDeliveries(sql, { limit: 1 }))[0]?.id ?? 0,
+      };
+      return await follow(source, { json: values.json === true, toJson: deliveryJson, table: DELIVERY_TABLE }, { ...following, limit: filter.limit ?? 50 });
+    }
     const rows = await listDeliveries(store.read.sql, filter);
     if (values.json) printJson(rows.map(deliveryJson));
     else process.stdout.write(deliveriesTable(rows));

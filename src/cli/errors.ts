@@ -53,3 +53,13 @@ export class HealthCheckError extends ThreadgateError {
 export class SandboxUnreachableError extends ThreadgateError {
   readonly code = 'TG_SANDBOX_UNREACHABLE';
 }
+
+/** `threadgate listen` cannot open the gateway's live feed: nothing answers, or the admin API refuses the token. */
+export class ListenRefusedError extends ThreadgateError {
+  readonly code = 'TG_LISTEN_REFUSED';
+}
+
+/** `threadgate trigger` could not hand its webhook over: nothing answers at the address. */
+export class TriggerFailedError extends ThreadgateError {
+  readonly code = 'TG_TRIGGER_FAILED';
+}

@@ -8,6 +8,7 @@
  * runner finishes or releases its jobs, then connectors stop and the store
  * closes.
  */
+import { LiveFeed } from '../base/live-feed.ts';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyInstance } from 'fastify';
@@ -57,8 +58,8 @@ export interface RunningGateway {
   connectors: ConnectorRuntime;
   /** Readiness and the platform's and connectors' health (/readyz, /metrics, the admin overview). */
   health: GatewayHealth;
-  /** Reads the settings file again and applies a changed platform token (SIGHUP); undefined when nothing could be read. */
-  reload(): ReloadOutcome | undefined;
+  /** Reads the settings file again and applies a changed platform token (SIGHUP); undefined when nothing could be read. `watched`: connectors serve --watch makes anew itself. */
+  reload(watched?: ReadonlySet<string>): ReloadOutcome | undefined;
   /** Makes a connector of its own module anew from that module, loaded again, and `entry` (serve --watch). */
   reloadConnector(entry: ConnectorEntry): Promise<void>;
   baseDir: string; // where the settings' relative paths start
@@ -99,6 +100,7 @@ export async function startGateway(
   const registering = new AbortController();
   let http: PlatformHttpClient | null = null;
   const metrics = new GatewayMetrics(store.backend === 'postgres' ? { replica } : {});
+  const feed = new LiveFeed(); // what `threadgate listen` and the admin page's live view read
   /** What a start that fails half-way must stop again, last started first. */
   const undo: (() => unknown)[] = [];
   /** What a SIGHUP reloads, once the gateway runs; its `settings` are those in force. */
@@ -150,6 +152,7 @@ export async function startGateway(
       deliveryHealth: { failures: settings.health.delivery_failures, failingForMs: settings.health.delivery_failing_for },
       refusals: refusalLimits(settings.store.refused),
       observe: { jobFinished: metrics.jobFinished, webhook: metrics.webhook, webhookNotStored: metrics.webhookNotStored, deliverySkipped: metrics.deliverySkipped },
+      feed,
       ...(lock ? { lock } : {}),
       jobs: {
         ...retryPolicy(settings.jobs, logger),
@@ -177,7 +180,7 @@ export async function startGateway(
       maxBytes: settings.files.max_fetch_bytes,
     });
     undo.push(() => attachments.close());
-    const contextDeps = { store, inbound: bridge.inbound, logger, files, attachments, ...(sealer ? { sealer } : {}) };
+    const contextDeps = { store, inbound: bridge.inbound, logger, files, attachments, feed, ...(sealer ? { sealer } : {}) };
     await runtime.createAll(entries, connectorsLoaded, (name, routes) => createConnectorContext(name, contextDeps, routes));
 
     const health = new GatewayHealth({
@@ -192,15 +195,10 @@ export async function startGateway(
     // The proxy reads the token at each call, so a reloaded one reaches it too.
     const upstream = { url: platform.url, organizationId: platform.organizationId, authorization: () => platformHttp.authorization };
     app = buildApp({
-      settings,
-      store,
-      logger,
+      ...{ settings, store, logger, health, metrics, files, feed },
       intake: bridge.intake,
       connectorRoutes: runtime.routes,
-      health,
       admin: bridge,
-      metrics,
-      files,
       ...(proxyOn ? { proxy: proxyDeps(settings, upstream, logger, metrics, store) } : {}),
     });
     if (!proxyOn) logger.info('proxy of the platform API is off: set proxy.clients (or proxy.forward_caller_authorization)');
@@ -267,7 +265,7 @@ export async function startGateway(
       files,
       connectors: runtime,
       health,
-      reload: () => reloadSettings(reloading, logger),
+      reload: (watched) => reloadSettings(reloading, logger, watched),
       reloadConnector: (entry) => reloadConnector(entry, { runtime, baseDir, contextFor: (name, routes) => createConnectorContext(name, contextDeps, routes) }),
       baseDir,
       close: () =>

@@ -8,6 +8,7 @@
 import { loadSettings } from '../config/load.ts';
 import { configOption, parse, portOption } from './args.ts';
 import { HealthCheckError } from './errors.ts';
+import { connectHost } from './gateway-address.ts';
 import { commandHelp, configHelp } from './help.ts';
 
 /** Below the container's HEALTHCHECK timeout, so an answer that never comes is reported, not killed. */
@@ -49,16 +50,6 @@ export async function healthCommand(argv: string[]): Promise<number> {
   if (status !== 200) throw new HealthCheckError(`${url}: answered ${status}`);
   process.stdout.write(`${url}: ok\n`);
   return 0;
-}
-
-/**
- * The address to call a server listening on `host`. An unspecified one is
- * reached on 127.0.0.1: `::` listens dual-stack, and the container's
- * `--host 0.0.0.0` may stand in for a file's `::`.
- */
-function connectHost(host: string): string {
-  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
-  return host.includes(':') ? `[${host}]` : host;
 }
 
 function failureReason(err: unknown): string {

@@ -1,30 +1,32 @@
 /**
- * `threadgate inbound list [filters] [--json]`, `inbound show <id>` and
+ * `threadgate inbound list [filters] [--json] [--follow]`, `inbound show <id>` and
  * `inbound retry <id>… | --status dead [filters] [--dry-run]`: the external →
  * platform direction of the log, with each message's platform POST attempts;
  * retry puts dead messages back (a running `serve` posts them within a
  * second), `--dry-run` lists them instead.
  */
 import { NotReplayableError, RecordNotFoundError } from '../bridge/errors.ts';
-import { listInbound, type InboundSummary } from '../store/log-queries.ts';
+import { listInbound, matchingInboundIds, type InboundSummary } from '../store/log-queries.ts';
 import { INBOUND_STATUSES } from '../store/statuses.ts';
 import type { Store } from '../store/store.ts';
 import { configOption, parse, subcommandError } from './args.ts';
 import { UsageError } from './errors.ts';
+import { follow, followHelp, followNotes, followOptions, followRequest, idsByPages, withoutNewOnly } from './follow.ts';
 import { commandHelp, configHelp, helpFor, pick, usageLines } from './help.ts';
 import { assertKnownConnector } from './known-connectors.ts';
 import { deadOnly, filterHelp, filterOptions, inboundFilter, parseId, skippedFilter, threadHelp, threadOption, wantsSkipped } from './log-filters.ts';
-import { everyRow, inboundJson, inboundTable, reasonFirst, rowsOf, skippedJson, skippedTable } from './log-tables.ts';
+import { everyRow, INBOUND_TABLE, inboundJson, inboundTable, reasonFirst, rowsOf, SKIPPED_TABLE, skippedJson, skippedTable } from './log-tables.ts';
 import { replayerFor } from './replayer-for.ts';
 import { openConfiguredStore } from './store-access.ts';
 import { formatTable, isoTime, printJson } from './table.ts';
 
-export const OPTIONS = { ...configOption, ...filterOptions, ...threadOption, 'dry-run': { type: 'boolean' } } as const;
+export const OPTIONS = { ...configOption, ...filterOptions, ...threadOption, 'dry-run': { type: 'boolean' }, ...followOptions } as const;
 
 const DESCRIBE = {
   ...configHelp,
   ...filterHelp(INBOUND_STATUSES),
   ...threadHelp,
+  ...followHelp,
   'dry-run': { text: 'list the messages that would be queued again, as a table, and change nothing' },
 };
 
@@ -32,10 +34,14 @@ export const HELP = [
   commandHelp({
     name: 'inbound list',
     summary: 'messages on their way to the platform, newest first',
-    usage: ['inbound list [--status S] [--connector NAME] [--thread ID] [--since 2h|ISO] [--until 2h|ISO] [--limit N] [--json]'],
-    options: pick(OPTIONS, 'config', 'status', 'connector', 'thread', 'since', 'until', 'limit', 'json'),
+    usage: [
+      'inbound list [--status S] [--connector NAME] [--thread ID] [--since 2h|ISO] [--until 2h|ISO] [--limit N] [--json]',
+      'inbound list --follow [--interval 1s] [--status S] [--connector NAME] [--thread ID] [--since 2h|ISO] [--limit N] [--json]',
+    ],
+    options: pick(OPTIONS, 'config', 'status', 'connector', 'thread', 'since', 'until', 'limit', 'json', 'follow', 'interval'),
     describe: { ...DESCRIBE, status: { value: 'S', text: `only messages of these statuses, comma-separated: ${INBOUND_STATUSES.join(', ')}; or skipped alone: what connectors read and did not post (auto-replies, bulk, loops, private notes), with the reason` } },
-    examples: ['inbound list --status dead --since 24h', 'inbound list --connector support-mail --json', 'inbound list --status skipped --since 24h'],
+    notes: followNotes('messages (or skipped ones)'),
+    examples: ['inbound list --status dead --since 24h', 'inbound list --connector support-mail --json', 'inbound list --status skipped --since 24h', 'inbound list -f --connector support-mail'],
   }),
   commandHelp({
     name: 'inbound show',
@@ -65,6 +71,7 @@ export async function inboundCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, OPTIONS);
   const [verb, ...rest] = positionals;
   if (verb !== 'list' && verb !== 'show' && verb !== 'retry') throw subcommandError('inbound', ['list', 'show', 'retry'], verb, USAGE);
+  const following = followRequest(values, 'inbound', verb);
   if (verb !== 'retry' && values['dry-run']) throw new UsageError(`--dry-run goes with inbound retry, not inbound ${verb}`, { usage: usageOf('retry') });
   if (verb === 'list' && rest.length > 0) throw new UsageError(`inbound list takes no arguments, got "${rest.join(' ')}" (filters are options: --status, --connector, …)`, { usage: usageOf('list') });
   if (verb === 'show' && rest.length !== 1) throw new UsageError(`inbound show takes one message id, got ${rest.length}`, { usage: usageOf('show') });
@@ -76,21 +83,40 @@ export async function inboundCommand(argv: string[]): Promise<number> {
     if (rest.length > 0 && stray) throw new UsageError(`--${stray} filters what --status dead matches; with message ids, give no filter`, { usage: usageOf('retry') });
     if (values.status !== undefined) return retryWhere(values);
   }
-  const skipped = verb === 'list' && wantsSkipped(values);
-  const filter = verb === 'list' ? (skipped ? skippedFilter(values) : inboundFilter(values)) : undefined;
+  const listed = withoutNewOnly(values, following);
+  const skipped = verb === 'list' && wantsSkipped(listed);
+  const filter = verb === 'list' ? (skipped ? skippedFilter(listed) : inboundFilter(listed)) : undefined;
   const ids = rest.map((r) => parseId(r, 'an inbound message id'));
   const { loaded, store } = await openConfiguredStore(values.config);
   try {
     if (filter && skipped) {
       await assertKnownConnector(store, loaded, filter.connector);
-      const rows = await store.read.skipped.listWhere(filter);
+      const { skipped: repo } = store.read;
+      if (following) {
+        const source = {
+          rows: (page: { after?: number; before?: number; limit: number }) => repo.listWhere({ ...filter, ...page }),
+          ids: (after: number) => idsByPages((page) => repo.listWhere(page), after),
+          newest: async () => (await repo.listWhere({ limit: 1 }))[0]?.id ?? 0,
+        };
+        return await follow(source, { json: values.json === true, toJson: skippedJson, table: SKIPPED_TABLE }, { ...following, limit: filter.limit ?? 50 });
+      }
+      const rows = await repo.listWhere(filter);
       if (values.json) printJson(rows.map(skippedJson));
       else process.stdout.write(skippedTable(rows));
       return 0;
     }
     if (filter) {
       await assertKnownConnector(store, loaded, filter.connector);
-      const rows = await listInbound(store.read.sql, filter);
+      const { sql } = store.read;
+      if (following) {
+        const source = {
+          rows: (page: { after?: number; before?: number; limit: number }) => listInbound(sql, { ...filter, ...page }),
+          ids: (after: number) => matchingInboundIds(sql, { after }),
+          newest: async () => (await listInbound(sql, { limit: 1 }))[0]?.id ?? 0,
+        };
+        return await follow(source, { json: values.json === true, toJson: inboundJson, table: INBOUND_TABLE }, { ...following, limit: filter.limit ?? 50 });
+      }
+      const rows = await listInbound(sql, filter);
       if (values.json) printJson(rows.map(inboundJson));
       else process.stdout.write(inboundTable(rows));
       return 0;

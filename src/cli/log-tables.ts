@@ -1,7 +1,7 @@
 /**
  * How the log commands print records — deliveries, inbound messages, jobs —
- * as a table and as JSON (times as ISO strings): the same for a list and for
- * what a `--dry-run` would act on. And the rows themselves, fetched through
+ * as a table and as JSON (times as ISO strings): the same for a list, for
+ * what a `--dry-run` would act on and for rows printed as they come (`--follow`). And the rows themselves, fetched through
  * the lists' own newest-first queries: every match of a filter, or the rows
  * of some ids.
  */
@@ -9,7 +9,7 @@ import type { DeliverySummary, InboundSummary } from '../store/log-queries.ts';
 import type { SkippedRow } from '../store/skipped-repo.ts';
 import type { JobSummary } from '../store/job-queries.ts';
 import { MAX_PAGE } from '../store/sql-filters.ts';
-import { formatTable, isoTime } from './table.ts';
+import { formatTable, isoTime, type Cell } from './table.ts';
 
 /**
  * An error as people scan it: the reason first. A failed platform call reads
@@ -23,31 +23,39 @@ export function reasonFirst(error: string | null | undefined): string | null {
   return call === null ? error : `${call[1]}${call[3]} (${call[2]})`;
 }
 
-export function deliveriesTable(rows: readonly DeliverySummary[]): string {
-  return formatTable(
-    ['id', 'received', 'connector', 'event', 'status', 'tries', 'thread', 'error / external id'],
-    rows.map((r) => [r.id, isoTime(r.receivedAt), r.connector, r.eventType, r.status, r.attempts, r.threadId, reasonFirst(r.error) ?? r.externalId]),
-  );
+/** A table's columns and one record's cells: a whole list, or rows one by one (`--follow`). */
+export interface TableOf<R> {
+  columns: string[];
+  cells: (r: R) => Cell[];
 }
+
+const table = <R>(of: TableOf<R>, rows: readonly R[]) => formatTable(of.columns, rows.map(of.cells));
+
+export const DELIVERY_TABLE: TableOf<DeliverySummary> = {
+  columns: ['id', 'received', 'connector', 'event', 'status', 'tries', 'thread', 'error / external id'],
+  cells: (r) => [r.id, isoTime(r.receivedAt), r.connector, r.eventType, r.status, r.attempts, r.threadId, reasonFirst(r.error) ?? r.externalId],
+};
+
+export const deliveriesTable = (rows: readonly DeliverySummary[]): string => table(DELIVERY_TABLE, rows);
 
 export const deliveryJson = (r: DeliverySummary) => ({ ...r, receivedAt: isoTime(r.receivedAt), updatedAt: isoTime(r.updatedAt) });
 
-export function inboundTable(rows: readonly InboundSummary[]): string {
-  return formatTable(
-    ['id', 'received', 'connector', 'kind', 'status', 'tries', 'thread', 'external id', 'error'],
-    rows.map((r) => [r.id, isoTime(r.receivedAt), r.connector, r.kind, r.status, r.attempts, r.threadId, r.externalId, reasonFirst(r.lastError)]),
-  );
-}
+export const INBOUND_TABLE: TableOf<InboundSummary> = {
+  columns: ['id', 'received', 'connector', 'kind', 'status', 'tries', 'thread', 'external id', 'error'],
+  cells: (r) => [r.id, isoTime(r.receivedAt), r.connector, r.kind, r.status, r.attempts, r.threadId, r.externalId, reasonFirst(r.lastError)],
+};
+
+export const inboundTable = (rows: readonly InboundSummary[]): string => table(INBOUND_TABLE, rows);
 
 export const inboundJson = (r: InboundSummary) => ({ ...r, receivedAt: isoTime(r.receivedAt), postedAt: isoTime(r.postedAt) });
 
 /** What connectors read and did not post (`inbound list --status skipped`): why, first. */
-export function skippedTable(rows: readonly SkippedRow[]): string {
-  return formatTable(
-    ['id', 'received', 'connector', 'code', 'reason', 'summary', 'external id'],
-    rows.map((r) => [r.id, isoTime(r.receivedAt), r.connector, r.code, r.reason, r.summary, r.externalId]),
-  );
-}
+export const SKIPPED_TABLE: TableOf<SkippedRow> = {
+  columns: ['id', 'received', 'connector', 'code', 'reason', 'summary', 'external id'],
+  cells: (r) => [r.id, isoTime(r.receivedAt), r.connector, r.code, r.reason, r.summary, r.externalId],
+};
+
+export const skippedTable = (rows: readonly SkippedRow[]): string => table(SKIPPED_TABLE, rows);
 
 export const skippedJson = (r: SkippedRow) => ({ ...r, receivedAt: isoTime(r.receivedAt) });
 

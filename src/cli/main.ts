@@ -65,6 +65,18 @@ const COMMANDS: Record<string, Command> = {
     run: async (argv) => (await import('./connector-command.ts')).connectorCommand(argv),
     help: async () => (await import('./connector-command.ts')).HELP,
   },
+  listen: {
+    run: async (argv) => (await import('./listen-command.ts')).listenCommand(argv),
+    help: async () => (await import('./listen-command.ts')).HELP,
+  },
+  trigger: {
+    run: async (argv) => (await import('./trigger-command.ts')).triggerCommand(argv),
+    help: async () => (await import('./trigger-command.ts')).HELP,
+  },
+  webhooks: {
+    run: async (argv) => (await import('./webhooks-command.ts')).webhooksCommand(argv),
+    help: async () => (await import('./webhooks-command.ts')).HELP,
+  },
 };
 
 async function overview(): Promise<string> {

@@ -72,7 +72,11 @@ export function changedPaths(a: unknown, b: unknown, at = ''): string[] {
 
 const isBranch = (v: unknown): v is object => typeof v === 'object' && v !== null;
 
-export function reloadSettings(target: ReloadTarget, logger: Logger): ReloadOutcome | undefined {
+/**
+ * `reloadedElsewhere`: connectors whose changed keys another part applies (`serve --watch` makes a connector of its own
+ * module anew from its new entry): their keys count as applied, not as needing a restart.
+ */
+export function reloadSettings(target: ReloadTarget, logger: Logger, reloadedElsewhere: ReadonlySet<string> = new Set()): ReloadOutcome | undefined {
   if (target.file === null) {
     logger.warn({ event: 'settings_reload_skipped' }, 'SIGHUP: no settings file to reload (the gateway runs on defaults)');
     return undefined;
@@ -107,6 +111,8 @@ export function reloadSettings(target: ReloadTarget, logger: Logger): ReloadOutc
   applied.push(...applyConnectorEntries(target, next, entries.checked, changed));
   applied.push(...applyLiveEntryKeys(target, next, changed));
   applied.push(...applyHealth(target, next, changed));
+  const elsewhere = new Set(next.connectors.flatMap((e, i) => (reloadedElsewhere.has(e.name) ? [`connectors.${i}.`] : [])));
+  applied.push(...changed.filter((p) => !applied.includes(p) && [...elsewhere].some((prefix) => p.startsWith(prefix))));
   const restartNeeded = changed.filter((p) => !applied.includes(p));
   const needRestart = `${restartNeeded.join(', ')} ${restartNeeded.length === 1 ? 'needs' : 'need'} a restart`;
   logger.info(

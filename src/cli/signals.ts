@@ -68,3 +68,20 @@ export function reloadOnHangup(logger: Logger, reload: () => unknown): void {
       .catch((err: unknown) => logger.error({ err }, 'reloading the settings failed; nothing changed'));
   });
 }
+
+/**
+ * Runs a command that goes on until stopped (`listen`, `--follow`): `run` gets a signal that aborts on SIGINT or
+ * SIGTERM; its answer is the exit code (0 when stopped). The handlers are removed when it ends.
+ */
+export async function untilStopped(run: (signal: AbortSignal) => Promise<number>): Promise<number> {
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    return await run(stop.signal);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}

@@ -78,9 +78,10 @@ export function watchConnectors(gateway: RunningGateway, loaded: LoadedSettings,
             log.error({ event: 'settings_reload_failed', error: (err as Error).message }, `the settings file has problems; nothing changed: ${(err as Error).message}`);
             return;
           }
-          gateway.reload(); // what a SIGHUP applies, logged as it logs it
           const before = entries;
           entries = new Map(next.settings.connectors.map((e) => [e.name, e]));
+          // What a SIGHUP applies, logged as it logs it; a connector of its own module is made anew below.
+          gateway.reload(new Set([...entries.values()].filter((e) => before.has(e.name) && moduleFileOf(e, gateway.baseDir) !== undefined).map((e) => e.name)));
           for (const [name, entry] of entries) {
             const old = before.get(name);
             if (old === undefined) log.warn({ connector: name }, `connector ${name} is new in the settings: it needs a restart`);

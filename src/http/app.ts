@@ -2,6 +2,7 @@
  * The gateway's Fastify app, built apart from `listen()` so tests build a
  * fresh one each time and use inject() or a real port 0.
  */
+import type { LiveFeed } from '../base/live-feed.ts';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { FileService } from '../bridge/files.ts';
 import type { WebhookIntake } from '../bridge/webhook-intake.ts';
@@ -42,6 +43,8 @@ export interface AppDeps {
   proxy?: ProxyDeps;
   /** The file store, served at /files/<id> through signed links; absent in tests of the bare app. */
   files?: FileService;
+  /** What `GET /admin/api/events` streams (with the admin API on). */
+  feed?: LiveFeed;
 }
 
 export function buildApp(deps: AppDeps): FastifyInstance {
@@ -76,6 +79,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     bridge: deps.admin,
     health,
     logger: deps.logger,
+    ...(deps.feed ? { feed: deps.feed } : {}),
   });
   return app;
 }

@@ -13,6 +13,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { MessageAttachment } from '../platform/schemas/unified-messaging.ts';
 import { SandboxNotFoundError } from './errors.ts';
+import { parsePayload } from './http-errors.ts';
 import type { MessageAttachmentRecord } from './model.ts';
 import type { SandboxState } from './state.ts';
 
@@ -69,8 +70,16 @@ export function originOf(request: FastifyRequest): string {
   return `${request.protocol}://${request.host}`;
 }
 
-/** `GET /_sandbox/files/<id>/<name>`: the id finds the file; the name is there for whoever saves it. */
+/**
+ * `GET /_sandbox/files/<id>/<name>`: the id finds the file; the name is there for whoever saves it.
+ * `POST /_sandbox/files` `{type, name?, content_type?, content_base64}`: keeps a file and answers the attachment a
+ * message would carry (`threadgate trigger --file` sends it in a webhook of its own making).
+ */
 export function registerFileRoutes(app: FastifyInstance, state: SandboxState): void {
+  app.post(FILES_PATH, { bodyLimit: ATTACHMENT_BODY_LIMIT }, async (request, reply) => {
+    const input = parsePayload(AttachmentInput, request.body);
+    return reply.status(201).send(attachmentViews(keepAttachments(state, [input]), originOf(request))[0]);
+  });
   app.get<{ Params: { file_id: string; name: string } }>(`${FILES_PATH}/:file_id/:name`, async (request, reply) => {
     const file = state.files.get(request.params.file_id);
     if (file === undefined) throw new SandboxNotFoundError('File not found.');

@@ -1,6 +1,6 @@
 /**
  * Reading the delivery log: deliveries and inbound messages by filter, newest
- * first, with an id cursor (`before`), for the CLI and the admin API alike;
+ * first, with id cursors (`before`, `after`), for the CLI and the admin API alike;
  * and the ids of every match, oldest first, for bulk replays and retries.
  */
 import type { Sql } from './sql.ts';
@@ -19,6 +19,8 @@ export interface DeliveryFilter {
   until?: number;
   /** Only ids below this (the cursor of the next page). */
   before?: number;
+  /** Only ids above this (what came since: `--follow`). */
+  after?: number;
   limit?: number;
 }
 
@@ -44,6 +46,7 @@ export interface InboundFilter {
   since?: number;
   until?: number;
   before?: number;
+  after?: number;
   limit?: number;
 }
 
@@ -73,6 +76,7 @@ function deliveryWhere(f: DeliveryFilter): { sql: string; params: unknown[] } {
     eq('d.received_at', f.since, '>='),
     eq('d.received_at', f.until, '<'),
     eq('d.id', f.before, '<'),
+    eq('d.id', f.after, '>'),
   ]);
 }
 
@@ -103,6 +107,7 @@ function inboundWhere(f: InboundFilter): { sql: string; params: unknown[] } {
     eq('m.received_at', f.since, '>='),
     eq('m.received_at', f.until, '<'),
     eq('m.id', f.before, '<'),
+    eq('m.id', f.after, '>'),
   ]);
 }
 

@@ -16,6 +16,8 @@ export interface SkippedFilter {
   until?: number;
   /** Only ids below this one (the cursor). */
   before?: number;
+  /** Only ids above this one (what came since: `--follow`). */
+  after?: number;
   limit?: number;
 }
 
@@ -62,6 +64,7 @@ export class SkippedRepo {
       eq('received_at', f.since, '>='),
       eq('received_at', f.until, '<'),
       eq('id', f.before, '<'),
+      eq('id', f.after, '>'),
     ]);
     const rows = await this.#db.all<SkippedRow>(
       `select id, connector, external_id as "externalId", sender_id as "senderId", summary, code, reason, received_at as "receivedAt"

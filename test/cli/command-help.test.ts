@@ -24,6 +24,9 @@ const MODULES: Record<string, { HELP: CommandHelp[]; OPTIONS?: Options }> = {
   jobs: await import('../../src/cli/jobs-command.ts'),
   health: await import('../../src/cli/health-command.ts'),
   config: await import('../../src/cli/config-help.ts'),
+  listen: await import('../../src/cli/listen-command.ts'),
+  trigger: await import('../../src/cli/trigger-command.ts'),
+  webhooks: await import('../../src/cli/webhooks-command.ts'),
 };
 const ENTRIES = Object.values(MODULES).flatMap((m) => m.HELP);
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

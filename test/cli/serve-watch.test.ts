@@ -65,6 +65,8 @@ describe('threadgate serve --watch', () => {
 
     writeFileSync(join(dir, 'threadgate.yaml'), settingsText('bonjour'));
     await until(async () => (await version()).greeting === 'bonjour', 10_000, 'the changed entry live');
+    // The changed key is the watch's to apply: the settings reload does not call it a restart.
+    expect(await gw.waitForLine((l) => l.event === 'settings_reloaded')).toMatchObject({ applied: ['connectors.0.greeting'], restart_needed: [] });
     gw.child.kill('SIGTERM');
     expect(await gw.exited).toBe(0);
   });

@@ -92,4 +92,28 @@ describe('admin page', () => {
     await noStack(page);
     expect(problems).toEqual([]);
   });
+
+  it('the live view shows an agent reply’s webhook and its delivery as they happen, under its Content-Security-Policy', async () => {
+    const tg = await startAdminGateway();
+    const page = await openBrowser();
+    const problems = pageProblems(page);
+    await page.goto(`${tg.gateway.url}/admin`);
+    await page.fill('#token', ADMIN_TOKEN);
+    await page.click('#login-form button[type=submit]');
+    await page.locator('#app').waitFor({ state: 'visible' });
+    await page.click('#live-toggle');
+    await poll(() => page.locator('#live-state').innerText()).toBe('listening');
+    await new Promise((r) => setTimeout(r, 300)); // the stream request reaches the gateway
+
+    const chatId = (await tg.gateway.store.read.threads.byKey('desk', 'T1'))!.chatId!;
+    await tg.sandbox.call('POST', `/_sandbox/chats/${chatId}/agent_messages`, { text: 'a live reply' });
+    await poll(() => page.locator('#live-list li').allInnerTexts()).toEqual([
+      expect.stringMatching(/^\d\d:\d\d:\d\d\.\d{3}\s+delivery\s+desk\s+message_created\s+delivered\s+desk:T1\s+\d+ ms$/),
+      expect.stringMatching(/^\d\d:\d\d:\d\d\.\d{3}\s+webhook\s+desk\s+message_created\s+accepted\s+desk:T1$/),
+    ]);
+    await page.click('#live-toggle');
+    await poll(() => page.locator('#live-state').innerText()).toBe('stopped');
+    await noStack(page);
+    expect(problems).toEqual([]);
+  });
 });

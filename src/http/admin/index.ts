@@ -19,6 +19,8 @@ import { overviewRoutes } from './overview-routes.ts';
 import { registerAdminPage } from './page.ts';
 import { replayRoutes } from './replay-routes.ts';
 import { skippedRoutes } from './skipped-routes.ts';
+import { registerLiveEvents } from './live-events-route.ts';
+import type { LiveFeed } from '../../base/live-feed.ts';
 import { ReplayRuns } from './replay-runs.ts';
 import { parseInput, type AdminBridge, type AdminRoute, type AdminServices } from './route-table.ts';
 
@@ -32,6 +34,8 @@ export interface AdminDeps {
   bridge: AdminBridge | undefined;
   health: GatewayHealth;
   logger: Logger;
+  /** The live feed `GET /admin/api/events` streams; absent: no stream. */
+  feed?: LiveFeed;
 }
 
 export function registerAdmin(app: FastifyInstance, deps: AdminDeps): void {
@@ -54,11 +58,14 @@ export function registerAdmin(app: FastifyInstance, deps: AdminDeps): void {
   };
   const document = buildOpenApiDocument(ADMIN_ROUTES, PACKAGE_VERSION);
   app.addHook('onClose', () => runs.close());
+  // Before the server waits for its connections: the live streams end, or a listener would hold the stop.
+  if (deps.feed) app.addHook('preClose', (done) => (deps.feed?.close(), done()));
 
   registerAdminPage(app);
   app.get(OPENAPI_PATH, async () => document);
   void app.register(async (scope) => {
     scope.addHook('onRequest', requireAdminToken(deps.token as string));
+    if (deps.feed) registerLiveEvents(scope, deps.feed);
     for (const route of ADMIN_ROUTES) {
       scope.route({
         method: route.method,

@@ -17,7 +17,7 @@ import { inlinePageHeaders } from '../inline-page.ts';
  * reaches `window`), so a later piece uses what an earlier one declares; the
  * last one opens the page.
  */
-const SCRIPT_PIECES = ['page-common.js', 'page-session.js', 'page-lists.js', 'page-detail.js'];
+const SCRIPT_PIECES = ['page-common.js', 'page-session.js', 'page-lists.js', 'page-live.js', 'page-detail.js'];
 
 const read = (name: string): string => readFileSync(new URL(`./${name}`, import.meta.url), 'utf8');
 
