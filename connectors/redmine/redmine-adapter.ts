@@ -14,6 +14,7 @@
  * only from under the configured url, uploaded with `/uploads.json` and
  * attached in the same `PUT` as the note's text.
  */
+import { TicketKeys } from '../ticket/ticket-keys.ts';
 import { z } from 'zod';
 import type { Logger } from '../../src/connector/api.ts';
 import type { RedmineConnectorConfig } from './config.ts';
@@ -55,7 +56,7 @@ export class RedmineAdapter implements TicketAdapter {
   readonly privateNoteHint = 'the API key\'s user lacks the permission "Mark notes as private" (set_notes_private) in the project; give its role that permission, or set notes: public';
   readonly #http: RedmineHttp;
   readonly #config: RedmineConnectorConfig;
-  readonly #keyBase: string;
+  readonly #keys: TicketKeys;
   #self: TicketPerson | undefined;
   /** The API key's user's admin flag and memberships, read with `#self`. */
   #access: z.output<typeof CurrentUserMemberships>['user'] | undefined;
@@ -73,8 +74,7 @@ export class RedmineAdapter implements TicketAdapter {
     this.#logger = options.logger;
     this.#pageSize = options.pageSize ?? PAGE;
     this.#http = new RedmineHttp(config.url, config.api_key, config.timeout_ms);
-    const url = new URL(config.url);
-    this.#keyBase = `${url.host}${url.pathname.replace(/\/+$/, '')}`;
+    this.#keys = new TicketKeys(config.url, 'issues');
   }
 
   get host(): string {
@@ -211,18 +211,15 @@ export class RedmineAdapter implements TicketAdapter {
   }
 
   threadKey(ticketId: string): string {
-    return `${this.#keyBase}/issues/${ticketId}`;
+    return this.#keys.threadKey(ticketId);
   }
 
   ticketIdOf(threadKey: string): string | undefined {
-    const prefix = `${this.#keyBase}/issues/`;
-    if (!threadKey.startsWith(prefix)) return undefined;
-    const id = threadKey.slice(prefix.length);
-    return /^\d+$/.test(id) ? id : undefined;
+    return this.#keys.ticketIdOf(threadKey);
   }
 
   senderId(person: TicketPerson): string {
-    return `${this.#keyBase}/users/${person.id}`;
+    return this.#keys.senderId(person);
   }
 
   /**

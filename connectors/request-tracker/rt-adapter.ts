@@ -16,6 +16,7 @@
  * transaction (REST2's `Attachments`); the answer's `Location` names the
  * transaction made.
  */
+import { TicketKeys } from '../ticket/ticket-keys.ts';
 import type { Logger } from '../../src/connector/api.ts';
 import type { RequestTrackerConnectorConfig } from './config.ts';
 import { TicketAttachmentTooLargeError, TicketAttachmentUnavailableError, TicketSystemError, type ChangeList, type Ticket, type TicketAdapter, type TicketAttachment, type TicketEntry, type TicketPerson, type TicketUpload } from '../ticket/ticket-adapter.ts';
@@ -51,7 +52,7 @@ export class RequestTrackerAdapter implements TicketAdapter {
   readonly #http: RtHttp;
   readonly #users: RtUsers;
   readonly #messages: RtMessages;
-  readonly #keyBase: string;
+  readonly #keys: TicketKeys;
   readonly #closed: Set<string>;
   readonly #pageSize: number;
   #self: TicketPerson | undefined;
@@ -64,8 +65,7 @@ export class RequestTrackerAdapter implements TicketAdapter {
     this.#messages = new RtMessages(this.#http);
     this.#closed = new Set(config.closed_statuses);
     this.#pageSize = options.pageSize ?? PAGE;
-    const url = new URL(config.url);
-    this.#keyBase = `${url.host}${url.pathname.replace(/\/+$/, '')}`;
+    this.#keys = new TicketKeys(config.url, 'ticket');
   }
 
   get host(): string {
@@ -227,17 +227,15 @@ export class RequestTrackerAdapter implements TicketAdapter {
   }
 
   threadKey(ticketId: string): string {
-    return `${this.#keyBase}/ticket/${ticketId}`;
+    return this.#keys.threadKey(ticketId);
   }
 
   ticketIdOf(threadKey: string): string | undefined {
-    const prefix = `${this.#keyBase}/ticket/`;
-    const id = threadKey.startsWith(prefix) ? threadKey.slice(prefix.length) : '';
-    return /^\d+$/.test(id) ? id : undefined;
+    return this.#keys.ticketIdOf(threadKey);
   }
 
   senderId(person: TicketPerson): string {
-    return `${this.#keyBase}/users/${person.id}`;
+    return this.#keys.senderId(person);
   }
 
   #parse<T extends Parameters<typeof parseAnswer>[0]>(schema: T, json: unknown, what: string) {

@@ -152,8 +152,8 @@ export class TicketHttp {
   }
 }
 
-/** The body, refused past `maxBytes` by its Content-Length or as it arrives. */
-async function readCapped(response: Response, maxBytes: number, what: string): Promise<Buffer> {
+/** The body, refused past `maxBytes` by its Content-Length or as it arrives: never more is held. */
+export async function readCapped(response: Response, maxBytes: number, what: string): Promise<Buffer> {
   const tooLarge = () => new TicketAttachmentTooLargeError(`${what}: the file is larger than the ${maxBytes} bytes allowed`);
   const announced = Number(response.headers.get('content-length') ?? '');
   if (Number.isFinite(announced) && announced > maxBytes) {
