@@ -34,7 +34,10 @@ export interface TicketConnectorOptions {
   details?: Record<string, unknown>;
 }
 
-export function ticketConnectorInstance(ctx: ConnectorContext, options: TicketConnectorOptions): ConnectorInstance {
+/** The instance, and `wake` to start the next poll round now (for a connector whose system can send a webhook). */
+export type TicketConnectorInstance = ConnectorInstance & { wake(): void };
+
+export function ticketConnectorInstance(ctx: ConnectorContext, options: TicketConnectorOptions): TicketConnectorInstance {
   const { adapter } = options;
   const poller = new TicketPoller(adapter, ctx, options.pollSeconds, options.files);
   const writer = new NoteWriter(adapter, {
@@ -50,6 +53,7 @@ export function ticketConnectorInstance(ctx: ConnectorContext, options: TicketCo
     // The ticket queue is read by one replica at a time; its progress goes to the state the poll is given.
     poll: ({ signal, state }) => poller.run(signal, state),
     stop() {},
+    wake: () => poller.wake(),
     deliver: (event, thread, context) => writer.deliver(event, thread, context),
     health() {
       const s = poller.status;

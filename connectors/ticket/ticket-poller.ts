@@ -66,6 +66,10 @@ export class TicketPoller {
   #failing: { step: string; count: number } | undefined;
   /** Tickets whose read was given up, with the `updatedAt` it was given up at. */
   readonly #passedOver = new Map<string, string>();
+  /** The rest after a successful round, which `wake` ends. */
+  #rest: AbortController | undefined;
+  /** A wake came during a round: the rest after it is skipped. */
+  #woken = false;
 
   constructor(adapter: TicketAdapter, ctx: ConnectorContext, pollSeconds: number, files: FileLimits = DEFAULT_FILE_LIMITS) {
     this.#adapter = adapter;
@@ -96,9 +100,30 @@ export class TicketPoller {
         if (err instanceof TicketSystemError && (err.status === 429 || err.status === 503)) asked = Math.min(err.retryAfterMs ?? 0, MAX_BACKOFF_MS);
       }
       const failures = this.status.consecutiveFailures;
-      const delay = failures === 0 ? this.#pollMs : Math.min(this.#pollMs * 2 ** (failures - 1), Math.max(this.#pollMs, Math.min(MAX_BACKOFF_MS, this.#pollMs * 8)));
+      if (failures === 0) {
+        if (this.#woken) {
+          this.#woken = false;
+          continue;
+        }
+        const rest = (this.#rest = new AbortController());
+        await sleep(this.#pollMs, AbortSignal.any([signal, rest.signal]));
+        this.#rest = undefined;
+        continue;
+      }
+      // A failed round rests as long as it must (its backoff, a Retry-After): no wake shortens it.
+      this.#woken = false;
+      const delay = Math.min(this.#pollMs * 2 ** (failures - 1), Math.max(this.#pollMs, Math.min(MAX_BACKOFF_MS, this.#pollMs * 8)));
       await sleep(Math.max(delay, asked), signal);
     }
+  }
+
+  /**
+   * Starts the next round now (a webhook said something changed): the rest after a successful round ends at once;
+   * during a round, the rest after it is skipped. A failed round's backoff is never shortened.
+   */
+  wake(): void {
+    if (this.#rest) this.#rest.abort();
+    else this.#woken = true;
   }
 
   /** One round: list the changes since the cursor, handle each changed ticket, then move the cursor. */

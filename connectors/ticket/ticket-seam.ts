@@ -20,7 +20,7 @@ export {
   type TicketPerson,
   type TicketUpload,
 } from './ticket-adapter.ts';
-export { ticketConnectorInstance, type TicketConnectorOptions } from './ticket-connector.ts';
+export { ticketConnectorInstance, type TicketConnectorInstance, type TicketConnectorOptions } from './ticket-connector.ts';
 export { attachmentSettings, DEFAULT_POLL_SECONDS, DEFAULT_TIMEOUT_MS, pollSeconds, systemUrl, timeoutMs } from './ticket-settings.ts';
 export type { FileLimits } from './kept-files.ts';
 export { FILE_TIMEOUT_MS, parseAnswer, readCapped, shortAnswer, TicketHttp, type Query, type TicketHttpOptions, type TicketResponse } from './ticket-http.ts';

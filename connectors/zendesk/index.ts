@@ -26,7 +26,7 @@ export default defineConnector({
 
   create(config, ctx): ConnectorInstance {
     const wake = config.webhook_secret === undefined ? undefined : new WebhookWake(config.webhook_secret);
-    const adapter = new ZendeskAdapter(config, wake ? { onListing: () => wake.roundStarted() } : {});
+    const adapter = new ZendeskAdapter(config);
     const instance = ticketConnectorInstance(ctx, {
       adapter,
       pollSeconds: config.poll_seconds,

@@ -34,8 +34,6 @@ export interface ZendeskAdapterOptions {
   exportPageSize?: number;
   /** Comments and audits per page (Zendesk's maximum, 100; smaller in tests). */
   pageSize?: number;
-  /** Told when a round starts listing changes (the webhook's wake, zendesk-webhook.ts). */
-  onListing?: () => void;
 }
 
 /** At most this many tickets named by webhooks wait for the next round. */
@@ -54,7 +52,6 @@ export class ZendeskAdapter implements TicketAdapter {
   readonly #keys: TicketKeys;
   readonly #pageSize: number;
   readonly #export: ExportOptions;
-  readonly #onListing: (() => void) | undefined;
   /** Tickets a webhook named since the last round: read directly, ahead of the export. */
   readonly #hints = new Set<string>();
   #self: Self | undefined;
@@ -65,7 +62,6 @@ export class ZendeskAdapter implements TicketAdapter {
     this.#http = new ZendeskHttp(config.root, config, config.timeout_ms);
     this.#users = new ZendeskUsers(this.#http);
     this.#pageSize = options.pageSize ?? PAGE;
-    this.#onListing = options.onListing;
     this.#export = { brand: config.brand, group: config.group, perPage: options.exportPageSize ?? EXPORT_PAGE, clock: (signal) => this.#clock(signal) };
     this.#keys = new TicketKeys(config.root, 'tickets');
   }
@@ -110,7 +106,6 @@ export class ZendeskAdapter implements TicketAdapter {
   }
 
   async listChanges(since: string | undefined, signal: AbortSignal): Promise<ChangeList> {
-    this.#onListing?.();
     const hinted = [...this.#hints];
     const list = since === undefined ? await startingPoint(this.#export, signal) : await exportChanges(this.#http, since, this.#export, signal);
     const changes = since === undefined ? list.changes : [...list.changes, ...(await this.#hinted(hinted, list, signal))];

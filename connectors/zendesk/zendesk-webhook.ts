@@ -11,16 +11,13 @@
  *               anything else → 401 TG_SIGNATURE_INVALID (logged at info without the signature or body)
  *   ticket      `ticket_id`, `ticket.id` or `detail.id` of a JSON body, when it has one
  *
- * Waking: the seam's poller (../ticket/ticket-poller.ts) has no way to be
- * woken, so its poll runs here under a stop signal of its own. A wake while
- * the poller rests after a successful round (its cursor written since the
- * round's `listChanges`) stops that rest by ending the run, and the run is
- * started again at once; a wake during a round waits for the round's end. A
- * round that failed rests as long as it must (a backoff, a Retry-After):
- * no wake shortens it.
+ * Waking is the seam's (`TicketPoller.wake`): a wake while the poller rests
+ * after a successful round starts the next round at once; one during a round
+ * skips the rest after it. A round that failed rests as long as it must (a
+ * backoff, a Retry-After): no wake shortens it.
  */
-import { RouteError, verifyHmacSignature, type ConnectorContext, type ConnectorInstance, type ConnectorState, type RouteRequest, type RouteResponse } from '../../src/connector/api.ts';
-import { CURSOR_KEY } from '../ticket/poller-progress.ts';
+import { RouteError, verifyHmacSignature, type ConnectorContext, type ConnectorInstance, type RouteRequest, type RouteResponse } from '../../src/connector/api.ts';
+import type { TicketConnectorInstance } from '../ticket/ticket-connector.ts';
 
 const TOLERANCE_MS = 5 * 60_000;
 
@@ -42,30 +39,18 @@ export function ticketIdOf(rawBody: Buffer): string | undefined {
 
 export class WebhookWake {
   readonly #secret: string;
-  #run: AbortController | undefined;
-  /** The poller rests after a successful round. */
-  #resting = false;
-  /** A wake came during a round: the rest after it is skipped. */
-  #pending = false;
   woken = 0;
 
   constructor(secret: string) {
     this.#secret = secret;
   }
 
-  /** Called when a round starts listing changes. */
-  roundStarted(): void {
-    this.#resting = false;
-  }
-
-  /** Registers the route and wraps the instance's poll; `hint` takes the ticket a webhook names. */
-  attach(instance: ConnectorInstance, ctx: ConnectorContext, hint: (ticketId: string) => void): ConnectorInstance {
-    ctx.routes.add('POST', '/webhook', (request) => this.#receive(ctx, request, hint));
-    const poll = instance.poll!;
+  /** Registers the route, which wakes `instance`'s poller; `hint` takes the ticket a webhook names. */
+  attach(instance: TicketConnectorInstance, ctx: ConnectorContext, hint: (ticketId: string) => void): ConnectorInstance {
+    ctx.routes.add('POST', '/webhook', (request) => this.#receive(ctx, request, hint, instance));
     const health = instance.health;
     return {
       ...instance,
-      poll: ({ signal, state }) => this.#poll(poll, signal, state),
       health: async () => {
         const h = await health!.call(instance);
         return { ...h, details: { ...h.details, webhooks_received: this.woken } };
@@ -73,7 +58,7 @@ export class WebhookWake {
     };
   }
 
-  #receive(ctx: ConnectorContext, request: RouteRequest, hint: (ticketId: string) => void): RouteResponse {
+  #receive(ctx: ConnectorContext, request: RouteRequest, hint: (ticketId: string) => void, instance: TicketConnectorInstance): RouteResponse {
     const timestamp = request.headers['x-zendesk-webhook-signature-timestamp'];
     const verdict = verifyHmacSignature({ secret: this.#secret, payload: [timestamp ?? '', request.rawBody], signature: request.headers['x-zendesk-webhook-signature'], encoding: 'base64' });
     const at = Date.parse(timestamp ?? '');
@@ -84,38 +69,8 @@ export class WebhookWake {
     }
     const ticketId = ticketIdOf(request.rawBody);
     if (ticketId !== undefined) hint(ticketId);
-    this.wake();
-    return { status: 200, body: { woken: true, ticket_id: ticketId ?? null } };
-  }
-
-  /** Ends the poller's rest now, or after the round in hand. */
-  wake(): void {
     this.woken += 1;
-    if (this.#resting) this.#run?.abort();
-    else this.#pending = true;
-  }
-
-  async #poll(poll: NonNullable<ConnectorInstance['poll']>, signal: AbortSignal, state: ConnectorState): Promise<void> {
-    const watched: ConnectorState = {
-      get: (key) => state.get(key),
-      delete: (key) => state.delete(key),
-      keys: (prefix, limit) => state.keys(prefix, limit),
-      set: async (key, value) => {
-        await state.set(key, value);
-        if (key !== CURSOR_KEY) return;
-        this.#resting = true;
-        if (this.#pending) {
-          this.#pending = false;
-          // After the round's last write: once the run has counted the poll and begun its rest.
-          const run = this.#run;
-          setImmediate(() => run?.abort());
-        }
-      },
-    };
-    while (!signal.aborted) {
-      this.#run = new AbortController();
-      this.#resting = false;
-      await poll({ signal: AbortSignal.any([signal, this.#run.signal]), state: watched });
-    }
+    instance.wake();
+    return { status: 200, body: { woken: true, ticket_id: ticketId ?? null } };
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The ticket poller leaves a system alone as long as it asks: after a 429 or
  * 503 with `Retry-After`, the next round waits that long even when the
- * poll interval and the backoff are shorter; other failures back off as before.
+ * poll interval and the backoff are shorter. And it can be woken: a wake (a
+ * webhook said something changed) ends the rest after a successful round.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { TicketSystemError, type ChangeList } from '../../../connectors/ticket/ticket-adapter.ts';
@@ -13,6 +14,8 @@ import { recordingContext } from '../webhook/recording-context.ts';
 class BusyDesk extends MemoryDesk {
   readonly listedAt: number[] = [];
   readonly failure: TicketSystemError;
+  /** Which listing fails (1-based; 0: none). */
+  failOn = 2;
   constructor(failure: TicketSystemError) {
     super();
     this.failure = failure;
@@ -20,7 +23,7 @@ class BusyDesk extends MemoryDesk {
 
   override async listChanges(since: string | undefined): Promise<ChangeList> {
     this.listedAt.push(performance.now());
-    if (this.listedAt.length === 2) throw this.failure;
+    if (this.listedAt.length === this.failOn) throw this.failure;
     return super.listChanges(since);
   }
 }
@@ -47,5 +50,23 @@ describe('ticket poller, Retry-After', () => {
   it('after a 503 asking for 1 s the same', async () => {
     const gap = await gapAfterFailure(new TicketSystemError('maintenance', { status: 503, retryAfterMs: 1_000 }));
     expect(gap).toBeGreaterThanOrEqual(950);
+  });
+});
+
+describe('ticket poller, wake', () => {
+  it('a wake ends the rest after a successful round: the next round comes at once, though the interval is a minute', async () => {
+    abort = new AbortController();
+    const desk = new BusyDesk(new TicketSystemError('never thrown: the second listing is woken, not failed', { status: 500 }));
+    desk.failOn = 0;
+    const poller = new TicketPoller(desk, recordingContext('desk'), 60);
+    const running = poller.run(abort.signal);
+    while (desk.listedAt.length < 1) await new Promise((r) => setTimeout(r, 20)); // the first round: "from now on"
+    await new Promise((r) => setTimeout(r, 100));
+    expect(desk.listedAt).toHaveLength(1); // resting for a minute
+    poller.wake();
+    while (desk.listedAt.length < 2) await new Promise((r) => setTimeout(r, 20));
+    abort.abort();
+    await running;
+    expect(desk.listedAt).toHaveLength(2);
   });
 });
