@@ -125,6 +125,14 @@ export interface TicketAdapter {
   connect(signal: AbortSignal): Promise<TicketPerson>;
   /** The tickets changed since `since` (all pages); `since` undefined means "from now on". */
   listChanges(since: string | undefined, signal: AbortSignal): Promise<ChangeList>;
+  /**
+   * Optional: one ticket a webhook named, as a change — read directly, for a
+   * system whose listing shows a change late (an export a minute behind, a
+   * search index). Undefined when it is not one of the conversations (another
+   * queue or group) or is gone. The poller asks it, in the next round, for the
+   * named tickets `listChanges` did not list.
+   */
+  changeOf?(ticketId: string, signal: AbortSignal): Promise<TicketChange | undefined>;
   readTicket(id: string, signal: AbortSignal): Promise<Ticket>;
   /**
    * The bytes of a ticket's file, refused past `maxBytes` (by its announced

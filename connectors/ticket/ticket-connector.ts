@@ -34,8 +34,8 @@ export interface TicketConnectorOptions {
   details?: Record<string, unknown>;
 }
 
-/** The instance, and `wake` to start the next poll round now (for a connector whose system can send a webhook). */
-export type TicketConnectorInstance = ConnectorInstance & { wake(): void };
+/** The instance, and `wake` to start the next poll round now (for a connector whose system can send a webhook), reading the ticket it names. */
+export type TicketConnectorInstance = ConnectorInstance & { wake(ticketId?: string): void };
 
 export function ticketConnectorInstance(ctx: ConnectorContext, options: TicketConnectorOptions): TicketConnectorInstance {
   const { adapter } = options;
@@ -53,7 +53,7 @@ export function ticketConnectorInstance(ctx: ConnectorContext, options: TicketCo
     // The ticket queue is read by one replica at a time; its progress goes to the state the poll is given.
     poll: ({ signal, state }) => poller.run(signal, state),
     stop() {},
-    wake: () => poller.wake(),
+    wake: (ticketId) => poller.wake(ticketId),
     deliver: (event, thread, context) => writer.deliver(event, thread, context),
     health() {
       const s = poller.status;

@@ -53,6 +53,9 @@ import {
 } from './poller-progress.ts';
 import { TicketSystemError, type Ticket, type TicketAdapter, type TicketChange, type TicketEntry } from './ticket-adapter.ts';
 
+/** At most this many tickets named by webhooks wait for the next round (a flood names no more). */
+const MAX_NAMED = 1_000;
+
 export class TicketPoller {
   readonly #adapter: TicketAdapter;
   readonly #ctx: ConnectorContext;
@@ -70,6 +73,8 @@ export class TicketPoller {
   #rest: AbortController | undefined;
   /** A wake came during a round: the rest after it is skipped. */
   #woken = false;
+  /** Tickets a webhook named since the last round: read directly (`changeOf`) when the listing leaves them out. */
+  readonly #named = new Set<string>();
 
   constructor(adapter: TicketAdapter, ctx: ConnectorContext, pollSeconds: number, files: FileLimits = DEFAULT_FILE_LIMITS) {
     this.#adapter = adapter;
@@ -119,23 +124,39 @@ export class TicketPoller {
 
   /**
    * Starts the next round now (a webhook said something changed): the rest after a successful round ends at once;
-   * during a round, the rest after it is skipped. A failed round's backoff is never shortened.
+   * during a round, the rest after it is skipped. A failed round's backoff is never shortened. `ticketId`, the
+   * ticket the webhook named, is read in that round even when the listing leaves it out (an adapter with `changeOf`).
    */
-  wake(): void {
+  wake(ticketId?: string): void {
+    if (ticketId !== undefined && this.#adapter.changeOf && this.#named.size < MAX_NAMED) this.#named.add(ticketId);
     if (this.#rest) this.#rest.abort();
     else this.#woken = true;
   }
 
-  /** One round: list the changes since the cursor, handle each changed ticket, then move the cursor. */
+  /** One round: list the changes since the cursor (and the tickets a webhook named), handle each, then move the cursor. */
   async round(signal: AbortSignal): Promise<void> {
     const cursor = await this.#state.get<{ since: string }>(CURSOR_KEY);
+    const named = [...this.#named];
     const list = await this.#adapter.listChanges(cursor?.since, signal);
-    for (const change of list.changes) {
+    const changes = cursor === undefined ? list.changes : [...list.changes, ...(await this.#namedChanges(named, list.changes, signal))];
+    for (const id of named) this.#named.delete(id);
+    for (const change of changes) {
       if (signal.aborted) return;
       await this.#handleChange(change, cursor?.since, signal);
     }
     if (signal.aborted) return;
     await this.#state.set(CURSOR_KEY, { since: list.nextSince });
+  }
+
+  /** The named tickets the listing left out, read one by one; ones gone or out of the queue are dropped. */
+  async #namedChanges(ids: readonly string[], listed: readonly TicketChange[], signal: AbortSignal): Promise<TicketChange[]> {
+    const out: TicketChange[] = [];
+    for (const id of ids) {
+      if (listed.some((c) => c.id === id)) continue;
+      const change = await this.#adapter.changeOf!(id, signal);
+      if (change) out.push(change);
+    }
+    return out;
   }
 
   async #connect(signal: AbortSignal): Promise<void> {

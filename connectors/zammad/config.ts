@@ -11,6 +11,7 @@
  *     replies: email                        # agent replies as public articles of type email (mailed) or note
  *     suggestions_as_internal_notes: false  # reply suggestions as internal notes
  *     search_overlap_seconds: 300           # how far each search reaches back, for changes the index took late
+ *     webhook_secret: ${ZAMMAD_WEBHOOK_TOKEN}   # optional: a trigger's signed webhook wakes the poller early
  *     attachments: { keep: true, max_file_bytes: 10485760, max_note_bytes: 26214400 }
  *
  * `url`, `poll_seconds`, `timeout_ms` and `attachments` are the keys every
@@ -53,6 +54,8 @@ export const ZammadConnectorConfig = z.strictObject({
     .min(10, { error: 'expected at least 10 seconds: the index takes some seconds to take a change' })
     .max(86_400, { error: 'expected at most 86400 seconds (a day)' })
     .default(DEFAULT_SEARCH_OVERLAP_SECONDS),
+  /** The "HMAC SHA1 Signature Token" of a Zammad webhook pointed at this connector's route: a signed request wakes the poller early. */
+  webhook_secret: z.string().min(8, { error: 'expected the webhook’s HMAC SHA1 signature token (at least 8 characters)' }).optional(),
   timeout_ms: timeoutMs,
   attachments: attachmentSettings,
 });

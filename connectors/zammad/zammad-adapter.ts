@@ -7,7 +7,7 @@
  *   GET  /users/me?expand=true                      the gateway's own user and its groups
  *   GET  /ticket_states?expand=true                 which states end a conversation (closed, merged, removed types)
  *   GET  /tickets/search?query=…                    the group's tickets changed since the cursor
- *   GET  /tickets/{id}?expand=true                  a ticket
+ *   GET  /tickets/{id}?expand=true                  a ticket (also one a trigger's webhook named: `changeOf`)
  *   GET  /ticket_articles/by_ticket/{id}            its articles, with their files listed
  *   GET  /ticket_history/{id}                       its state changes (articles do not record them)
  *   GET  /users/{id}                                the people named (kept for ten minutes)
@@ -20,7 +20,7 @@
  */
 import { TicketKeys } from '../ticket/ticket-keys.ts';
 import type { Logger } from '../../src/connector/api.ts';
-import { TicketAttachmentRefusedError, TicketAttachmentUnavailableError, TicketSystemError, type ChangeList, type Ticket, type TicketAdapter, type TicketAttachment, type TicketEntry, type TicketPerson, type TicketUpload } from '../ticket/ticket-adapter.ts';
+import { TicketAttachmentRefusedError, TicketAttachmentUnavailableError, TicketSystemError, type ChangeList, type Ticket, type TicketAdapter, type TicketAttachment, type TicketChange, type TicketEntry, type TicketPerson, type TicketUpload } from '../ticket/ticket-adapter.ts';
 import { parseAnswer } from '../ticket/ticket-http.ts';
 import type { ZammadConnectorConfig } from './config.ts';
 import { ZammadChanges } from './zammad-changes.ts';
@@ -109,6 +109,20 @@ export class ZammadAdapter implements TicketAdapter {
 
   listChanges(since: string | undefined, signal: AbortSignal): Promise<ChangeList> {
     return this.#changes.list(since, signal);
+  }
+
+  /** A ticket a trigger's webhook named, read directly: the search index may not have it yet. Of the group only. */
+  async changeOf(id: string, signal: AbortSignal): Promise<TicketChange | undefined> {
+    const json = await this.#http.get(`/tickets/${encodeURIComponent(id)}`, { expand: 'true' }, signal).then(
+      (r) => r.json,
+      (err: unknown) => {
+        if (err instanceof TicketSystemError && (err.status === 404 || err.status === 403)) return undefined;
+        throw err;
+      },
+    );
+    if (json === undefined) return undefined;
+    const ticket = this.#parse(TicketRecord, json, `tickets/${id}`);
+    return ticket.group === this.#config.group ? { id: String(ticket.id), updatedAt: ticket.updated_at } : undefined;
   }
 
   async readTicket(id: string, signal: AbortSignal): Promise<Ticket> {

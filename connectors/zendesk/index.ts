@@ -14,9 +14,10 @@
  */
 import { defineConnector, type ConnectorInstance } from '../../src/connector/api.ts';
 import { ticketConnectorInstance } from '../ticket/ticket-connector.ts';
+import { withTicketWebhook } from '../ticket/ticket-webhook.ts';
 import { ZendeskConnectorConfig } from './config.ts';
 import { ZendeskAdapter } from './zendesk-adapter.ts';
-import { WebhookWake } from './zendesk-webhook.ts';
+import { zendeskWebhook } from './zendesk-webhook.ts';
 
 export { ZendeskConnectorConfig } from './config.ts';
 
@@ -25,17 +26,15 @@ export default defineConnector({
   configSchema: ZendeskConnectorConfig,
 
   create(config, ctx): ConnectorInstance {
-    const wake = config.webhook_secret === undefined ? undefined : new WebhookWake(config.webhook_secret);
-    const adapter = new ZendeskAdapter(config);
     const instance = ticketConnectorInstance(ctx, {
-      adapter,
+      adapter: new ZendeskAdapter(config),
       pollSeconds: config.poll_seconds,
       files: config.attachments,
       notes: config.replies === 'internal' ? 'private' : 'public',
       suggestionsAsPrivateNotes: config.suggestions_as_internal_notes,
       suggestionsKey: 'suggestions_as_internal_notes',
-      details: { brand: config.brand ?? null, group: config.group ?? null, webhook: wake !== undefined },
+      details: { brand: config.brand ?? null, group: config.group ?? null, webhook: config.webhook_secret !== undefined },
     });
-    return wake ? wake.attach(instance, ctx, (ticketId) => adapter.hint(ticketId)) : instance;
+    return config.webhook_secret === undefined ? instance : withTicketWebhook(instance, ctx, zendeskWebhook(config.webhook_secret));
   },
 });

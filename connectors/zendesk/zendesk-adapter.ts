@@ -15,7 +15,7 @@
  */
 import { TicketKeys } from '../ticket/ticket-keys.ts';
 import type { ZendeskConnectorConfig } from './config.ts';
-import { TicketSystemError, type ChangeList, type Ticket, type TicketAdapter, type TicketAttachment, type TicketEntry, type TicketPerson, type TicketUpload } from '../ticket/ticket-adapter.ts';
+import { TicketSystemError, type ChangeList, type Ticket, type TicketAdapter, type TicketAttachment, type TicketChange, type TicketEntry, type TicketPerson, type TicketUpload } from '../ticket/ticket-adapter.ts';
 import { parseAnswer, type Query } from '../ticket/ticket-http.ts';
 import { exportChanges, startingPoint, type ExportOptions } from './zendesk-changes.ts';
 import { downloadFile, uploadFile } from './zendesk-files.ts';
@@ -36,9 +36,6 @@ export interface ZendeskAdapterOptions {
   pageSize?: number;
 }
 
-/** At most this many tickets named by webhooks wait for the next round. */
-const MAX_HINTS = 1_000;
-
 export class ZendeskAdapter implements TicketAdapter {
   readonly system = 'Zendesk';
   /** An internal note's files are seen by agents only, as the note. */
@@ -52,8 +49,6 @@ export class ZendeskAdapter implements TicketAdapter {
   readonly #keys: TicketKeys;
   readonly #pageSize: number;
   readonly #export: ExportOptions;
-  /** Tickets a webhook named since the last round: read directly, ahead of the export. */
-  readonly #hints = new Set<string>();
   #self: Self | undefined;
   #checked = false;
 
@@ -105,38 +100,24 @@ export class ZendeskAdapter implements TicketAdapter {
     return now;
   }
 
-  async listChanges(since: string | undefined, signal: AbortSignal): Promise<ChangeList> {
-    const hinted = [...this.#hints];
-    const list = since === undefined ? await startingPoint(this.#export, signal) : await exportChanges(this.#http, since, this.#export, signal);
-    const changes = since === undefined ? list.changes : [...list.changes, ...(await this.#hinted(hinted, list, signal))];
-    for (const id of hinted) this.#hints.delete(id);
-    return { ...list, changes };
+  listChanges(since: string | undefined, signal: AbortSignal): Promise<ChangeList> {
+    return since === undefined ? startingPoint(this.#export, signal) : exportChanges(this.#http, since, this.#export, signal);
   }
 
-  /** A ticket a webhook named: the next round reads it even before the export lists it (a minute later). */
-  hint(ticketId: string): void {
-    if (this.#hints.size < MAX_HINTS) this.#hints.add(ticketId);
-  }
-
-  /** The hinted tickets the export did not list, as changes (of the configured brand and group); gone ones are dropped. */
-  async #hinted(ids: readonly string[], list: ChangeList, signal: AbortSignal): Promise<ChangeList['changes']> {
-    const out: ChangeList['changes'] = [];
-    for (const id of ids) {
-      if (list.changes.some((c) => c.id === id)) continue;
-      const json = await this.#http.get(`/api/v2/tickets/${encodeURIComponent(id)}.json`, {}, signal).then(
-        (r) => r.json,
-        (err: unknown) => {
-          if (err instanceof TicketSystemError && (err.status === 404 || err.status === 403)) return undefined;
-          throw err;
-        },
-      );
-      if (json === undefined) continue;
-      const { ticket } = parseAnswer(ShowTicket, json, `Zendesk at ${this.host}`, `tickets/${id}`);
-      if (this.#config.brand !== undefined && ticket.brand_id !== this.#config.brand) continue;
-      if (this.#config.group !== undefined && ticket.group_id !== this.#config.group) continue;
-      out.push({ id: String(ticket.id), updatedAt: ticket.updated_at });
-    }
-    return out;
+  /** A ticket a webhook named, read directly: the export leaves the last minute out. Of the configured brand and group only. */
+  async changeOf(id: string, signal: AbortSignal): Promise<TicketChange | undefined> {
+    const json = await this.#http.get(`/api/v2/tickets/${encodeURIComponent(id)}.json`, {}, signal).then(
+      (r) => r.json,
+      (err: unknown) => {
+        if (err instanceof TicketSystemError && (err.status === 404 || err.status === 403)) return undefined;
+        throw err;
+      },
+    );
+    if (json === undefined) return undefined;
+    const { ticket } = parseAnswer(ShowTicket, json, `Zendesk at ${this.host}`, `tickets/${id}`);
+    if (this.#config.brand !== undefined && ticket.brand_id !== this.#config.brand) return undefined;
+    if (this.#config.group !== undefined && ticket.group_id !== this.#config.group) return undefined;
+    return { id: String(ticket.id), updatedAt: ticket.updated_at };
   }
 
   async readTicket(id: string, signal: AbortSignal): Promise<Ticket> {

@@ -48,6 +48,8 @@ export class ZammadStore {
   readonly tokens = new Map<string, number>();
   /** How long a change takes to reach the search index. */
   indexLagMs = 0;
+  /** Called after a ticket was created or got an article (what a trigger "on create or update" sees): zammad-webhooks.ts. */
+  readonly onChange: ((ticket: ZTicket, article: ZArticle | undefined) => void)[] = [];
   #last = 0;
   #ids = { user: 1, group: 0, ticket: 0, article: 0, stored: 0, history: 0 };
 
@@ -134,6 +136,7 @@ export class ZammadStore {
     this.tickets.push(ticket);
     this.#index(ticket);
     if (input.article !== undefined) this.addArticle(actor, ticket, input.article);
+    else for (const listener of this.onChange) listener(ticket, undefined);
     return ticket;
   }
 
@@ -161,6 +164,7 @@ export class ZammadStore {
       this.#setState(actor, ticket, this.states.find((s) => s.default_follow_up)!);
     }
     this.#touch(actor, ticket);
+    for (const listener of this.onChange) listener(ticket, article);
     return article;
   }
 
