@@ -8,24 +8,17 @@
  *   service desk    {"errorMessage": "…", "i18nErrorMessage": {…}}
  *   the edge (401)  {"message": "Client must be authenticated to access this resource.", "status-code": 401}
  *
- * plus the one multipart request the adapter makes: a file for a temporary
+ * and the one multipart request the adapter makes: a file for a temporary
  * attachment (`attachTemporaryFile`), with the headers its reference names
  * (`X-Atlassian-Token: no-check` against Jira's XSRF check, and
  * `X-ExperimentalApi: opt-in` as its example sends; every request carries
- * the latter, for the experimental list of a comment's files). The seam's `TicketHttp`
- * sends JSON or raw bytes only, so that request is made here, with the same
- * rules: credentials only under the root, no redirect, a file's timeout, and
- * every failure a `TicketSystemError` with Jira's words and `Retry-After`.
+ * the latter, for the experimental list of a comment's files).
  */
-import { parseRetryAfter } from '../../src/connector/api.ts';
-import { TicketSystemError } from '../ticket/ticket-adapter.ts';
-import { FILE_TIMEOUT_MS, TicketHttp, shortAnswer, type Query, type TicketResponse } from '../ticket/ticket-http.ts';
+import { TicketHttp, type RequestBody, type TicketResponse } from '../ticket/ticket-http.ts';
 
 const ANSWER_MAX = 300;
 
 export class JsmHttp extends TicketHttp {
-  readonly #authorization: string;
-  readonly #timeoutMs: number;
   /** Jira's clock from the latest `Date` header, and `performance.now()` when it came. */
   #clock: { jira: number; at: number } | undefined;
 
@@ -33,12 +26,12 @@ export class JsmHttp extends TicketHttp {
     const authorization = `Basic ${Buffer.from(`${auth.email}:${auth.apiToken}`).toString('base64')}`;
     // Every request opts in to the experimental endpoints (a comment's files, the temporary file's example): harmless elsewhere.
     super({ system: 'Jira', url, headers: { authorization, 'x-experimentalapi': 'opt-in' }, credential: 'the API token', timeoutMs, answerOf, hint: describe });
-    this.#authorization = authorization;
-    this.#timeoutMs = timeoutMs;
   }
 
-  override async send(method: string, path: string, body: { query?: Query; json?: unknown; raw?: Buffer }, signal: AbortSignal): Promise<TicketResponse> {
-    return this.#timed(await super.send(method, path, body, signal));
+  override async send(method: string, path: string, body: RequestBody, signal: AbortSignal): Promise<TicketResponse> {
+    const response = await super.send(method, path, body, signal);
+    if (response.date !== undefined) this.#clock = { jira: response.date.getTime(), at: performance.now() };
+    return response;
   }
 
   async post(path: string, json: unknown, signal: AbortSignal): Promise<TicketResponse> {
@@ -50,51 +43,11 @@ export class JsmHttp extends TicketHttp {
     return this.#clock === undefined ? undefined : this.#clock.jira + (performance.now() - this.#clock.at);
   }
 
-  #timed(response: TicketResponse): TicketResponse {
-    if (response.date !== undefined && !Number.isNaN(response.date.getTime())) this.#clock = { jira: response.date.getTime(), at: performance.now() };
-    return response;
-  }
-
   /** One file as the multipart field `file` (the only name Jira takes), answered with JSON. */
   async postFile(path: string, file: { filename: string; contentType: string; content: Buffer }, signal: AbortSignal): Promise<TicketResponse> {
-    const url = `${this.baseUrl}${path}`;
-    const what = `POST ${new URL(url).pathname}`;
-    if (!this.owns(url)) throw new TicketSystemError(`refusing to send the API token of ${this.host} to a URL outside it`);
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(file.content)], { type: file.contentType }), file.filename);
-    const timeoutMs = Math.max(this.#timeoutMs, FILE_TIMEOUT_MS);
-    let response: Response;
-    let text: string;
-    try {
-      response = await fetch(url, {
-        method: 'POST',
-        headers: { accept: 'application/json', authorization: this.#authorization, 'x-atlassian-token': 'no-check', 'x-experimentalapi': 'opt-in' },
-        body: form,
-        redirect: 'manual',
-        signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
-      });
-      text = await response.text();
-    } catch (err) {
-      if (signal.aborted) throw err;
-      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      const reason = (err as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (cause?.code ?? cause?.message ?? (err as Error).message);
-      throw new TicketSystemError(`cannot reach Jira at ${this.host} (${what}): ${reason}`, { cause: err });
-    }
-    if (response.status < 200 || response.status > 299) {
-      throw new TicketSystemError(`Jira at ${this.host} answered ${what} with ${response.status}${describe(response.status)}`, {
-        status: response.status,
-        answer: answerOf(text) ?? shortAnswer(text),
-        retryAfterMs: parseRetryAfter(response.headers.get('retry-after') ?? undefined),
-      });
-    }
-    let json: unknown;
-    try {
-      json = text.trim() === '' ? undefined : JSON.parse(text);
-    } catch {
-      throw new TicketSystemError(`Jira at ${this.host} answered ${what} with a body that is not JSON`, { status: response.status, answer: shortAnswer(text), malformed: true });
-    }
-    const date = response.headers.get('date');
-    return this.#timed({ status: response.status, json, date: date ? new Date(date) : undefined, location: response.headers.get('location') ?? undefined });
+    return this.send('POST', path, { form, headers: { 'x-atlassian-token': 'no-check' } }, signal);
   }
 }
 

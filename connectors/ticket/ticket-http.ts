@@ -1,14 +1,15 @@
 /**
- * A ticket system's REST API over HTTP, for any adapter: JSON in and out (and
- * raw bytes for a file), the credentials in headers (never in a URL, so they
- * are in no log line; never to a URL outside the configured root), a timeout
- * per request (a file's at least a minute), no redirect followed, and every
+ * A ticket system's REST API over HTTP, for any adapter: JSON in and out (raw
+ * bytes or a multipart form for a file), the credentials in headers (never in
+ * a URL, so they are in no log line; never to a URL outside the configured
+ * root), a timeout per request (a file's at least a minute), no redirect
+ * followed but a download's when asked (then without credentials), and every
  * failure as a `TicketSystemError` that says what the system answered (its
  * own error words, picked by the adapter's `answerOf`, or the start of the body).
  */
 import type { z } from 'zod';
 import { parseRetryAfter } from '../../src/connector/api.ts';
-import { TicketAttachmentTooLargeError, TicketSystemError } from './ticket-adapter.ts';
+import { TicketAttachmentTooLargeError, TicketAttachmentUnavailableError, TicketSystemError } from './ticket-adapter.ts';
 
 export interface TicketResponse {
   status: number;
@@ -21,6 +22,31 @@ export interface TicketResponse {
 }
 
 export type Query = Record<string, string | number | undefined>;
+
+/** What a request sends: a query, and a JSON body, raw bytes (with their type) or a multipart form; plus headers of its own. */
+export interface RequestBody {
+  query?: Query;
+  json?: unknown;
+  raw?: Buffer;
+  /** The type of `raw` (default application/octet-stream). */
+  contentType?: string;
+  form?: FormData;
+  /** Headers of this request besides the credentials (an API's XSRF opt-out). */
+  headers?: Readonly<Record<string, string>>;
+}
+
+export interface DownloadOptions {
+  /** Follow at most this many redirects (default none), each WITHOUT the credentials: a system that hands out files from another host. */
+  redirects?: number;
+  /** Fetch a URL outside the root too, without the credentials (default: refused). */
+  anonymousElsewhere?: boolean;
+  /** Why a hop's URL is not the file (a sign-in page), or undefined: then `TicketAttachmentUnavailableError`. */
+  refuseHop?: (url: URL, hop: number) => string | undefined;
+  /** The file's own type: a web page answered for a file of another type is not the file (a sign-in?). */
+  contentType?: string;
+  /** How errors name the request (default `GET <path>`): for a URL whose path carries a token. */
+  what?: string;
+}
 
 export interface TicketHttpOptions {
   /** The system's name in errors ("Redmine"). */
@@ -76,21 +102,22 @@ export class TicketHttp {
   }
 
   /**
-   * One request under the root: `json` as the body, or `raw` bytes (then the
-   * file timeout applies). A non-2xx answer or a body that is not JSON is a
-   * `TicketSystemError` naming the system's words.
+   * One request under the root: `json` as the body, `raw` bytes or a `form`
+   * (then the file timeout applies). A non-2xx answer or a body that is not
+   * JSON is a `TicketSystemError` naming the system's words.
    */
-  async send(method: string, path: string, body: { query?: Query; json?: unknown; raw?: Buffer }, signal: AbortSignal): Promise<TicketResponse> {
+  async send(method: string, path: string, body: RequestBody, signal: AbortSignal): Promise<TicketResponse> {
     const url = new URL(`${this.#base}${path}`);
     for (const [key, value] of Object.entries(body.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
     const what = `${method} ${url.pathname}`;
-    const type = body.raw !== undefined ? { 'content-type': 'application/octet-stream' } : body.json !== undefined ? { 'content-type': 'application/json' } : {};
+    const file = body.raw !== undefined || body.form !== undefined;
+    const type = body.raw !== undefined ? { 'content-type': body.contentType || 'application/octet-stream' } : body.json !== undefined ? { 'content-type': 'application/json' } : {};
     const init: RequestInit = {
       method,
-      headers: { accept: 'application/json', ...this.#options.headers, ...type },
-      body: body.raw !== undefined ? new Uint8Array(body.raw) : body.json !== undefined ? JSON.stringify(body.json) : undefined,
+      headers: { accept: 'application/json', ...this.#options.headers, ...body.headers, ...type },
+      body: body.raw !== undefined ? new Uint8Array(body.raw) : (body.form ?? (body.json !== undefined ? JSON.stringify(body.json) : undefined)),
     };
-    const { response, text } = await this.#fetch(what, url, init, body.raw !== undefined ? FILE_TIMEOUT_MS : 0, signal, async (res) => ({ response: res, text: await res.text() }));
+    const { response, text } = await this.#fetch(what, url, init, file ? FILE_TIMEOUT_MS : 0, signal, async (res) => ({ response: res, text: await res.text() }));
     const dateHeader = response.headers.get('date');
     const date = dateHeader ? new Date(dateHeader) : undefined;
     if (response.status < 200 || response.status > 299) throw this.#refusal(response, text, what);
@@ -110,22 +137,47 @@ export class TicketHttp {
 
   /**
    * The bytes at `url`, which must be under the root (the credentials go
-   * nowhere else); no redirect is followed. Refused past `maxBytes` by the
+   * nowhere else) unless `anonymousElsewhere`. Refused past `maxBytes` by the
    * announced length or as the bytes arrive (`TicketAttachmentTooLargeError`),
    * so no more than that is ever held; a non-2xx answer is a `TicketSystemError`
-   * with its status.
+   * with its status. Redirects only as `options` allow.
    */
-  async download(url: string, maxBytes: number, signal: AbortSignal): Promise<Buffer> {
-    if (!this.owns(url)) throw new TicketSystemError(`refusing to send ${this.#options.credential} of ${this.host} to a URL outside it`);
-    const target = new URL(url);
-    const what = `GET ${target.pathname}`;
-    return this.#fetch(what, target, { method: 'GET', headers: { ...this.#options.headers } }, FILE_TIMEOUT_MS, signal, async (response) => {
-      if (response.status < 200 || response.status > 299) {
-        const start = await readCapped(response, ERROR_BODY_MAX, what).catch(() => Buffer.alloc(0));
-        throw this.#refusal(response, start.toString('utf8'), what);
-      }
-      return readCapped(response, maxBytes, `${what} at ${this.host}`);
-    });
+  async download(url: string, maxBytes: number, signal: AbortSignal, options: DownloadOptions = {}): Promise<Buffer> {
+    const owned = this.owns(url);
+    if (!owned && !options.anonymousElsewhere) throw new TicketSystemError(`refusing to send ${this.#options.credential} of ${this.host} to a URL outside it`);
+    const unavailable = (why: string, status?: number) => new TicketAttachmentUnavailableError(`${this.#options.system} at ${this.host}: ${options.what ?? 'the file'} ${why}`, status === undefined ? {} : { status });
+    let target = new URL(url);
+    // The credentials go with the first request only, and only under the root.
+    let headers: Record<string, string> = owned ? { ...this.#options.headers } : {};
+    const redirects = options.redirects ?? 0;
+    for (let hop = 0; hop <= redirects; hop++) {
+      if (target.protocol !== 'https:' && target.protocol !== 'http:') throw unavailable(`is served from a ${target.protocol} address`);
+      const refused = options.refuseHop?.(target, hop);
+      if (refused !== undefined) throw unavailable(refused, 401);
+      const what = options.what ?? `GET ${target.pathname}`;
+      const answer = await this.#fetch(what, target, { method: 'GET', headers }, FILE_TIMEOUT_MS, signal, async (response) => {
+        if (response.status >= 300 && response.status <= 399 && redirects > 0) {
+          await response.body?.cancel().catch(() => {});
+          if (hop === redirects) throw unavailable(`was redirected more than ${redirects} times`, response.status);
+          const location = response.headers.get('location');
+          if (!location) throw unavailable(`was answered ${response.status} without a Location`, response.status);
+          return { next: new URL(location, target) };
+        }
+        if (response.status < 200 || response.status > 299) {
+          const start = await readCapped(response, ERROR_BODY_MAX, what).catch(() => Buffer.alloc(0));
+          throw this.#refusal(response, start.toString('utf8'), what);
+        }
+        if (options.contentType !== undefined && /^text\/html/i.test(response.headers.get('content-type') ?? '') && !/html/i.test(options.contentType)) {
+          await response.body?.cancel().catch(() => {});
+          throw unavailable('was answered with a web page instead of the file (a sign-in?)');
+        }
+        return { bytes: await readCapped(response, maxBytes, `${what} at ${this.host}`) };
+      });
+      if (answer.bytes) return answer.bytes;
+      target = answer.next!;
+      headers = {};
+    }
+    throw unavailable(`was redirected more than ${redirects} times`);
   }
 
   /** One request, its answer read by `read` within the timeout (at least `minTimeoutMs`); not reached or cut off: a `TicketSystemError` without status. */

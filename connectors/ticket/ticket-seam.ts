@@ -25,4 +25,4 @@ export { ticketConnectorInstance, type TicketConnectorInstance, type TicketConne
 export { jsonBody, numericTicketId, withTicketWebhook, type TicketWebhookOptions } from './ticket-webhook.ts';
 export { attachmentSettings, DEFAULT_POLL_SECONDS, DEFAULT_TIMEOUT_MS, pollSeconds, systemUrl, timeoutMs } from './ticket-settings.ts';
 export type { FileLimits } from './kept-files.ts';
-export { FILE_TIMEOUT_MS, parseAnswer, readCapped, shortAnswer, TicketHttp, type Query, type TicketHttpOptions, type TicketResponse } from './ticket-http.ts';
+export { FILE_TIMEOUT_MS, parseAnswer, readCapped, shortAnswer, TicketHttp, type DownloadOptions, type Query, type RequestBody, type TicketHttpOptions, type TicketResponse } from './ticket-http.ts';

@@ -158,11 +158,11 @@ export class ZendeskAdapter implements TicketAdapter {
   }
 
   async downloadAttachment(attachment: TicketAttachment, maxBytes: number, signal: AbortSignal): Promise<Buffer> {
-    return downloadFile(this.#http, attachment, maxBytes, this.#config.timeout_ms, signal);
+    return downloadFile(this.#http, attachment, maxBytes, signal);
   }
 
   async uploadAttachment(file: { filename: string; contentType: string; content: Buffer }, signal: AbortSignal): Promise<TicketUpload> {
-    return { token: await uploadFile(this.#http, file, this.#config.timeout_ms, signal), filename: file.filename, contentType: file.contentType };
+    return { token: await uploadFile(this.#http, file, signal), filename: file.filename, contentType: file.contentType };
   }
 
   async addNote(ticketId: string, note: { text: string; private: boolean; uploads?: readonly TicketUpload[] }, signal: AbortSignal): Promise<{ entryId: string | undefined }> {

@@ -12,49 +12,32 @@
  * gateway's monotonic time it came at, so `clockNow()` estimates Zendesk's
  * clock without trusting the gateway's own.
  */
-import { TicketHttp, type Query, type TicketResponse } from '../ticket/ticket-http.ts';
+import { TicketHttp, type RequestBody, type TicketResponse } from '../ticket/ticket-http.ts';
 
 const ANSWER_MAX = 300;
 
 export class ZendeskHttp extends TicketHttp {
   /** Zendesk's clock from the latest `Date` header, and `performance.now()` when it came. */
   #clock: { zendesk: number; at: number } | undefined;
-  readonly #authorization: string;
 
   constructor(root: string, credentials: { email: string; api_token: string }, timeoutMs: number) {
     const authorization = `Basic ${Buffer.from(`${credentials.email}/token:${credentials.api_token}`).toString('base64')}`;
     super({ system: 'Zendesk', url: root, headers: { authorization }, credential: 'the Zendesk API token', timeoutMs, answerOf: zendeskAnswer, hint: statusHint });
-    this.#authorization = authorization;
   }
 
-  override async get(path: string, query: Query, signal: AbortSignal): Promise<TicketResponse> {
-    return this.#timed(super.get(path, query, signal));
+  override async send(method: string, path: string, body: RequestBody, signal: AbortSignal): Promise<TicketResponse> {
+    const response = await super.send(method, path, body, signal);
+    if (response.date !== undefined) this.#clock = { zendesk: response.date.getTime(), at: performance.now() };
+    return response;
   }
 
   async put(path: string, json: unknown, signal: AbortSignal): Promise<TicketResponse> {
-    return this.#timed(this.send('PUT', path, { json }, signal));
-  }
-
-  /** The credential header for a URL under the account's root; undefined for any other (it never leaves the account). */
-  credentialFor(url: string): { authorization: string } | undefined {
-    return this.owns(url) ? { authorization: this.#authorization } : undefined;
-  }
-
-  /** Notes Zendesk's clock from an answer made outside `get`/`put` (an upload). */
-  noteDate(header: string | null): void {
-    const date = header ? Date.parse(header) : Number.NaN;
-    if (!Number.isNaN(date)) this.#clock = { zendesk: date, at: performance.now() };
+    return this.send('PUT', path, { json }, signal);
   }
 
   /** Zendesk's clock now, from its latest `Date` header (whole seconds) plus the time passed since; undefined before the first answer. */
   clockNow(): number | undefined {
     return this.#clock === undefined ? undefined : this.#clock.zendesk + (performance.now() - this.#clock.at);
-  }
-
-  async #timed(call: Promise<TicketResponse>): Promise<TicketResponse> {
-    const response = await call;
-    if (response.date !== undefined) this.#clock = { zendesk: response.date.getTime(), at: performance.now() };
-    return response;
   }
 }
 
