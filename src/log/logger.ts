@@ -54,8 +54,8 @@ export const REDACTED_PATHS = [
  * the signature of a file link (`/files/<id>?e=…&s=…`), which alone lets anyone download the file.
  */
 const CREDENTIAL_NAMES = new Set([
-  'token', 'key', 'api_key', 'apikey', 'access_token', 'refresh_token', 'id_token', 'auth',
-  'secret', 'client_secret', 'password', 'passwd', 'pwd', 'sig', 'signature', 'code', 's',
+  'token', 'key', 'api_key', 'apikey', 'access_token', 'refresh_token', 'id_token', 'auth', 'authorization',
+  'proxy-authorization', 'credential', 'credentials', 'session', 'secret', 'client_secret', 'password', 'passwd', 'pwd', 'sig', 'signature', 'code', 's',
 ]);
 /** …and any name ending in one of these after `_` or `-` (`auth_token`, `x-api-key`, `webhook_secret`). */
 const CREDENTIAL_SUFFIX = /[_-](token|key|secret|password|signature)$/;

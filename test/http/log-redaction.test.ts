@@ -34,6 +34,19 @@ describe('query credentials in the log', () => {
     expect(log).toContain(`"url":"${LIST}?key=[redacted]&ordering=-created_at"`);
   });
 
+  // Guards against `?authorization=Bearer%20<admin token>` (a header's name used as a parameter) being written whole.
+  it('redacts ?authorization= and other header-like credential names', async () => {
+    const { tg, lines } = await gatewayWithLog();
+    const answer = await tg.call('GET', `/admin/api/deliveries?authorization=Bearer%20${ADMIN_TOKEN}&status=dead`);
+    expect(answer.status).toBe(401);
+    await tg.call('GET', `/admin/api/deliveries?Proxy-Authorization=Basic%20czpz-second&credentials=third-secret`);
+    const log = lines.join('');
+    expect(log).not.toContain(ADMIN_TOKEN);
+    expect(log).not.toMatch(/czpz-second|third-secret/);
+    expect(log).toContain('"url":"/admin/api/deliveries?authorization=[redacted]&status=dead"');
+    expect(log).toContain('"url":"/admin/api/deliveries?Proxy-Authorization=[redacted]&credentials=[redacted]"');
+  });
+
   // Guards against credential-like names slipping through by case, by percent-encoding or by position in the query.
   it('redacts every credential-like name in any case, and leaves other parameters alone', async () => {
     const { tg, lines } = await gatewayWithLog();
