@@ -3,8 +3,7 @@
  * (`ticket-poller.ts`) and the note writer (`note-writer.ts`) know only this
  * interface; `../redmine/redmine-adapter.ts` implements it over Redmine's
  * REST API; another help desk is one more adapter implementing it (plus its
- * tests), wired by `ticket-connector.ts`. See docs/connectors.md, "Ticket
- * systems".
+ * tests), wired by `ticket-connector.ts`. See docs/ticket-seam.md.
  *
  *   listChanges(since) ──▶ for each changed ticket: readTicket(id) ──▶ entries after the last one handled
  *                                                   downloadAttachment(file) ──▶ the bytes of their files

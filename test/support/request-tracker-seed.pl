@@ -50,7 +50,7 @@ sub grant {
 
 # What the gateway needs, no more: it does not see the mail RT sent
 # (ShowOutgoingEmail), so EmailRecord transactions are hidden from it.
-# docs/connectors.md, "Request Tracker", lists the same rights.
+# docs/ticket-systems.md, "Request Tracker", lists the same rights.
 my @gateway_rights = qw(SeeQueue ShowTicket ShowTicketComments ReplyToTicket CommentOnTicket);
 
 my ($gateway, $gateway_token) = user_with_token(name => 'gateway', real_name => 'Threadgate Gateway', privileged => 1);

@@ -1,6 +1,6 @@
 /**
  * The suite every ticket adapter must pass (`threadgate/testing`): the
- * `TicketAdapter` rules of docs/connectors.md, "Ticket systems", checked
+ * `TicketAdapter` rules of docs/ticket-seam.md, checked
  * against the real system through a counterpart (ticket-counterpart.ts) that
  * writes as its customers and staff. Run like `connectorContract`:
  * `for (const c of ticketAdapterContract(adapter, counterpart)) it(c.name, c.run)`.

@@ -1,7 +1,7 @@
 /**
  * The Request Tracker connector in a real gateway, against a real RT 5
  * (Debian's, SQLite, on loopback) and the sandbox as the platform, with the
- * settings of docs/connectors.md (url, token, queue, poll_seconds): a ticket
+ * settings of docs/ticket-systems.md (url, token, queue, poll_seconds): a ticket
  * becomes a chat; correspondence with a PDF arrives with the file's signed
  * link; a comment never arrives; an agent reply becomes one correspondence by
  * the gateway's user, with its files, and is not posted back — also when the

@@ -24,7 +24,7 @@ export interface HelpDeskOptions extends DeskGatewayOptions {
   extra?: Record<string, unknown>;
 }
 
-/** The settings entry exactly as docs/connectors.md shows it: url, token, queue, poll_seconds. */
+/** The settings entry exactly as docs/ticket-systems.md shows it: url, token, queue, poll_seconds. */
 export function connectorEntry(rt: TestRequestTracker, queue: string, url = rt.url, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { name: CONNECTOR, type: 'request-tracker', url, token: rt.seed.gateway_token, queue, poll_seconds: 1, ...extra };
 }
