@@ -30,7 +30,7 @@ const SETTINGS = [
 const PROBLEMS = [
   'server.port: environment variable PORT is not set',
   'stroe: unknown key — did you mean `store`?',
-  'connectors[0].type: unknown connector type "webhok" — did you mean `webhook`? (bundled: email, jira-service-management, redmine, request-tracker, webhook, zammad, zendesk; or give module: PATH)',
+  'connectors[0].type: unknown connector type "webhok" — did you mean `webhook`? (bundled: email, jira-service-management, redmine, request-tracker, slack, telegram, webhook, whatsapp, zammad, zendesk; or give module: PATH)',
   'connectors[1].inbound_secrt: unknown key — did you mean `inbound_secret`?',
   'connectors[1].inbound_secret: required (or set allow_unsigned: true for a local demo)',
 ];

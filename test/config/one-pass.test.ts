@@ -43,7 +43,7 @@ describe('one pass over the settings and every connector entry', () => {
       'platform.organization_id: required when platform.url is set',
       'platform.token: required when platform.url is set',
       'server.public_url: required when platform.url is set — the address the platform reaches this gateway at, e.g. https://threadgate.example.com',
-      'connectors[0].type: unknown connector type "webhok" — did you mean `webhook`? (bundled: email, jira-service-management, redmine, request-tracker, webhook, zammad, zendesk; or give module: PATH)',
+      'connectors[0].type: unknown connector type "webhok" — did you mean `webhook`? (bundled: email, jira-service-management, redmine, request-tracker, slack, telegram, webhook, whatsapp, zammad, zendesk; or give module: PATH)',
       'connectors[1].inbound_secrt: unknown key — did you mean `inbound_secret`?',
       'connectors[1].inbound_secret: required (or set allow_unsigned: true for a local demo)',
       'connectors[2].address: expected an e-mail address',

@@ -34,7 +34,7 @@ export interface Block {
 
 export function docFiles(): string[] {
   const md = (folder: string) => readdirSync(join(ROOT, folder)).filter((f) => f.endsWith('.md')).sort().map((f) => `${folder}/${f}`);
-  return ['README.md', ...md('docs'), ...md('docs/decisions')];
+  return ['README.md', ...md('docs'), ...md('docs/chat-apps'), ...md('docs/decisions')];
 }
 
 export function fencedBlocks(file: string): Block[] {
@@ -106,17 +106,26 @@ function dedent(lines: string[]): string[] {
 
 /**
  * A value for each `${VAR}` of a snippet that any key it can stand for
- * accepts: a port or a URL by its name; anything else a Standard Webhooks
- * secret (`whsec_` and 32 bytes of base64), which is also a fine token,
- * password, API key or 32-character store key.
+ * accepts: a port or a URL by its name, a chat app's token in its own shape
+ * (`SHAPED`); anything else a Standard Webhooks secret (`whsec_` and 32 bytes
+ * of base64), which is also a fine token, password, API key or 32-character
+ * store key.
  */
 export function plausibleEnv(text: string): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [, name] of text.matchAll(/(?<!\$)\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}/g)) {
-    env[name!] = /PORT$/.test(name!) ? '8080' : /URL$/.test(name!) ? 'https://service.example.com' : SECRET;
+    env[name!] = /PORT$/.test(name!) ? '8080' : /URL$/.test(name!) ? 'https://service.example.com' : (SHAPED.find(([n]) => n.test(name!))?.[1] ?? SECRET);
   }
   return env;
 }
+
+/** Secrets whose settings check their vendor's shape, by the variable's name. */
+const SHAPED: [RegExp, string][] = [
+  [/^TELEGRAM_BOT_TOKEN$/, '123456789:AAHdocsExampleToken_0123456789abcdefghi'],
+  [/^SLACK_BOT_TOKEN$/, 'xoxb-1234567890-1234567890123-docsExampleToken'],
+  [/^SLACK_SIGNING_SECRET$/, '8f742231b10e8888abcd99yyyzzz85a5'],
+  [/^TELEGRAM_WEBHOOK_SECRET$/, 'telegram-secret_token-0123456789'],
+];
 
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 
