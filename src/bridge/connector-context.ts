@@ -1,9 +1,9 @@
 /**
  * Builds the `ConnectorContext` one connector gets (the bridge's side of the
  * plugin contract in src/connector/api.ts): exactly submit, close, threads,
- * state, secrets, routes, files, attachments and a child logger, each bound to the
- * connector's name so it can only reach its own threads, state and URL space
- * (its files are recorded as its own).
+ * state, secrets, routes, files, attachments, receipts and a child logger, each
+ * bound to the connector's name so it can only reach its own threads, state,
+ * receipts and URL space (its files are recorded as its own).
  */
 import type { Logger } from 'pino';
 import type { AttachmentFetcher, ConnectorContext, ConnectorRoutes, Sealer, SkipRecord, SubmitItem, SubmitMessage, SubmitOptions, SubmitResult, Thread } from '../connector/api.ts';
@@ -11,6 +11,7 @@ import type { LiveFeed } from '../base/live-feed.ts';
 import type { Store } from '../store/database.ts';
 import type { ThreadRow } from '../store/threads-repo.ts';
 import type { FileService } from './files.ts';
+import { deliveryReceipts } from './delivery-receipts.ts';
 import type { InboundBridge } from './inbound.ts';
 import { connectorSecrets } from './operator-secrets.ts';
 import { toThreadView } from './outbound-dispatch.ts';
@@ -97,6 +98,7 @@ export function createConnectorContext(name: string, deps: ContextDeps, routes: 
     files: Object.freeze({ put: async (file: { filename: string; contentType: string; content: Buffer }) => deps.files.put(name, file) }),
     // Only `fetch`: a connector cannot close the shared fetcher.
     attachments: Object.freeze({ fetch: deps.attachments.fetch.bind(deps.attachments) }),
+    receipts: deliveryReceipts(name, store, deps.logger, now),
   };
   return Object.freeze(ctx);
 }

@@ -6,7 +6,8 @@
  * deliveries, pending messages, queued or running jobs) is never pruned,
  * however old. Old inbound messages lose their text and attempts but keep
  * their row: it is the dedup key, and a mailbox rescanned a year later must
- * not post its old mail again. Files of the file store go once their links
+ * not post its old mail again. Delivery receipts go once their last change
+ * is older than the retention. Files of the file store go once their links
  * expired (./files.ts sets the expiry within the retention), a batch per
  * write so a backlog of large rows never holds one long transaction.
  */
@@ -26,6 +27,7 @@ export interface PruneCounts {
   inbound: number;
   skipped: number;
   jobs: number;
+  receipts: number;
 }
 
 export interface RetentionPeriods {
@@ -52,7 +54,8 @@ export function pruneOlderThan(store: Store, cutoff: number, refusedCutoff: numb
     const skipped = await run(`delete from skipped_inbound where received_at < ?`);
     const jobs = await run(`delete from jobs where updated_at < ? and status in ('done', 'dead')`);
     await run(`delete from proxy_message_posts where created_at < ?`);
-    return { deliveries: finished + refused, refused, inbound, skipped, jobs };
+    const receipts = await run(`delete from delivery_receipts where updated_at < ?`);
+    return { deliveries: finished + refused, refused, inbound, skipped, jobs, receipts };
   });
 }
 

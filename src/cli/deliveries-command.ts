@@ -37,7 +37,7 @@ export const HELP = [
   }),
   commandHelp({
     name: 'deliveries show',
-    summary: 'one delivery in full: headers, body and every attempt',
+    summary: 'one delivery in full: headers, body, every attempt and its receipt',
     usage: ['deliveries show <id> [--json]'],
     options: pick(OPTIONS, 'config', 'json'),
     describe: pick(DESCRIBE, 'config', 'json'),
@@ -111,17 +111,21 @@ async function show(id: number, values: { config?: string | undefined; json?: bo
       return 1;
     }
     const attempts = await store.read.attempts.ofDelivery(id);
+    // What the other side reported of what was sent (a chat app's delivered and read ticks), by its external id.
+    const kept = delivery.externalId === null ? undefined : await store.read.receipts.of(delivery.connector, delivery.externalId);
+    const receipt = kept ? { status: kept.status, at: isoTime(kept.at), reason: kept.reason, recordedAt: isoTime(kept.updatedAt) } : null;
     let body: unknown = delivery.body;
     try {
       body = JSON.parse(delivery.body);
     } catch {
       // shown as received
     }
-    const record = { ...delivery, body, receivedAt: isoTime(delivery.receivedAt), updatedAt: isoTime(delivery.updatedAt), attempts: attempts.map((a) => ({ ...a, startedAt: isoTime(a.startedAt), endedAt: isoTime(a.endedAt) })) };
+    const record = { ...delivery, body, receivedAt: isoTime(delivery.receivedAt), updatedAt: isoTime(delivery.updatedAt), receipt, attempts: attempts.map((a) => ({ ...a, startedAt: isoTime(a.startedAt), endedAt: isoTime(a.endedAt) })) };
     if (values.json) printJson(record);
     else {
-      const { body: _body, headers, attempts: tries, ...fields } = record;
+      const { body: _body, headers, attempts: tries, receipt: _receipt, ...fields } = record;
       for (const [k, v] of Object.entries(fields)) process.stdout.write(`${k.padEnd(14)} ${v === null ? '-' : String(v)}\n`);
+      process.stdout.write(`${'receipt'.padEnd(14)} ${receipt === null ? '-' : `${receipt.status} at ${receipt.at}${receipt.reason === null ? '' : `: ${receipt.reason}`}`}\n`);
       process.stdout.write(`\nheaders\n${Object.entries(headers).map(([k, v]) => `  ${k}: ${String(v)}`).join('\n')}\n`);
       process.stdout.write(`\nbody${delivery.bodyTruncated ? ` (cut at store.${delivery.status === 'rejected' ? 'refused.keep_body_bytes' : 'max_stored_body_bytes'})` : ''}\n${typeof body === 'string' ? body : JSON.stringify(body, null, 2)}\n`);
       process.stdout.write(`\nattempts\n${formatTable(['#', 'job', 'replay', 'started', 'ended', 'outcome', 'error / external id'], tries.map((a) => [a.attempt, a.jobId, a.replay, a.startedAt, a.endedAt, a.outcome, a.error ?? a.externalId]))}`);

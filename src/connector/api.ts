@@ -1,8 +1,8 @@
 /**
  * The connector plugin contract, published as `threadgate/connector`: the
  * only module a connector imports from. Its files and credentials
- * (files-api.ts) and its errors (delivery-errors.ts) live beside it and are
- * re-exported here.
+ * (files-api.ts), its delivery receipts (receipts-api.ts) and its errors
+ * (delivery-errors.ts) live beside it and are re-exported here.
  *
  * A connector links one external system (a mailbox, a ticket system, any
  * HTTP client) to the platform. It is a definition — a `type`, a zod
@@ -20,6 +20,7 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { AttachmentFetcher, ConnectorSecrets, FileStore, Sealer } from './files-api.ts';
+import type { DeliveryReceipts } from './receipts-api.ts';
 import type { MessageAttachment, MessageCreatedEvent, ReplySuggestionCreatedEvent, WebhookEvent } from '../platform/schemas/unified-messaging.ts';
 
 export type { Logger, MessageAttachment, MessageCreatedEvent, ReplySuggestionCreatedEvent, WebhookEvent };
@@ -45,6 +46,8 @@ export { normaliseText, readableText } from './text/mail-text.ts';
 export { stripQuotes } from './text/strip-quotes.ts';
 /** Files and credentials: `ctx.attachments`, `ctx.files`, `ctx.secrets`, `ctx.sealer` (files-api.ts). */
 export type { AttachmentFetcher, ConnectorSecrets, FetchedAttachment, FileStore, Sealer } from './files-api.ts';
+/** What the other side reported of a message the connector sent: `ctx.receipts` (receipts-api.ts). */
+export type { DeliveryReceipt, DeliveryReceipts, ReceiptStatus } from './receipts-api.ts';
 /** The errors a connector throws (delivery-errors.ts). */
 export { AttachmentFetchError, AttachmentHostRefusedError, AttachmentTooLargeError, AttachmentUnavailableError } from './delivery-errors.ts';
 export { PermanentDeliveryError, RetryLaterError, RouteError, TransientDeliveryError, unfetchableReason } from './delivery-errors.ts';
@@ -157,11 +160,10 @@ export type RouteHandler = (request: RouteRequest) => Promise<RouteResponse> | R
 
 export interface ConnectorRoutes {
   /**
-   * Serves `method` at `/connectors/<name><path>`; `path` starts with `/` and
-   * may hold `:param` segments. Bodies of any content type arrive raw, up to
-   * the gateway's body limit. Routes may be added from `create` on. A handler
-   * that throws a `RouteError` answers with its status and JSON body; any
-   * other error answers 500 without details (and is logged).
+   * Serves `method` at `/connectors/<name><path>`; `path` starts with `/` and may hold `:param` segments. Bodies of
+   * any content type arrive raw, up to the gateway's body limit. Routes may be added from `create` on. A handler
+   * that throws a `RouteError` answers with its status and JSON body; any other error answers 500 without details
+   * (and is logged).
    */
   add(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, handler: RouteHandler): void;
 }
@@ -183,18 +185,16 @@ export interface ConnectorContext {
   /** The connector's name from the settings. */
   readonly name: string;
   /**
-   * Stores the message, maps its thread and queues the platform POST, in one
-   * transaction. `options.state`: entries of the connector's state stored in
-   * that same transaction when the message is new (not for a duplicate) —
-   * what the connector keeps about the thread, without a second commit.
+   * Stores the message, maps its thread and queues the platform POST, in one transaction. `options.state`: entries
+   * of the connector's state stored in that same transaction when the message is new (not for a duplicate) — what
+   * the connector keeps about the thread, without a second commit.
    */
   submit(message: SubmitMessage, options?: SubmitOptions): Promise<SubmitResult>;
   /**
-   * Several messages (each with its `state`, as `submit`) in ONE transaction,
-   * in order: all are stored or none, and it resolves after that one commit
-   * with a result per message. Every message is checked before anything is
-   * written; an invalid one rejects the call with `TG_SUBMIT_INVALID` (its
-   * `index` on the error). For a backlog: one commit for many messages.
+   * Several messages (each with its `state`, as `submit`) in ONE transaction, in order: all are stored or none, and
+   * it resolves after that one commit with a result per message. Every message is checked before anything is
+   * written; an invalid one rejects the call with `TG_SUBMIT_INVALID` (its `index` on the error). For a backlog: one
+   * commit for many messages.
    */
   submitAll(items: readonly SubmitItem[]): Promise<SubmitResult[]>;
   /** Queues closing the thread's session on the platform (after its pending messages). */
@@ -217,6 +217,12 @@ export interface ConnectorContext {
   readonly files: FileStore;
   /** Downloads an attachment of an agent's message from the platform (only from the platform's own host, or files.fetch_hosts), at most maxBytes. */
   readonly attachments: AttachmentFetcher;
+  /**
+   * Records what the other side later reported of a message the connector sent, by the `externalId` its `deliver`
+   * returned: sent, delivered, read, or failed with a reason. The furthest status is kept (a late or repeated report
+   * changes nothing) and shown with that delivery in the delivery log; nothing is posted. See `DeliveryReceipts`.
+   */
+  readonly receipts: DeliveryReceipts;
 }
 
 /** What `deliver` is told about the attempt it makes. */
@@ -248,10 +254,8 @@ export interface PollContext {
   /** Aborts when the gateway stops or this replica lost the poller's lease. */
   signal: AbortSignal;
   /**
-   * The connector's state; with several replicas each write is checked, in
-   * the transaction that stores it, against this replica's hold on the
-   * poller, and refused (`TG_POLLER_LEASE_LOST`) once another replica took
-   * over.
+   * The connector's state; with several replicas each write is checked, in the transaction that stores it, against
+   * this replica's hold on the poller, and refused (`TG_POLLER_LEASE_LOST`) once another replica took over.
    */
   state: ConnectorState;
 }
@@ -260,17 +264,15 @@ export interface ConnectorInstance {
   /** Begin what runs on every replica; `signal` aborts when the gateway stops. */
   start(signal: AbortSignal): Promise<void> | void;
   /**
-   * Reads the external system (a mailbox, a ticket queue) until `signal`
-   * aborts: on exactly one replica at a time (a lease in the store), started
-   * again on whichever replica takes the lease over. Keep the cursor in
+   * Reads the external system (a mailbox, a ticket queue) until `signal` aborts: on exactly one replica at a time
+   * (a lease in the store), started again on whichever replica takes the lease over. Keep the cursor in
    * `ctx.state`. Resolve only once the reading stopped.
    */
   poll?(ctx: PollContext): Promise<void>;
   stop(): Promise<void> | void;
   /**
-   * Sends one agent event outward. `thread` is undefined when the gateway has
-   * no record of it. At-least-once: a crash after sending and before the
-   * gateway recorded it repeats the call, so pass a stable id outward.
+   * Sends one agent event outward. `thread` is undefined when the gateway has no record of it. At-least-once: a
+   * crash after sending and before the gateway recorded it repeats the call, so pass a stable id outward.
    */
   deliver(event: WebhookEvent, thread: Thread | undefined, context: DeliverContext): Promise<DeliverResult | void>;
   health?(): Promise<ConnectorHealth> | ConnectorHealth;

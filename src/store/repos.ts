@@ -11,6 +11,7 @@ import { InboundRepo } from './inbound-repo.ts';
 import { JobsRepo } from './jobs-repo.ts';
 import { LeasesRepo } from './leases-repo.ts';
 import { ProxyPostsRepo } from './proxy-posts-repo.ts';
+import { ReceiptsRepo } from './receipts-repo.ts';
 import { RegistrationsRepo } from './registrations-repo.ts';
 import { SkippedRepo } from './skipped-repo.ts';
 import type { Sql } from './sql.ts';
@@ -28,6 +29,7 @@ export class Repos {
   #jobs?: JobsRepo;
   #leases?: LeasesRepo;
   #proxyPosts?: ProxyPostsRepo;
+  #receipts?: ReceiptsRepo;
   #registrations?: RegistrationsRepo;
   #skipped?: SkippedRepo;
   #state?: ConnectorStateRepo;
@@ -73,6 +75,10 @@ export class Repos {
 
   get proxyPosts(): ProxyPostsRepo {
     return (this.#proxyPosts ??= new ProxyPostsRepo(this.sql));
+  }
+
+  get receipts(): ReceiptsRepo {
+    return (this.#receipts ??= new ReceiptsRepo(this.sql));
   }
 
   get registrations(): RegistrationsRepo {

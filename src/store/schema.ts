@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { blob, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { now } from './schema-time.ts';
 import { ORDERED_UNFINISHED_JOB } from './sqlite/order-index.ts';
-import { ATTEMPT_OUTCOMES, DELIVERY_STATUSES, JOB_STATUSES } from './statuses.ts';
+import { ATTEMPT_OUTCOMES, DELIVERY_STATUSES, JOB_STATUSES, RECEIPT_STATUSES } from './statuses.ts';
 
 export * from './statuses.ts';
 export * from './schema-inbound.ts';
@@ -170,6 +170,27 @@ export const deliveryAttempts = sqliteTable(
     externalId: text('external_id'),
   },
   (t) => [index('delivery_attempts_delivery').on(t.delivery)],
+);
+
+/**
+ * What the other side reported of a message a connector sent (a chat app's delivered and read ticks, or its
+ * failure), by the id it gave the message: a delivery's `external_id`. Only the furthest status is kept (sent <
+ * delivered < read < failed), so a report that comes late or twice changes nothing (receipts-repo.ts).
+ */
+export const deliveryReceipts = sqliteTable(
+  'delivery_receipts',
+  {
+    connector: text('connector').notNull(),
+    externalId: text('external_id').notNull(),
+    status: text('status', { enum: RECEIPT_STATUSES }).notNull(),
+    /** When it happened, by the other side's clock. */
+    at: integer('at').notNull(),
+    /** Why it failed, in the other side's words. */
+    reason: text('reason'),
+    /** When the gateway recorded the status kept (retention prunes by it). */
+    updatedAt: integer('updated_at').notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.connector, t.externalId] }), index('delivery_receipts_updated').on(t.updatedAt)],
 );
 
 /**

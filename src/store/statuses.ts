@@ -17,3 +17,7 @@ export type AttemptOutcome = (typeof ATTEMPT_OUTCOMES)[number];
 
 export const INBOUND_OUTCOMES = ['posted', 'failed', 'dead'] as const;
 export type InboundOutcome = (typeof INBOUND_OUTCOMES)[number];
+
+/** What the other side reported of a sent message, each further than the ones before it (`failed` final). */
+export const RECEIPT_STATUSES = ['sent', 'delivered', 'read', 'failed'] as const;
+export type ReceiptStatus = (typeof RECEIPT_STATUSES)[number];

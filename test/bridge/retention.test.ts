@@ -36,8 +36,11 @@ describe('pruning', () => {
     await bridge.submit('c', { threadKey: 'T', messageId: 'old-posted', senderId: 's', body: 'old text' });
     await bridge.submit('c', { threadKey: 'T', messageId: 'old-pending', senderId: 's', body: 'still waiting' });
     (await store.write((tx) => tx.sql.run(`update inbound_messages set status = 'posted' where external_id = 'old-posted'`)));
+    const receipt = (externalId: string) => store.write((tx) => tx.receipts.record({ connector: 'c', externalId, status: 'read', at: clock, reason: null }, clock));
+    await receipt('old-wamid');
     clock = Date.now();
     const fresh = await delivery('delivered');
+    await receipt('fresh-wamid');
 
     // An old finished job goes; the old queued platform job (the thread's two messages share it) stays however old.
     const doneJob = await store.write((tx) => queue.enqueue(tx, { kind: 'k', payload: {} }));
@@ -46,7 +49,9 @@ describe('pruning', () => {
     await store.write((tx) => tx.sql.run(`update jobs set updated_at = ? where id = ?`, [Date.now() - 40 * DAY, doneJob]));
 
     const counts = await pruneOlderThan(store, Date.now() - 30 * DAY);
-    expect(counts).toMatchObject({ deliveries: 2, inbound: 1, jobs: 1 });
+    expect(counts).toMatchObject({ deliveries: 2, inbound: 1, jobs: 1, receipts: 1 });
+    expect(await store.read.receipts.of('c', 'old-wamid')).toBeUndefined();
+    expect(await store.read.receipts.of('c', 'fresh-wamid')).toMatchObject({ status: 'read' });
     expect(await queue.get(doneJob)).toBeUndefined();
     expect(await queue.countByStatus()).toMatchObject({ queued: 1, done: 0 });
     const statuses = await Promise.all([oldDelivered, oldFailed, oldRejected, fresh].map(async (id) => (await store.read.deliveries.byId(id))?.status ?? 'gone'));

@@ -2,7 +2,7 @@
  * `threadgate migrate --from sqlite:PATH`: the store a real gateway filled on
  * SQLite (a thread with references, posted messages and their attempts, an
  * agent's reply delivered, a hand-signed webhook, a skip, connector state, a
- * proxy post, a kept file) is copied into an empty PostgreSQL database, and a gateway
+ * proxy post, a delivery receipt, a kept file) is copied into an empty PostgreSQL database, and a gateway
  * started there carries on as if nothing moved. And what it refuses: a
  * target that holds rows, a source behind on its migrations, a missing or
  * foreign file, words that are not `sqlite:PATH`, settings without store.url.
@@ -75,6 +75,7 @@ async function filledSqliteStore() {
     await tx.state.set('desk', 'cursor', { uid: 42 }, now);
     await tx.skipped.record({ connector: 'desk', externalId: 'auto-1', senderId: null, summary: 'Out of office', code: 'TG_EMAIL_AUTO_REPLY', reason: 'an auto-reply' }, now);
     await tx.proxyPosts.record(configId, ['pm-1', 'pm-2'], { status: 201, response: '{}' }, now);
+    await tx.receipts.record({ connector: 'desk', externalId: 'ext-message_created', status: 'read', at: now - 1_000, reason: null }, now);
     // pm-2's row is pruned: its id must not be handed out again on PostgreSQL (SQLite's AUTOINCREMENT never does).
     await tx.sql.run(`delete from proxy_message_posts where message_id = 'pm-2'`);
     await tx.sql.run(`insert into leases (name, holder, generation, expires_at) values ('poller:desk', 'old', 1, ?)`, [now + 60_000]);

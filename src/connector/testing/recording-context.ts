@@ -1,8 +1,9 @@
 /**
  * An in-memory `ConnectorContext` for a connector's unit tests
- * (`threadgate/testing`): it records every submit, skip, close and stored
- * file, keeps threads and state in maps, captures the log, and serves the
- * attachments a test gives it. Submits are checked by the bridge's own rules
+ * (`threadgate/testing`): it records every submit, skip, close, stored file
+ * and delivery receipt (keeping each message's furthest status, as the
+ * gateway does), keeps threads and state in maps, captures the log, and
+ * serves the attachments a test gives it. Submits are checked by the bridge's own rules
  * (`TG_SUBMIT_INVALID`, naming the field), and a route answers as the
  * gateway would: a `RouteError` with its status and body, anything else 500.
  *
@@ -17,6 +18,7 @@ import {
   RouteError,
   type ConnectorContext,
   type ConnectorState,
+  type DeliveryReceipt,
   type FetchedAttachment,
   type RouteHandler,
   type RouteResponse,
@@ -25,6 +27,7 @@ import {
   type SubmitResult,
   type Thread,
 } from '../api.ts';
+import { checkReceipt, receiptAdvances } from '../receipt-rules.ts';
 import { ConnectorRouteTable } from '../route-table.ts';
 import { checkSubmitMessage, checkSubmitMessages } from '../submit-rules.ts';
 import { recordingThreads } from './recording-threads.ts';
@@ -71,6 +74,10 @@ export interface RecordingContext extends ConnectorContext {
   readonly logs: LogLine[];
   /** Every file put into `files`, in order. */
   readonly puts: { filename: string; contentType: string; content: Buffer }[];
+  /** Every receipt handed to `receipts.record`, in order (checked by the gateway's rules). */
+  readonly recordedReceipts: DeliveryReceipt[];
+  /** The receipt the gateway would keep for `externalId`: the furthest status recorded. */
+  receiptOf(externalId: string): DeliveryReceipt | undefined;
   /** Every log line as written, to search for a leaked secret. */
   rawLog(): string;
   /** Every route the connector registered, as `method` and its path pattern. */
@@ -96,6 +103,8 @@ export function recordingContext(options: RecordingContextOptions | string = {})
   const raw: string[] = [];
   const state = new Map<string, unknown>();
   const puts: RecordingContext['puts'] = [];
+  const recordedReceipts: DeliveryReceipt[] = [];
+  const keptReceipts = new Map<string, DeliveryReceipt>();
   const { threads, threadsByKey, threadOf } = recordingThreads(name);
   let hold: Promise<void> | undefined;
 
@@ -141,6 +150,17 @@ export function recordingContext(options: RecordingContextOptions | string = {})
     threadsByKey,
     logs,
     puts,
+    recordedReceipts,
+    receiptOf: (externalId) => keptReceipts.get(externalId),
+    receipts: {
+      async record(receipt) {
+        checkReceipt(receipt);
+        recordedReceipts.push(receipt);
+        const changed = receiptAdvances(keptReceipts.get(receipt.externalId)?.status, receipt.status);
+        if (changed) keptReceipts.set(receipt.externalId, receipt);
+        return { changed };
+      },
+    },
     files: {
       async put(file) {
         puts.push(file);

@@ -1,6 +1,7 @@
 /**
  * The webhook delivery log: list with the CLI's filters and an id cursor,
- * one delivery in full (headers, body, attempts), and a replay of one
+ * one delivery in full (headers, body, attempts, and the receipt the other
+ * side reported of what was sent, by its external id), and a replay of one
  * delivery through its connector (a new `connector.deliver` job that
  * bypasses dedup and is recorded as a replay attempt).
  */
@@ -8,8 +9,9 @@ import { z } from 'zod';
 import { RecordNotFoundError } from '../../bridge/errors.ts';
 import type { DeliveryAttemptRow } from '../../store/attempts-repo.ts';
 import type { DeliveryRow } from '../../store/deliveries-repo.ts';
+import type { ReceiptRow } from '../../store/receipts-repo.ts';
 import { listDeliveries, type DeliverySummary } from '../../store/log-queries.ts';
-import { ATTEMPT_OUTCOMES, DELIVERY_STATUSES } from '../../store/statuses.ts';
+import { ATTEMPT_OUTCOMES, DELIVERY_STATUSES, RECEIPT_STATUSES } from '../../store/statuses.ts';
 import {
   DEFAULT_LIMIT,
   IdParams,
@@ -73,6 +75,18 @@ const DeliveryAttemptView = component(
   }),
 );
 
+const DeliveryReceiptView = component(
+  'DeliveryReceipt',
+  z
+    .object({
+      status: z.enum(RECEIPT_STATUSES).meta({ description: 'The furthest status reported: sent < delivered < read; failed is final.' }),
+      at: IsoTime.meta({ description: "When it happened, by the other side's clock." }),
+      reason: z.string().nullable().meta({ description: "Why it failed, in the other side's words." }),
+      recorded_at: IsoTime,
+    })
+    .meta({ description: "What the other side reported of the message sent (a chat app's delivered and read ticks), matched by external_id." }),
+);
+
 export const DeliveryDetailView = component(
   'DeliveryDetail',
   z.object({
@@ -97,6 +111,7 @@ export const DeliveryDetailView = component(
     body: z.unknown().meta({ description: 'The webhook body: parsed when it is JSON, else the text.' }),
     body_truncated: z.boolean().meta({ description: 'Only the start of the body is kept (store.max_stored_body_bytes; store.refused.keep_body_bytes for a rejected one).' }),
     attempts: z.array(DeliveryAttemptView),
+    receipt: DeliveryReceiptView.nullable(),
   }),
 );
 
@@ -129,7 +144,10 @@ const attemptView = (a: DeliveryAttemptRow): z.infer<typeof DeliveryAttemptView>
   external_id: a.externalId,
 });
 
-const detailView = (d: DeliveryRow, attempts: DeliveryAttemptRow[]): z.infer<typeof DeliveryDetailView> => ({
+const receiptView = (r: ReceiptRow | undefined): z.infer<typeof DeliveryReceiptView> | null =>
+  r === undefined ? null : { status: r.status, at: iso(r.at) as string, reason: r.reason, recorded_at: iso(r.updatedAt) as string };
+
+const detailView = (d: DeliveryRow, attempts: DeliveryAttemptRow[], receipt: ReceiptRow | undefined): z.infer<typeof DeliveryDetailView> => ({
   id: d.id,
   connector: d.connector,
   event_type: d.eventType,
@@ -149,6 +167,7 @@ const detailView = (d: DeliveryRow, attempts: DeliveryAttemptRow[]): z.infer<typ
   body: parsedBody(d.body),
   body_truncated: d.bodyTruncated,
   attempts: attempts.map(attemptView),
+  receipt: receiptView(receipt),
 });
 
 export const deliveryRoutes = [
@@ -171,14 +190,15 @@ export const deliveryRoutes = [
     path: '/deliveries/:id',
     operationId: 'getDelivery',
     tag: 'deliveries',
-    summary: 'One delivery with its headers, body and attempts',
+    summary: 'One delivery with its headers, body, attempts and receipt',
     params: IdParams,
     response: DeliveryDetailView,
     errors: [404],
     async handle({ params }, { store }) {
       const delivery = await store.read.deliveries.byId(params.id);
       if (!delivery) throw new RecordNotFoundError(`no delivery ${params.id}`);
-      return detailView(delivery, await store.read.attempts.ofDelivery(params.id));
+      const receipt = delivery.externalId === null ? undefined : await store.read.receipts.of(delivery.connector, delivery.externalId);
+      return detailView(delivery, await store.read.attempts.ofDelivery(params.id), receipt);
     },
   }),
   route({

@@ -9,6 +9,9 @@ const table = (head, rows) => rows.length
   : h('p', { class: 'muted' }, 'none');
 const pretty = (body) => h('pre', {}, typeof body === 'string' ? body : JSON.stringify(body, null, 2));
 
+// What the other side reported of what was sent (read, at its time; a failure with its reason).
+const receiptText = (receipt) => receipt && `${receipt.status} ${time(receipt.at)}${receipt.reason ? ` — ${receipt.reason}` : ''}`;
+
 async function openRecord(kind, id) {
   clearBanners();
   selected = { kind, id };
@@ -31,8 +34,8 @@ function renderDetail(kind, r) {
       r.attempts.map((a) => [a.attempt, a.job_id, time(a.started_at), time(a.ended_at), badge(a.outcome), a.status, a.error]));
   const info = kind === 'delivery'
     ? fields([['connector', r.connector], ['event', r.event_type], ['thread', r.thread_id], ['chat', r.chat_id], ['verification', r.verification],
-      ['error', r.error], ['external id', r.external_id], ['job', r.job_id], ['received', time(r.received_at)], ['updated', time(r.updated_at)],
-      ['duplicate of', r.duplicate_of]])
+      ['error', r.error], ['external id', r.external_id], ['receipt', receiptText(r.receipt)], ['job', r.job_id], ['received', time(r.received_at)],
+      ['updated', time(r.updated_at)], ['duplicate of', r.duplicate_of]])
     : fields([['connector', r.connector], ['kind', r.kind], ['external id', r.external_id], ['thread key', r.thread_key], ['thread', r.thread_id],
       ['sender', r.sender_name ? `${r.sender_name} <${r.sender_id}>` : r.sender_id], ['chat', r.chat_id], ['error', r.last_error], ['received', time(r.received_at)]]);
   $('detail').replaceChildren(...[

@@ -48,6 +48,7 @@ export const COPIED_TABLES: readonly CopiedTable[] = [
   { name: 'delivery_attempts' },
   { name: 'inbound_attempts' },
   { name: 'proxy_message_posts' },
+  { name: 'delivery_receipts' },
   // Up to a connector's per-file limit each (megabytes): a few per INSERT, so a page does not fill the memory.
   { name: 'files', pageRows: 8 },
 ];
