@@ -62,6 +62,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     schemaController: ROUTE_SCHEMAS_OFF,
   });
   installErrorHandlers(app);
+  closeIdleWhileClosing(app);
   const health = deps.health ?? new GatewayHealth({ store: deps.store, ...(deps.connectorHealth ? { connectors: deps.connectorHealth } : {}) });
   registerHealthRoutes(app, health);
   const limit = deps.settings.server.body_limit_bytes;
@@ -82,4 +83,21 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     ...(deps.feed ? { feed: deps.feed } : {}),
   });
   return app;
+}
+
+/**
+ * `forceCloseConnections: 'idle'` closes the connections idle when `close` begins; one busy then (a webhook that
+ * arrived just as the gateway stopped) is answered and goes idle later, and would hold `close` for the server's
+ * keep-alive timeout (72 s). While closing, idle connections are closed every 100 ms.
+ */
+function closeIdleWhileClosing(app: FastifyInstance): void {
+  let sweep: NodeJS.Timeout | undefined;
+  app.addHook('preClose', (done) => {
+    sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+    done();
+  });
+  app.addHook('onClose', (_instance, done) => {
+    clearInterval(sweep);
+    done();
+  });
 }
