@@ -11,7 +11,7 @@
  *
  * Both may take a minute even when `timeout_ms` is shorter.
  */
-import { parseRetryAfter } from '../../src/connector/api.ts';
+import { parseRetryAfter, readCapped } from '../../src/connector/api.ts';
 import type { SlackApi } from './slack-api.ts';
 import { SlackFileTooLargeError, SlackFileUnavailableError, SlackRateLimitedError, SlackRefusedError, SlackUnavailableError } from './slack-errors.ts';
 
@@ -47,7 +47,8 @@ export async function downloadFile(api: SlackApi, file: { name: string; url: str
     await response.body?.cancel().catch(() => {});
     throw unavailable('was answered with a web page instead of the file (the sign-in: the bot may not see it)');
   }
-  return readCapped(response, maxBytes, `Slack at ${api.host}: ${file.name}`);
+  const what = `Slack at ${api.host}: ${file.name}`;
+  return readCapped(response, maxBytes, (declared) => new SlackFileTooLargeError(declared === undefined ? `${what} is over ${maxBytes} bytes` : `${what} is ${declared} bytes, over ${maxBytes}`));
 }
 
 /** Sends the file's bytes to an upload URL of files.getUploadURLExternal. */
@@ -74,28 +75,4 @@ async function send(api: SlackApi, what: string, url: URL, init: RequestInit, si
     const reason = (err as Error).name === 'TimeoutError' ? `no answer within ${limit} ms` : ((err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message);
     throw new SlackUnavailableError(`cannot reach Slack at ${url.host} for ${what}: ${reason}`, undefined, { cause: err });
   }
-}
-
-/** The body, refused past `maxBytes` by its Content-Length or as it arrives. */
-async function readCapped(response: Response, maxBytes: number, what: string): Promise<Buffer> {
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel().catch(() => {});
-    throw new SlackFileTooLargeError(`${what} is ${declared} bytes, over ${maxBytes}`);
-  }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  if (response.body === null) return Buffer.alloc(0);
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw new SlackFileTooLargeError(`${what} is over ${maxBytes} bytes`);
-    }
-    chunks.push(Buffer.from(value));
-  }
-  return Buffer.concat(chunks);
 }

@@ -13,7 +13,7 @@
  * errors; the caller's signal aborting throws its reason.
  */
 import type { z } from 'zod';
-import { answerExcerpt } from '../../src/connector/api.ts';
+import { answerExcerpt, readCapped } from '../../src/connector/api.ts';
 import { errorOfAnswer, TelegramFileTooLargeError, TelegramRequestRefusedError, TelegramUnavailableError, type FailureBody } from './errors.ts';
 
 /** A file's download or upload may take this long even when `timeout_ms` is shorter. */
@@ -77,7 +77,7 @@ export class BotApi {
         if (response.status === 404) return Promise.reject(new TelegramRequestRefusedError(`Telegram at ${this.host} answered a ${what} with 404: the file is not there (any more)`, { method: what, status: 404, description: 'Not Found' }));
         return Promise.reject(errorOfAnswer(this.host, what, response.status, body, answerExcerpt(text)));
       }
-      return readCapped(response, maxBytes, `a ${what} from Telegram at ${this.host}`);
+      return readCapped(response, maxBytes, () => new TelegramFileTooLargeError(`a ${what} from Telegram at ${this.host}: the file is larger than the ${maxBytes} bytes allowed`));
     });
   }
 
@@ -131,29 +131,4 @@ function parseJson(text: string): (FailureBody & { result?: unknown }) | undefin
   } catch {
     return undefined;
   }
-}
-
-/** The body, refused past `maxBytes` by its Content-Length or as it arrives. */
-async function readCapped(response: Response, maxBytes: number, what: string): Promise<Buffer> {
-  const tooLarge = () => new TelegramFileTooLargeError(`${what}: the file is larger than the ${maxBytes} bytes allowed`);
-  const announced = Number(response.headers.get('content-length') ?? '');
-  if (Number.isFinite(announced) && announced > maxBytes) {
-    await response.body?.cancel().catch(() => {});
-    throw tooLarge();
-  }
-  if (response.body === null) return Buffer.alloc(0);
-  const reader = response.body.getReader();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
-  }
-  return Buffer.concat(chunks, size);
 }

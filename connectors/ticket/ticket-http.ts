@@ -8,7 +8,7 @@
  * own error words, picked by the adapter's `answerOf`, or the start of the body).
  */
 import type { z } from 'zod';
-import { parseRetryAfter } from '../../src/connector/api.ts';
+import { parseRetryAfter, readCapped as readCappedBody } from '../../src/connector/api.ts';
 import { TicketAttachmentTooLargeError, TicketAttachmentUnavailableError, TicketSystemError } from './ticket-adapter.ts';
 
 export interface TicketResponse {
@@ -204,29 +204,9 @@ export class TicketHttp {
   }
 }
 
-/** The body, refused past `maxBytes` by its Content-Length or as it arrives: never more is held. */
-export async function readCapped(response: Response, maxBytes: number, what: string): Promise<Buffer> {
-  const tooLarge = () => new TicketAttachmentTooLargeError(`${what}: the file is larger than the ${maxBytes} bytes allowed`);
-  const announced = Number(response.headers.get('content-length') ?? '');
-  if (Number.isFinite(announced) && announced > maxBytes) {
-    await response.body?.cancel().catch(() => {});
-    throw tooLarge();
-  }
-  if (response.body === null) return Buffer.alloc(0);
-  const reader = response.body.getReader();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
-  }
-  return Buffer.concat(chunks, size);
+/** The body, refused past `maxBytes` by its Content-Length or as it arrives (`TicketAttachmentTooLargeError`): never more is held. */
+export function readCapped(response: Response, maxBytes: number, what: string): Promise<Buffer> {
+  return readCappedBody(response, maxBytes, () => new TicketAttachmentTooLargeError(`${what}: the file is larger than the ${maxBytes} bytes allowed`));
 }
 
 /** The start of a body, whitespace folded, at most 300 characters; undefined when empty. */

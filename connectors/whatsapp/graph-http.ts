@@ -11,6 +11,7 @@
  * without it. The bytes are refused past `maxBytes`, by the announced length
  * or as they arrive, so no more is ever held.
  */
+import { readCapped } from '../../src/connector/api.ts';
 import { graphFailure, WhatsAppUnavailableError } from './graph-errors.ts';
 
 /** A file's download or upload may take this long even when `timeout_ms` is shorter. */
@@ -89,7 +90,7 @@ export class GraphHttp {
           throw graphFailure(response.status, (await response.text().catch(() => '')).slice(0, 4_096), response.headers.get('retry-after'), what);
         }
         const contentType = (response.headers.get('content-type') ?? 'application/octet-stream').split(';')[0]!.trim().toLowerCase();
-        return { content: await readCapped(response, maxBytes, what), contentType };
+        return { content: await readCapped(response, maxBytes, () => new MediaTooLargeError(`${what}: larger than the ${maxBytes} bytes allowed`)), contentType };
       }
     });
   }
@@ -105,29 +106,4 @@ export class GraphHttp {
       throw new WhatsAppUnavailableError(`cannot reach WhatsApp at ${this.host} (${what}): ${reason}`, undefined, { cause: err });
     }
   }
-}
-
-/** The body, refused past `maxBytes` by its Content-Length or as it arrives. */
-async function readCapped(response: Response, maxBytes: number, what: string): Promise<Buffer> {
-  const tooLarge = () => new MediaTooLargeError(`${what}: larger than the ${maxBytes} bytes allowed`);
-  const announced = Number(response.headers.get('content-length') ?? '');
-  if (Number.isFinite(announced) && announced > maxBytes) {
-    await response.body?.cancel().catch(() => {});
-    throw tooLarge();
-  }
-  if (response.body === null) return Buffer.alloc(0);
-  const reader = response.body.getReader();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
-  }
-  return Buffer.concat(chunks, size);
 }

@@ -38,8 +38,8 @@ export { verifyHmacSignature } from './hmac-signature.ts';
 export type { HmacRefusal, HmacSignatureCheck, HmacVerdict } from './hmac-signature.ts';
 /** The rules every submitted message must meet, and the error that names a broken one (submit-rules.ts). */
 export { checkSubmitMessage, MAX_SUBMIT_BODY, MAX_SUBMIT_KEY, SubmitInvalidError } from './submit-rules.ts';
-/** A file size for people: `512 B`, `24 KB`, `1.4 MB` (1 KB = 1024 B). */
-export { formatSize } from './file-size.ts';
+export { formatSize } from './file-size.ts'; // a file size for people: `512 B`, `24 KB` (1 KB = 1024 B)
+export { readCapped } from './capped-body.ts'; // a body read whole, never past a cap
 /** Chat text from mail-like parts: plain read, else HTML converted; quoted history and signature cut (text/). */
 export { htmlToReadableText } from './text/html-text.ts';
 export { normaliseText, readableText } from './text/mail-text.ts';
@@ -49,8 +49,8 @@ export type { AttachmentFetcher, ConnectorSecrets, FetchedAttachment, FileStore,
 /** What the other side reported of a message the connector sent: `ctx.receipts` (receipts-api.ts). */
 export type { DeliveryReceipt, DeliveryReceipts, ReceiptStatus } from './receipts-api.ts';
 /** The errors a connector throws (delivery-errors.ts). */
-export { AttachmentFetchError, AttachmentHostRefusedError, AttachmentTooLargeError, AttachmentUnavailableError } from './delivery-errors.ts';
-export { PermanentDeliveryError, RetryLaterError, RouteError, TransientDeliveryError, unfetchableReason } from './delivery-errors.ts';
+export { AttachmentFetchError, AttachmentHostRefusedError, AttachmentTooLargeError, AttachmentUnavailableError, PermanentDeliveryError } from './delivery-errors.ts';
+export { RetryLaterError, RouteError, TransientDeliveryError, unfetchableReason } from './delivery-errors.ts';
 
 // ─── Inbound ──────────────────────────────────────────────────────────────────
 
