@@ -5,7 +5,7 @@
  */
 import type { Logger } from 'pino';
 import type { WebhookDedup } from '../config/schema.ts';
-import type { ConnectorInstance } from '../connector/api.ts';
+import type { ConnectorInstance, SubmitResult } from '../connector/api.ts';
 import type { BackoffPolicy } from '../jobs/backoff.ts';
 import { JobQueue } from '../jobs/queue.ts';
 import type { RetryBudget } from '../jobs/retry-budget.ts';
@@ -61,6 +61,7 @@ export interface BridgeOptions {
     webhook?: WebhookIntakeDeps['onResult'];
     webhookNotStored?: WebhookIntakeDeps['onNotStored'];
     deliverySkipped?: (connector: string) => void;
+    inboundSubmitted?: (connector: string, results: readonly SubmitResult[]) => void;
   };
   /** What listens live (`threadgate listen`, the admin page's live view). */
   feed?: LiveFeed;
@@ -114,6 +115,7 @@ export class Bridge {
       store: o.store,
       queue: this.queue,
       budget: o.jobs.platform,
+      ...(o.observe?.inboundSubmitted ? { onSubmitted: o.observe.inboundSubmitted } : {}),
     });
     this.intake = new WebhookIntake({
       store: o.store,

@@ -45,17 +45,21 @@ export class InboundBridge {
   readonly #queue: JobQueue;
   readonly #now: () => number;
   readonly #budget: RetryBudget;
+  readonly #onSubmitted: ((connector: string, results: readonly SubmitResult[]) => void) | undefined;
 
   constructor(deps: {
     store: Store;
     queue: JobQueue;
     /** How long the platform POSTs are retried. */
     budget: RetryBudget;
+    /** Told what each committed submit stored (metrics). */
+    onSubmitted?: (connector: string, results: readonly SubmitResult[]) => void;
     now?: () => number;
   }) {
     this.#store = deps.store;
     this.#queue = deps.queue;
     this.#budget = deps.budget;
+    this.#onSubmitted = deps.onSubmitted;
     this.#now = deps.now ?? Date.now;
   }
 
@@ -64,7 +68,9 @@ export class InboundBridge {
     checkSubmitMessage(message);
     // Grouped with concurrent writes in one commit; resolved only after it. A job it queued wakes the runner from
     // that write (JobQueue.onEnqueued).
-    return this.#store.write((tx) => this.#storeOne(tx, connector, message, state));
+    const result = await this.#store.write((tx) => this.#storeOne(tx, connector, message, state));
+    this.#onSubmitted?.(connector, [result]);
+    return result;
   }
 
   /**
@@ -75,11 +81,13 @@ export class InboundBridge {
   async submitAll(connector: string, items: readonly SubmitItem[]): Promise<SubmitResult[]> {
     checkSubmitMessages(items.map((item) => item.message));
     if (items.length === 0) return [];
-    return this.#store.write(async (tx) => {
+    const results = await this.#store.write(async (tx) => {
       const stored: SubmitResult[] = [];
       for (const item of items) stored.push(await this.#storeOne(tx, connector, item.message, item.state));
       return stored;
     });
+    this.#onSubmitted?.(connector, results);
+    return results;
   }
 
   async #storeOne(tx: Repos, connector: string, message: SubmitMessage, state: Readonly<Record<string, unknown>> | undefined): Promise<SubmitResult> {

@@ -63,3 +63,8 @@ export class ListenRefusedError extends ThreadgateError {
 export class TriggerFailedError extends ThreadgateError {
   readonly code = 'TG_TRIGGER_FAILED';
 }
+
+/** `threadgate alerts test`: no `alerts:` section, or a destination did not take the test alert. */
+export class AlertTestError extends ThreadgateError {
+  readonly code = 'TG_ALERT_TEST_FAILED';
+}

@@ -8,6 +8,7 @@
  * runner finishes or releases its jobs, then connectors stop and the store
  * closes.
  */
+import { setUpAlerts } from '../alerts/start-alerts.ts';
 import { LiveFeed } from '../base/live-feed.ts';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -35,45 +36,18 @@ import { PlatformHttpClient } from '../platform/http-client.ts';
 import { PlatformHealth } from '../platform/platform-health.ts';
 import { createUnifiedMessagingClient } from '../platform/unified-messaging-client.ts';
 import type { RunningSandbox } from '../sandbox/index.ts';
-import type { Store } from '../store/database.ts';
 import { reloadConnector } from './connector-reload.ts';
 import { DEMO_CONNECTOR, logDemoSteps } from './demo.ts';
-import { platformTarget, sandboxFileOf, type PlatformTarget } from './platform-target.ts';
+import { platformTarget, sandboxFileOf } from './platform-target.ts';
 import { retryPolicy } from './retry-policy.ts';
-import { reloadableConnectors, reloadSettings, type ReloadOutcome, type ReloadTarget } from './reload.ts';
+import { reloadableConnectors, reloadSettings, type ReloadTarget } from './reload.ts';
 import { openSettingsStore } from './store-access.ts';
 
 export type { PlatformTarget } from './platform-target.ts';
 
-export interface RunningGateway {
-  url: string;
-  publicUrl: string;
-  platform: PlatformTarget;
-  store: Store;
-  app: FastifyInstance;
-  sandbox: RunningSandbox | null;
-  bridge: Bridge;
-  /** The file store behind each connector's `ctx.files` and /files/<id>. */
-  files: FileService;
-  connectors: ConnectorRuntime;
-  /** Readiness and the platform's and connectors' health (/readyz, /metrics, the admin overview). */
-  health: GatewayHealth;
-  /** Reads the settings file again and applies a changed platform token (SIGHUP); undefined when nothing could be read. `watched`: connectors serve --watch makes anew itself. */
-  reload(watched?: ReadonlySet<string>): ReloadOutcome | undefined;
-  /** Makes a connector of its own module anew from that module, loaded again, and `entry` (serve --watch). */
-  reloadConnector(entry: ConnectorEntry): Promise<void>;
-  baseDir: string; // where the settings' relative paths start
-  close(): Promise<void>;
-}
+import type { GatewayOverrides, RunningGateway } from './running-gateway.ts';
 
-export interface GatewayOverrides {
-  host?: string | undefined;
-  port?: number | undefined;
-  /** How often job loops look at the table for work from other processes (tests shorten it). */
-  jobPollMs?: number;
-  /** How long the platform may stay uncalled before a probe checks it (tests shorten it). */
-  platformProbeMs?: number;
-}
+export type { GatewayOverrides, RunningGateway } from './running-gateway.ts';
 
 export async function startGateway(
   loaded: LoadedSettings,
@@ -151,7 +125,7 @@ export async function startGateway(
       maxStoredBodyBytes: settings.store.max_stored_body_bytes,
       deliveryHealth: { failures: settings.health.delivery_failures, failingForMs: settings.health.delivery_failing_for },
       refusals: refusalLimits(settings.store.refused),
-      observe: { jobFinished: metrics.jobFinished, webhook: metrics.webhook, webhookNotStored: metrics.webhookNotStored, deliverySkipped: metrics.deliverySkipped },
+      observe: metrics.bridgeHooks(),
       feed,
       ...(lock ? { lock } : {}),
       jobs: {
@@ -203,6 +177,7 @@ export async function startGateway(
     });
     if (!proxyOn) logger.info('proxy of the platform API is off: set proxy.clients (or proxy.forward_caller_authorization)');
     metrics.addScrapeGauges(store, health, () => bridge.runner.laneLoads());
+    const alerts = settings.alerts && setUpAlerts({ settings: settings.alerts, store, queue: bridge.queue, runner: bridge.runner, health, logger, lease: pollers, origin: () => ({ publicUrl, replica }), told: metrics.alertTold });
     const host = overrides.host ?? settings.server.host;
     const address = await app.listen({ host, port: overrides.port ?? settings.server.port });
     const url = address.replace('[::1]', '127.0.0.1');
@@ -224,6 +199,8 @@ export async function startGateway(
     );
     bridge.runner.start();
     platformHealth.start();
+    alerts?.start(); // the watch, once the runner runs
+    undo.push(() => alerts?.close());
     const stopRetention = startRetention(store, retentionOf(settings.store), logger.child({ room: 'retention' }), Date.now, lock);
     await connectorsStarted;
 
@@ -275,6 +252,7 @@ export async function startGateway(
           bridge.pause.close();
           const retentionStopped = stopRetention(); // a round under way ends, its lock released, before the store closes
           runtime.signalStop(); // connector loops wind down
+          await alerts?.close(); // the watch stops; alerts still waiting in memory are logged as not sent
           await started.app.close(); // stop accepting, finish in-flight requests
           await bridge.runner.stop(settings.server.shutdown_timeout_ms / 2); // finish or release jobs
           await runtime.stopAll(); // no deliver in flight any more; a late submit is stored and queued

@@ -77,6 +77,10 @@ const COMMANDS: Record<string, Command> = {
     run: async (argv) => (await import('./webhooks-command.ts')).webhooksCommand(argv),
     help: async () => (await import('./webhooks-command.ts')).HELP,
   },
+  alerts: {
+    run: async (argv) => (await import('./alerts-command.ts')).alertsCommand(argv),
+    help: async () => (await import('./alerts-command.ts')).HELP,
+  },
 };
 
 async function overview(): Promise<string> {

@@ -4,25 +4,11 @@
  * validates those with its own `configSchema` when it is loaded.
  */
 import { z } from 'zod';
-import { spanMs } from '../base/time-spans.ts';
+import { AlertSettings } from './alert-settings.ts';
+import { duration, httpUrl } from './setting-types.ts';
 import { settingsRuleProblems } from './settings-rules.ts';
 
 const CONNECTOR_NAME = /^[a-z0-9-]+$/;
-
-const httpUrl = z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' });
-
-const DAY_MS = 86_400_000;
-
-/** A duration as operators write it (`90s`, `15m`, `2h`, `3d`, `250ms`) from `min` to `max`; parsed to milliseconds. */
-function duration(min: string, max: string) {
-  const [low, high] = [spanMs(min) as number, spanMs(max) as number];
-  return z.string({ error: 'expected a duration such as 90s, 15m, 2h or 3d' }).transform((value, ctx) => {
-    const ms = /[a-z]$/.test(value.trim()) ? spanMs(value) : undefined; // a unit is required: a bare 3600 reads as seconds to some
-    if (ms === undefined) ctx.issues.push({ code: 'custom', input: value, message: `expected a duration such as 90s, 15m, 2h or 3d, got "${value}"` });
-    else if (ms < low || ms > high) ctx.issues.push({ code: 'custom', input: value, message: `must be from ${min} to ${max}, got "${value}"` });
-    return ms ?? z.NEVER;
-  });
-}
 
 /**
  * What names a webhook event for deduplication: its type and id at its `created_at` (the default), or its type
@@ -252,6 +238,8 @@ export const SettingsSections = z.strictObject({
   health: HealthSettings.prefault({}),
   jobs: JobSettings.prefault({}),
   proxy: ProxySettings.prefault({}),
+  /** Absent: no alerts are sent (Prometheus rules in deploy/ watch the same conditions). */
+  alerts: AlertSettings.optional(),
   connectors: z.array(ConnectorEntry).default([]),
 });
 

@@ -1,20 +1,33 @@
 /**
  * `GET /metrics`: Prometheus text from prom-client, on a registry of our own.
  * Counters and histograms are fed by the observation hooks of the receiver,
- * the job runner and the platform client; gauges of jobs by status and of
- * connector and platform health (the report /readyz answers with, read once
- * per scrape) are read when scraped.
+ * the inbound bridge, the job runner, the platform client and the HTTP app;
+ * gauges of jobs by status, of connector, platform and store health (the
+ * report /readyz answers with, read once per scrape) and of dead letters and
+ * backlog age (store-gauges.ts) are read when scraped. What the alerts and
+ * the dashboard of deploy/ read of them: docs/deployment.md, "Monitoring".
  */
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { PLATFORM_LANES } from '../bridge/inbound.ts';
+import { CLOSE_SESSION_JOB, PLATFORM_LANES, POST_MESSAGES_JOB } from '../bridge/inbound.ts';
+import { DELIVER_JOB } from '../bridge/webhook-intake.ts';
+import type { SubmitResult } from '../connector/api.ts';
 import type { JobOutcome } from '../jobs/job-run.ts';
+import type { Job } from '../jobs/queue.ts';
 import type { LaneLoad } from '../jobs/lanes.ts';
 import type { PlatformAttemptInfo } from '../platform/http-request.ts';
 import { ProxyCallHistogram, type ProxyCall } from './proxy/call-histogram.ts';
 import { countJobsByKindAndStatus } from '../store/status-counts.ts';
 import type { Store } from '../store/database.ts';
 import type { GatewayHealth, HealthReport } from './gateway-health.ts';
+import { ResponseCounter } from './response-counter.ts';
+import { addStoreGauges } from './store-gauges.ts';
+
+/** The connector a job works for, as its payload names it (every job of the bridge does). */
+const connectorOf = (job: Job | undefined): string => {
+  const connector = (job?.payload as { connector?: unknown } | undefined)?.connector;
+  return typeof connector === 'string' ? connector : '(none)';
+};
 
 export class GatewayMetrics {
   readonly registry = new Registry();
@@ -22,9 +35,14 @@ export class GatewayMetrics {
   readonly #refusalsNotStored: Counter<'connector' | 'reason'>;
   readonly #skipped: Counter<'connector'>;
   readonly #jobRuns: Histogram<'kind' | 'outcome'>;
+  readonly #jobRunsByConnector: Counter<'kind' | 'connector' | 'outcome'>;
+  readonly #submitted: Counter<'connector' | 'result'>;
   readonly #platform: Histogram<'method' | 'status'>;
   readonly #platformErrors: Counter<'code'>;
+  readonly #alerts: Counter<'kind' | 'state' | 'destination' | 'outcome'>;
   readonly #proxied: ProxyCallHistogram;
+  /** Answers of the gateway's own routes (installed on the app with the /metrics route). */
+  readonly responses: ResponseCounter;
   /** The health report of the scrape under way. */
   #report: Promise<HealthReport> | undefined;
 
@@ -57,6 +75,19 @@ export class GatewayMetrics {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
       registers: [this.registry],
     });
+    this.#jobRunsByConnector = new Counter({
+      name: 'threadgate_job_runs_total',
+      help: 'Runs of jobs by kind, the connector they work for and outcome: platform.* posts a connector\'s inbound messages, connector.deliver delivers a webhook (done, queued for a retry, dead, released, postponed).',
+      labelNames: ['kind', 'connector', 'outcome'],
+      registers: [this.registry],
+    });
+    this.#submitted = new Counter({
+      name: 'threadgate_inbound_submitted_total',
+      help: 'Messages connectors submitted, by connector and result (stored, or duplicate of one stored before).',
+      labelNames: ['connector', 'result'],
+      registers: [this.registry],
+    });
+    this.responses = new ResponseCounter(this.registry);
     this.#platform = new Histogram({
       name: 'threadgate_platform_request_seconds',
       help: 'Requests to the platform API by method and HTTP status ("none" when no answer came).',
@@ -76,7 +107,18 @@ export class GatewayMetrics {
       labelNames: ['code'],
       registers: [this.registry],
     });
+    this.#alerts = new Counter({
+      name: 'threadgate_alerts_sent_total',
+      help: 'Tries to send an alert (docs/alerts.md) by kind, state (firing, resolved), destination (webhook, email) and outcome (sent, failed).',
+      labelNames: ['kind', 'state', 'destination', 'outcome'],
+      registers: [this.registry],
+    });
   }
+
+  /** A try to send an alert ended (src/alerts/). */
+  readonly alertTold = (alert: { kind: string; state: string }, destination: string, outcome: 'sent' | 'failed'): void => {
+    this.#alerts.inc({ kind: alert.kind, state: alert.state, destination, outcome });
+  };
 
   readonly proxied = (call: ProxyCall): void => {
     this.#proxied.observe(call);
@@ -94,9 +136,23 @@ export class GatewayMetrics {
     this.#skipped.inc({ connector });
   };
 
-  readonly jobFinished = (kind: string, outcome: JobOutcome, seconds: number): void => {
+  readonly jobFinished = (kind: string, outcome: JobOutcome, seconds: number, job?: Job): void => {
     this.#jobRuns.observe({ kind, outcome }, seconds);
+    this.#jobRunsByConnector.inc({ kind, connector: connectorOf(job), outcome });
   };
+
+  readonly inboundSubmitted = (connector: string, results: readonly SubmitResult[]): void => {
+    let duplicates = 0;
+    for (const r of results) if (r.duplicate) duplicates += 1;
+    if (results.length > duplicates) this.#submitted.inc({ connector, result: 'stored' }, results.length - duplicates);
+    if (duplicates > 0) this.#submitted.inc({ connector, result: 'duplicate' }, duplicates);
+  };
+
+  /** The bridge's observation hooks, all fed into these metrics. */
+  bridgeHooks() {
+    const { jobFinished, webhook, webhookNotStored, deliverySkipped, inboundSubmitted } = this;
+    return { jobFinished, webhook, webhookNotStored, deliverySkipped, inboundSubmitted };
+  }
 
   readonly platformAttempt = (a: PlatformAttemptInfo): void => {
     this.#platform.observe({ method: a.method, status: a.status === undefined ? 'none' : String(a.status) }, a.durationMs / 1000);
@@ -120,9 +176,12 @@ export class GatewayMetrics {
       registers: [this.registry],
       async collect() {
         this.reset();
-        for (const r of await countJobsByKindAndStatus(store.read.sql)) this.set({ kind: r.kind, status: r.status }, r.n);
+        // Left empty while the store does not answer: threadgate_store_up says so, and the scrape still succeeds.
+        const rows = await countJobsByKindAndStatus(store.read.sql).catch(() => []);
+        for (const r of rows) this.set({ kind: r.kind, status: r.status }, r.n);
       },
     });
+    addStoreGauges({ registry: this.registry, sql: () => store.read.sql, report, kinds: [POST_MESSAGES_JOB, CLOSE_SESSION_JOB, DELIVER_JOB] });
     const perConnector = (name: string, help: string, value: (c: HealthReport['connectors'][string]) => boolean) =>
       new Gauge({
         name,
@@ -165,6 +224,7 @@ export class GatewayMetrics {
 }
 
 export function registerMetricsRoute(app: FastifyInstance, metrics: GatewayMetrics): void {
+  metrics.responses.install(app);
   app.get('/metrics', async (_request, reply) => {
     const text = await metrics.scrape();
     return reply.header('content-type', metrics.registry.contentType).send(text);

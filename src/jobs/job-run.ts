@@ -59,7 +59,8 @@ export interface JobRun {
   leaseMs: number;
   /** The kind's running jobs: the run is in it from its start until its outcome is recorded. */
   inFlight: Map<number, { controller: AbortController; owner: string }>;
-  onFinished?: (kind: string, outcome: JobOutcome, seconds: number) => void;
+  /** Told when the run ended: its kind, outcome, duration and the job itself (its payload names what it worked for). */
+  onFinished?: (kind: string, outcome: JobOutcome, seconds: number, job: Job) => void;
   /** Told when the run left `inFlight`: whether it ended done. */
   onEnded: (done: boolean) => void;
 }
@@ -130,14 +131,14 @@ export function runJob(run: JobRun): void {
       (ended) => {
         done = ended === 'done';
         if (done) logger.debug({ duration_ms: Date.now() - started }, 'job done');
-        onFinished?.(job.kind, ended, seconds());
+        onFinished?.(job.kind, ended, seconds(), job);
       },
       (err: unknown) => {
         // A lost lease records nothing of this run (another run has the job); any other failed commit leaves
         // the job to its lease: it runs again once the lease ran out.
         if (err instanceof LeaseLostError) {
           logger.warn({ err }, 'the job\'s lease moved on; nothing of this run is recorded');
-          return onFinished?.(job.kind, 'released', seconds());
+          return onFinished?.(job.kind, 'released', seconds(), job);
         }
         logger.error({ err }, 'recording the job outcome failed');
       },

@@ -50,8 +50,8 @@ export interface JobKindOptions<P> {
 
 export interface RunnerOptions {
   logger: Logger;
-  /** Told when each run of a job ended (for metrics): its kind, outcome and duration. */
-  onJobFinished?: (kind: string, outcome: JobOutcome, seconds: number) => void;
+  /** Told when each run of a job ended (for metrics): its kind, outcome, duration and the job. */
+  onJobFinished?: (kind: string, outcome: JobOutcome, seconds: number, job: Job) => void;
   /** Longest sleep between looks at the table (jobs enqueued by another process). */
   pollMs?: number;
   owner?: string;

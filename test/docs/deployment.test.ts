@@ -1,46 +1,32 @@
 /**
- * docs/deployment.md's compose file is valid YAML naming the image, a
- * PostgreSQL database the replicas' store URL points at, two replicas of the
- * gateway and a load balancer in front; its settings example is valid
- * threadgate settings with a public URL.
+ * docs/deployment.md walks through the shipped files of deploy/ instead of
+ * repeating them: every folder it links exists and holds what it says, and
+ * none of its YAML blocks is a compose file, a Kubernetes object or a
+ * settings file of its own (those live, and are tested, in deploy/:
+ * test/deploy/manifests.test.ts).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { loadSettings } from '../../src/config/load.ts';
-import { loadConnectors } from '../../src/connector/registry.ts';
-import { tempDir } from '../support/temp-dir.ts';
+import { SettingsSections } from '../../src/config/schema.ts';
 
-const doc = readFileSync(join(import.meta.dirname, '../../docs/deployment.md'), 'utf8');
-const yamlBlocks = [...doc.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
+const ROOT = join(import.meta.dirname, '../..');
+const doc = readFileSync(join(ROOT, 'docs/deployment.md'), 'utf8');
+const yamlBlocks = [...doc.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => parse(m[1]!) as Record<string, unknown>);
 
 describe('docs/deployment.md', () => {
-  it('has a compose file with PostgreSQL, two gateway replicas on it and a load balancer', () => {
-    const compose = parse(yamlBlocks[0]!) as { services: Record<string, Record<string, any>>; configs?: Record<string, { content: string }> };
-    const { db, threadgate, lb } = compose.services;
-    expect(db!.image).toMatch(/^postgres:/);
-    expect(threadgate!.image).toMatch(/^threadgate(:|$)/);
-    expect(threadgate!.deploy.replicas).toBe(2);
-    const url = new URL(threadgate!.environment.THREADGATE_STORE_URL.replace('${PG_PASSWORD}', 'pw'));
-    expect(url.protocol).toBe('postgres:');
-    expect(url.hostname).toBe('db');
-    expect(url.pathname).toBe(`/${db!.environment.POSTGRES_DB}`);
-    expect(url.username).toBe(db!.environment.POSTGRES_USER);
-    expect(threadgate!.depends_on.db.condition).toBe('service_healthy');
-    expect(lb!.image).toMatch(/^nginx:/);
-    expect(compose.configs!.nginx!.content).toContain('server threadgate:8080');
+  it('links the deploy/ folders, each existing with the files it is said to hold', () => {
+    const linked = [...doc.matchAll(/\]\(\.\.\/(deploy\/[a-z]+)\/\)/g)].map((m) => m[1]!);
+    expect(linked).toEqual(['deploy/compose', 'deploy/kubernetes', 'deploy/prometheus', 'deploy/grafana']);
+    for (const file of ['compose/compose.yaml', 'compose/threadgate.yaml', 'compose/.env.example', 'kubernetes/deployment.yaml', 'kubernetes/README.md',
+      'prometheus/alerts.yml', 'prometheus/alerts.test.yml', 'grafana/threadgate.json']) {
+      expect(existsSync(join(ROOT, 'deploy', file)), file).toBe(true);
+    }
   });
 
-  it('has a settings example threadgate accepts, connector keys included, with the environment it names', async () => {
-    const dir = tempDir();
-    const file = join(dir, 'threadgate.yaml');
-    writeFileSync(file, yamlBlocks[1]!);
-    const env = { PLATFORM_TOKEN: 't', THREADGATE_ADMIN_TOKEN: 'a'.repeat(20), IMAP_PASSWORD: 'p', THREADGATE_STORE_URL: 'postgres://threadgate:pw@db:5432/threadgate' };
-    const { settings } = loadSettings({ path: file, env });
-    expect(settings.store.url).toBe(env.THREADGATE_STORE_URL);
-    expect(settings.server.public_url).toBe('https://threadgate.example.com');
-    expect(settings.connectors.map((c) => c.type)).toEqual(['email']);
-    expect((await loadConnectors(settings.connectors, dir)).problems).toEqual([]);
+  it('repeats no compose file, Kubernetes object or settings file of deploy/', () => {
+    const own = yamlBlocks.filter((b) => 'services' in b || 'apiVersion' in b || Object.keys(b).some((k) => Object.hasOwn(SettingsSections.shape, k)));
+    expect(own).toEqual([]);
   });
 });

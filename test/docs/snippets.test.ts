@@ -36,7 +36,7 @@ async function problemsOf(block: Block): Promise<string[]> {
 
 describe('YAML examples of the documentation', () => {
   it('are found: whole settings files and fragments of connectors:, in the README and the guides', () => {
-    expect(settingsBlocks.map((b) => b.file)).toEqual(expect.arrayContaining(['README.md', 'docs/connectors.md', 'docs/deployment.md', 'docs/email-providers.md']));
+    expect(settingsBlocks.map((b) => b.file)).toEqual(expect.arrayContaining(['README.md', 'docs/connectors.md', 'docs/email-providers.md']));
     const wrapped = settingsBlocks.filter((b) => asSettingsFile(b.text).linesBefore > 0);
     expect(wrapped.length).toBeGreaterThan(0);
     expect(wrapped.length).toBeLessThan(settingsBlocks.length);

@@ -12,7 +12,14 @@ async function signIn(value) {
   try { await api('GET', '/counts'); } catch (err) { showError(err); return; }
   $('login').hidden = true; $('app').hidden = false; $('refresh').hidden = false; $('sign-out').hidden = false;
   await loadAll();
+  openFromHash();
 }
+// A link to one record (`/admin#delivery/42`, `/admin#inbound/7`: what an alert names) opens it once signed in.
+function openFromHash() {
+  const m = /^#(delivery|inbound)\/(\d+)$/.exec(location.hash);
+  if (m) void openRecord(m[1], Number(m[2]));
+}
+window.addEventListener('hashchange', () => { if (token()) openFromHash(); });
 $('login-form').addEventListener('submit', (e) => { e.preventDefault(); void signIn($('token').value.trim()); });
 $('sign-out').addEventListener('click', () => { clearBanners(); signOut(); });
 $('refresh').addEventListener('click', () => { clearBanners(); void loadAll(); });

@@ -12,6 +12,9 @@ import type { FastifyInstance, FastifyServerFactory } from 'fastify';
 import { createServer, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http';
 import type { ProxyHandler } from './proxy-handler.ts';
 
+/** The route config of the proxy's Fastify routes: their calls are counted by the proxy's own histogram (response-counter.ts). */
+export const PROXY_ROUTE_CONFIG = Object.freeze({ proxied: true });
+
 /** The path prefixes the documents use; the proxy answers under these only. */
 const PROXY_PREFIXES = ['/api/*', '/authorize', '/callback', '/token'] as const;
 
@@ -53,6 +56,7 @@ export function registerProxyRoutes(app: FastifyInstance, proxy: ProxyHandler): 
       scope.route({
         method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
         url,
+        config: PROXY_ROUTE_CONFIG,
         handler: (request, reply) => {
           reply.hijack();
           proxy.serve(request.raw, reply.raw);
