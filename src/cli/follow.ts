@@ -2,8 +2,8 @@
  * `--follow` (`-f`) of `deliveries list` and `inbound list`, like `tail -f`:
  * the newest --limit records the filters select, printed oldest first, then
  * every new record as it is stored, read every --interval through the list's
- * own query, until SIGINT or SIGTERM (exit 0; a second signal exits at once)
- * or until stdout is closed (`| head`). Reads only: a SQLite reader in WAL
+ * own query, until SIGINT or SIGTERM (exit 0, through `untilStopped`; a
+ * second signal ends the process at once) or until stdout is closed (`| head`). Reads only: a SQLite reader in WAL
  * mode holds no lock the gateway waits for.
  *
  * New records are those with an id above every id read before, each printed
@@ -19,6 +19,7 @@ import { parseDuration } from './duration.ts';
 import { UsageError } from './errors.ts';
 import type { OptionHelp } from './help.ts';
 import { everyRow, type TableOf } from './log-tables.ts';
+import { untilStopped } from './signals.ts';
 import type { Cell } from './table.ts';
 
 export const followOptions = { follow: { type: 'boolean', short: 'f' }, interval: { type: 'string' } } as const;
@@ -88,42 +89,45 @@ export interface FollowOutput<R> {
   table: TableOf<R>;
 }
 
-/** Prints the newest `limit` records, then every new one, until a signal; 0. */
-export async function follow<R extends { id: number }>(source: FollowSource<R>, out: FollowOutput<R>, request: FollowRequest & { limit: number }): Promise<number> {
-  const stop = new AbortController();
-  const onSignal = () => (stop.signal.aborted ? process.exit(1) : stop.abort());
-  const onStdoutError = () => stop.abort();
-  process.on('SIGINT', onSignal).on('SIGTERM', onSignal);
-  process.stdout.on('error', onStdoutError);
-  try {
-    const print = printer(out);
-    let cursor = await source.newest();
-    print(request.newOnly ? [] : (await source.rows({ before: cursor + 1, limit: request.limit })).reverse());
-    /** Ids passed over, each with the time it was first missed. */
-    const gaps = new Map<number, number>();
-    while (await sleep(request.intervalMs, true, { signal: stop.signal }).catch(() => false)) {
-      const now = Date.now();
-      for (const [id, since] of gaps) if (now - since > SETTLE_MS) gaps.delete(id);
-      const present = await source.ids(gaps.size > 0 ? Math.min(...gaps.keys()) - 1 : cursor);
-      const fresh = present.filter((id) => id > cursor || gaps.has(id));
-      let next = cursor + 1;
-      for (const id of fresh) {
-        if (id < next) continue;
-        for (let gap = next; gap < id && gaps.size < MAX_GAPS; gap += 1) gaps.set(gap, now);
-        next = id + 1;
-      }
-      for (const id of fresh) gaps.delete(id);
-      cursor = Math.max(cursor, next - 1);
-      if (fresh.length === 0) continue;
-      const wanted = new Set(fresh);
-      const [low, high] = [fresh[0] as number, fresh.at(-1) as number];
-      const rows = await everyRow((page) => source.rows({ after: low - 1, before: Math.min(page.before ?? high + 1, high + 1), limit: page.limit }));
-      print(rows.filter((r) => wanted.has(r.id)));
+/** Prints the newest `limit` records, then every new one, until a signal (or stdout closes); 0. */
+export function follow<R extends { id: number }>(source: FollowSource<R>, out: FollowOutput<R>, request: FollowRequest & { limit: number }): Promise<number> {
+  return untilStopped(async (signal) => {
+    const closed = new AbortController();
+    const onStdoutError = () => closed.abort();
+    process.stdout.on('error', onStdoutError);
+    try {
+      await followUntil(source, out, request, AbortSignal.any([signal, closed.signal]));
+      return 0;
+    } finally {
+      process.stdout.off('error', onStdoutError);
     }
-    return 0;
-  } finally {
-    process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
-    process.stdout.off('error', onStdoutError);
+  });
+}
+
+async function followUntil<R extends { id: number }>(source: FollowSource<R>, out: FollowOutput<R>, request: FollowRequest & { limit: number }, stop: AbortSignal): Promise<void> {
+  const print = printer(out);
+  let cursor = await source.newest();
+  print(request.newOnly ? [] : (await source.rows({ before: cursor + 1, limit: request.limit })).reverse());
+  /** Ids passed over, each with the time it was first missed. */
+  const gaps = new Map<number, number>();
+  while (await sleep(request.intervalMs, true, { signal: stop }).catch(() => false)) {
+    const now = Date.now();
+    for (const [id, since] of gaps) if (now - since > SETTLE_MS) gaps.delete(id);
+    const present = await source.ids(gaps.size > 0 ? Math.min(...gaps.keys()) - 1 : cursor);
+    const fresh = present.filter((id) => id > cursor || gaps.has(id));
+    let next = cursor + 1;
+    for (const id of fresh) {
+      if (id < next) continue;
+      for (let gap = next; gap < id && gaps.size < MAX_GAPS; gap += 1) gaps.set(gap, now);
+      next = id + 1;
+    }
+    for (const id of fresh) gaps.delete(id);
+    cursor = Math.max(cursor, next - 1);
+    if (fresh.length === 0) continue;
+    const wanted = new Set(fresh);
+    const [low, high] = [fresh[0] as number, fresh.at(-1) as number];
+    const rows = await everyRow((page) => source.rows({ after: low - 1, before: Math.min(page.before ?? high + 1, high + 1), limit: page.limit }));
+    print(rows.filter((r) => wanted.has(r.id)));
   }
 }
 
