@@ -40,6 +40,6 @@ EXPOSE 8080
 # port given as `serve --port` is not seen by it; set server.port instead.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=15s --retries=3 \
   CMD ["node", "/app/src/cli/threadgate.js", "health"]
-# A young generation of 16 MiB instead of V8's up to 128 MiB (src/cli/node-flags.ts).
-ENTRYPOINT ["node", "--max-semi-space-size=16", "/app/src/cli/threadgate.js"]
+# A young generation of two 8 MiB semi-spaces instead of V8's up to 128 MiB (src/cli/node-flags.ts).
+ENTRYPOINT ["node", "--max-semi-space-size=8", "/app/src/cli/threadgate.js"]
 CMD ["serve", "--host", "0.0.0.0"]

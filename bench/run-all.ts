@@ -5,8 +5,9 @@
  * reads as prepared and as written, bench/store/), the receiver against a bare
  * Fastify route and its floors, the drain of 20,000 webhooks, the webhook
  * connector's intake (bench/receiver/), the e-mail backlog against imapflow +
- * mailparser alone (bench/email/), then the receiver on PostgreSQL with one
- * and two replicas beside SQLite (bench/replicas/). The proxy, the live e-mail
+ * mailparser alone (bench/email/), the receiver on PostgreSQL with one and
+ * two replicas beside SQLite (bench/replicas/), then the gateway's memory,
+ * idle and in a 256 MiB limit (bench/footprint/). The proxy, the live e-mail
  * round trip, the PostgreSQL driver comparison and `serve`'s start-up have
  * their own scripts: bench:proxy, bench:email, bench:pg-driver, bench:start.
  */
@@ -14,6 +15,8 @@ import { cpus, totalmem } from 'node:os';
 import { benchConnectorIntake, reportIntake } from './receiver/connector-intake.bench.ts';
 import { benchDrain, reportDrain } from './receiver/drain.bench.ts';
 import { reportBacklog } from './email/email-backlog-report.ts';
+import { benchFootprint } from './footprint/footprint.bench.ts';
+import { reportFootprint } from './footprint/footprint-report.ts';
 import { benchEmailBacklog } from './email/email-backlog.bench.ts';
 import { benchGroupCommit } from './store/group-commit.bench.ts';
 import { benchJobs } from './store/jobs.bench.ts';
@@ -41,4 +44,6 @@ section('e-mail backlog');
 reportBacklog(await benchEmailBacklog());
 section('receiver on PostgreSQL replicas');
 await benchReceiverReplicas();
+section('footprint');
+reportFootprint(await benchFootprint());
 if (!receiverOk) process.exitCode = 1;

@@ -28,11 +28,11 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { ImapFlow } from 'imapflow';
 import type { TestProject } from 'vitest/node';
-import { stringify } from 'yaml';
 import { GATEWAY_ENV, GATEWAY_NODE_FLAGS } from '../../src/cli/node-flags.ts';
 import setupMailServers from '../../test/support/mail-global-setup.ts';
 import type { MailServersInfo } from '../../test/support/mail-servers.ts';
 import { startChildSandbox } from '../support/child-sandbox.ts';
+import { PASSWORD, writeSettings } from './mail-gateway-settings.ts';
 import { reportBacklog, type BacklogResult } from './email-backlog-report.ts';
 import { peakRssMiB, wallClockMs, type FloorResult } from './email-floor.ts';
 import { cpuSince, mainThreadCpuMicros, processCpuMicros, processesCpuMicros } from '../support/measure.ts';
@@ -42,15 +42,15 @@ const MAILS = Number(process.env.BENCH_MAILS ?? 2_000);
 const MAIN = join(import.meta.dirname, '../../src/cli/threadgate.js');
 const FLOOR = join(import.meta.dirname, 'email-floor.ts');
 const POSTING_FLOOR = join(import.meta.dirname, 'email-floor-posting.ts');
-const PASSWORD = 'bench';
+export { PASSWORD };
 
 /** GATEWAY_ENV, each variable overridable from the benchmark's own environment (e.g. `MALLOC_ARENA_MAX=8` to compare). */
 function gatewayEnv(): Record<string, string> {
   return Object.fromEntries(Object.entries(GATEWAY_ENV).map(([name, value]) => [name, process.env[name] ?? value]));
 }
 
-/** A customer's reply with the conversation quoted below it, as text and HTML. */
-function mail(i: number, to: string): string {
+/** A customer's reply with the conversation quoted below it, as text and HTML (bench/footprint/ appends them too). */
+export function mail(i: number, to: string): string {
   const history = Array.from({ length: 12 }, (_, n) => `> On day ${n + 1} we wrote: your order ${i} is on its way, tracking number ${100_000 + n}.`).join('\n');
   const text = `Hello,\n\nmy order ${i} has still not arrived. Could you look into it?\n\nThanks,\nCustomer ${i}\n\n${history}\n`;
   const html = `<html><body><p>Hello,</p><p>my order ${i} has still not arrived. Could you look into it?</p><p>Thanks,<br>Customer ${i}</p><blockquote>${history.replaceAll('\n', '<br>')}</blockquote></body></html>`;
@@ -79,11 +79,12 @@ function mail(i: number, to: string): string {
 const imap = (info: MailServersInfo, user: string) =>
   new ImapFlow({ host: info.host, port: info.imapPort, secure: false, auth: { user, pass: PASSWORD }, logger: false });
 
-async function fill(info: MailServersInfo, user: string): Promise<void> {
+/** `count` mails APPENDed into the user's INBOX, numbered from `first` (their Message-IDs say the number). */
+export async function fill(info: MailServersInfo, user: string, count = MAILS, first = 0): Promise<void> {
   const client = imap(info, user);
   await client.connect();
   try {
-    for (let i = 0; i < MAILS; i++) await client.append('INBOX', mail(i, user));
+    for (let i = first; i < first + count; i++) await client.append('INBOX', mail(i, user));
   } finally {
     await client.logout();
   }
@@ -163,24 +164,7 @@ export async function benchEmailBacklog(): Promise<BacklogResult> {
     const floor = await runFloor();
     const posting = await postingFloor(mail, support, dir);
 
-    const file = join(dir, 'threadgate.yaml');
-    const db = join(dir, 'backlog.db');
-    writeFileSync(
-      file,
-      stringify({
-        platform: { url: sandbox.url, organization_id: sandbox.organizationId, token: sandbox.token },
-        server: { port: 0 },
-        store: { path: db },
-        log: { level: 'warn' },
-        connectors: [
-          {
-            name: 'mail', type: 'email', room_id: sandbox.roomId, address: support,
-            imap: { host: mail.host, port: mail.imapPort, secure: false, user: support, password: PASSWORD },
-            smtp: { host: mail.host, port: mail.smtpPort, secure: false },
-          },
-        ],
-      }),
-    );
+    const { file, db } = writeSettings(dir, sandbox, mail, support, { dbName: 'backlog.db', server: { port: 0 } });
     const dovecotBefore = processesCpuMicros('dovecot');
     const platformBefore = processCpuMicros(sandbox.pid);
     const started = performance.now();

@@ -34,11 +34,16 @@ const entries: [string, NodeJS.ProcessEnv][] =
         ['src/cli/main.ts', {}],
       ];
 /**
- * What `serve` with an e-mail connector imports of them at its start (strace of its opens): drizzle-orm's migrator
- * alone (its root entry, which the gateway never loads, takes more than all the others), and not nodemailer, which
- * the connector loads at its first reply.
+ * What `serve` with an e-mail connector imports of them at its start (a module trace): drizzle-orm's migrator
+ * alone (its root entry, which the gateway never loads, takes more than all the others), undici and prom-client by
+ * the sub-paths the gateway uses (src/platform/undici.ts, src/http/prom-client.ts), and not mailparser nor
+ * nodemailer, which the connector loads at its first mail and its first reply (docs/decisions/footprint.md).
  */
-const LIBRARIES = ['fastify', 'pino', 'zod', 'undici', 'yaml', 'prom-client', 'better-sqlite3', 'drizzle-orm/migrator', 'imapflow', 'mailparser'];
+const LIBRARIES = [
+  'fastify', 'pino', 'zod', 'yaml', 'better-sqlite3', 'drizzle-orm/migrator', 'imapflow',
+  ...['dispatcher/pool', 'dispatcher/agent', 'api/index', 'core/errors'].map((p) => `undici/lib/${p}.js`),
+  ...['registry', 'counter', 'gauge', 'histogram'].map((p) => `prom-client/lib/${p}.js`),
+];
 const IMPORT_LIBRARIES = `
 import { enableCompileCache } from 'node:module';
 enableCompileCache();

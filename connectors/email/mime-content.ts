@@ -21,7 +21,7 @@
  *
  * (mailparser itself inlines only `Content-Disposition: inline` messages.)
  */
-import { simpleParser, type ParsedMail as MailparserMail, type SimpleParserOptions } from 'mailparser';
+import type { ParsedMail as MailparserMail, SimpleParserOptions } from 'mailparser';
 import { listAttachments } from './attachments.ts';
 import { readableText } from '../../src/connector/api.ts';
 import type { MailAttachment, MailFile } from './parsed-mail.ts';
@@ -65,6 +65,18 @@ function forwardBlock(content: MimeContent): string {
     .filter(([, value]) => value)
     .map(([name, value]) => `${name}: ${value}`);
   return [FORWARD_MARKER, ...header, '', content.text].join('\n').trimEnd();
+}
+
+/**
+ * mailparser, imported at the first mail read (docs/decisions/footprint.md): with what it loads (html-to-text,
+ * linkify-it, he) about 4 MiB that a gateway waiting on an empty mailbox does not hold; the first mail waits for
+ * the import once (24–43 ms measured, the compile cache warm).
+ */
+let mailparser: Promise<typeof import('mailparser')> | undefined;
+
+/** mailparser's `simpleParser`, with the library imported at its first call. */
+export async function simpleParser(raw: Buffer, options: SimpleParserOptions): Promise<MailparserMail> {
+  return (await (mailparser ??= import('mailparser'))).simpleParser(raw, options);
 }
 
 /** Reads one message; throws what mailparser throws (the caller falls back). */

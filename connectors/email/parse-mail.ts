@@ -15,13 +15,13 @@
  * is left. Never throws: whatever the bytes, the caller gets a message,
  * possibly one with `skip` set.
  */
-import { simpleParser, type ParsedMail as MailparserMail } from 'mailparser';
+import type { ParsedMail as MailparserMail } from 'mailparser';
 import { parseBareAddress, toMailAddresses } from './addresses.ts';
 import { attachmentLine } from './attachments.ts';
 import { fallbackText } from './fallback-text.ts';
 import { parseMailDate } from './mail-date.ts';
 import { deriveMessageId, extractMessageIds, firstMessageId } from './message-ids.ts';
-import { PARSER_OPTIONS, readMimeContent } from './mime-content.ts';
+import { PARSER_OPTIONS, readMimeContent, simpleParser } from './mime-content.ts';
 import { classifyNoise, type NoiseOptions } from './noise.ts';
 import { SkipCode, type MailAddress, type MailAttachment, type MailFile, type MailSkip, type ParsedMail } from './parsed-mail.ts';
 import { pickInterestingHeaders, readHeaderBlock, withUtf8HeaderBlock, type HeaderBlock } from './raw-headers.ts';

@@ -14,7 +14,7 @@
  * docs/decisions/attachment-fetch.md.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from '../platform/undici.ts';
 import {
   AttachmentFetchError,
   AttachmentHostRefusedError,
@@ -115,8 +115,9 @@ export class HttpAttachmentFetcher implements AttachmentFetcher {
     for (let hop = 0; ; hop += 1) {
       const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: '*/*' };
       if (url.origin === this.#platform.origin) headers.authorization = this.#deps.authorization();
-      const res = await request(url, {
-        dispatcher: this.#dispatcher,
+      const res = await this.#dispatcher.request({
+        origin: url.origin,
+        path: url.pathname + url.search,
         method: 'GET',
         headers,
         signal,

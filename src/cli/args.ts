@@ -1,5 +1,6 @@
 /** Small helpers over node:util parseArgs shared by the commands. */
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
+import { parseArgs } from '../base/builtins.ts';
 import { UsageError } from './errors.ts';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;

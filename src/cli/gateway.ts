@@ -8,7 +8,6 @@
  * runner finishes or releases its jobs, then connectors stop and the store
  * closes.
  */
-import { setUpAlerts } from '../alerts/start-alerts.ts';
 import { LiveFeed } from '../base/live-feed.ts';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -30,7 +29,6 @@ import { ConnectorRuntime } from '../connector/runtime.ts';
 import { buildApp } from '../http/app.ts';
 import { GatewayHealth } from '../http/gateway-health.ts';
 import { GatewayMetrics } from '../http/metrics.ts';
-import { proxyDeps } from './proxy-setup.ts';
 import type { Logger } from '../log/logger.ts';
 import { PlatformHttpClient } from '../platform/http-client.ts';
 import { PlatformHealth } from '../platform/platform-health.ts';
@@ -168,16 +166,19 @@ export async function startGateway(
     const proxyOn = settings.proxy.clients.length > 0 || settings.proxy.forward_caller_authorization;
     // The proxy reads the token at each call, so a reloaded one reaches it too.
     const upstream = { url: platform.url, organizationId: platform.organizationId, authorization: () => platformHttp.authorization };
+    // Loaded only when on: a gateway without the proxy holds neither its modules nor every endpoint's schemas.
+    const proxy = proxyOn ? (await import('./proxy-setup.ts')).proxyHandler(settings, upstream, logger, metrics, store) : undefined;
     app = buildApp({
       ...{ settings, store, logger, health, metrics, files, feed },
       intake: bridge.intake,
       connectorRoutes: runtime.routes,
       admin: bridge,
-      ...(proxyOn ? { proxy: proxyDeps(settings, upstream, logger, metrics, store) } : {}),
+      ...(proxy ? { proxy } : {}),
     });
     if (!proxyOn) logger.info('proxy of the platform API is off: set proxy.clients (or proxy.forward_caller_authorization)');
     metrics.addScrapeGauges(store, health, () => bridge.runner.laneLoads());
-    const alerts = settings.alerts && setUpAlerts({ settings: settings.alerts, store, queue: bridge.queue, runner: bridge.runner, health, logger, lease: pollers, origin: () => ({ publicUrl, replica }), told: metrics.alertTold });
+    // Loaded only when alerts are set (their watch, senders and mail composer).
+    const alerts = settings.alerts && (await import('../alerts/start-alerts.ts')).setUpAlerts({ settings: settings.alerts, store, queue: bridge.queue, runner: bridge.runner, health, logger, lease: pollers, origin: () => ({ publicUrl, replica }), told: metrics.alertTold });
     const host = overrides.host ?? settings.server.host;
     const address = await app.listen({ host, port: overrides.port ?? settings.server.port });
     const url = address.replace('[::1]', '127.0.0.1');

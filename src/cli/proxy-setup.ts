@@ -1,8 +1,13 @@
-/** The proxy's pieces from the settings: route table from the documented endpoints, callers, upstreams. */
+/**
+ * The proxy from the settings: route table from the documented endpoints,
+ * callers, upstreams. Imported by `serve` only when the settings turn the
+ * proxy on: a gateway without it does not hold the proxy's modules nor every
+ * endpoint's schemas (docs/decisions/footprint.md).
+ */
 import type { Settings } from '../config/schema.ts';
 import type { GatewayMetrics } from '../http/metrics.ts';
 import { ProxyCallers } from '../http/proxy/callers.ts';
-import type { ProxyDeps } from '../http/proxy/proxy-handler.ts';
+import { ProxyHandler, type ProxyDeps } from '../http/proxy/proxy-handler.ts';
 import { ProxyRouteTable } from '../http/proxy/route-table.ts';
 import type { Logger } from '../log/logger.ts';
 import { ALL_ENDPOINTS } from '../platform/endpoints/index.ts';
@@ -36,4 +41,9 @@ export function proxyDeps(
     logger: logger.child({ room: 'proxy' }),
     onCall: metrics.proxied,
   };
+}
+
+/** The proxy's handler, which the app serves before Fastify (src/http/proxy/proxy-routes.ts). */
+export function proxyHandler(...args: Parameters<typeof proxyDeps>): ProxyHandler {
+  return new ProxyHandler(proxyDeps(...args));
 }

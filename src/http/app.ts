@@ -3,7 +3,7 @@
  * fresh one each time and use inject() or a real port 0.
  */
 import type { LiveFeed } from '../base/live-feed.ts';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { FileService } from '../bridge/files.ts';
 import type { WebhookIntake } from '../bridge/webhook-intake.ts';
 import type { Settings } from '../config/schema.ts';
@@ -13,7 +13,7 @@ import { lazyChild } from '../log/lazy-child.ts';
 import { ROUTE_SCHEMAS_OFF } from '../base/route-schemas-off.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Store } from '../store/database.ts';
-import { registerAdmin, type AdminBridge } from './admin/index.ts';
+import type { AdminBridge, AdminDeps } from './admin/index.ts';
 import { registerApiDocs } from './api-docs/routes.ts';
 import { registerConnectorRoutes } from './connector-routes.ts';
 import { answerFrameworkError, installErrorHandlers } from './errors.ts';
@@ -21,7 +21,7 @@ import { registerFileRoutes } from './file-routes.ts';
 import { GatewayHealth } from './gateway-health.ts';
 import { registerHealthRoutes } from './health-routes.ts';
 import { registerMetricsRoute, type GatewayMetrics } from './metrics.ts';
-import { ProxyHandler, type ProxyDeps } from './proxy/proxy-handler.ts';
+import type { ProxyHandler } from './proxy/proxy-handler.ts';
 import { proxyFirstServer, registerProxyRoutes } from './proxy/proxy-routes.ts';
 import { registerWebhookRoutes } from './webhook-routes.ts';
 
@@ -39,8 +39,8 @@ export interface AppDeps {
   admin?: AdminBridge;
   /** Served at /metrics when given. */
   metrics?: GatewayMetrics;
-  /** The proxy of the platform's documented API; absent: off. */
-  proxy?: ProxyDeps;
+  /** The proxy of the platform's documented API (src/cli/proxy-setup.ts makes it when the settings turn it on); absent: off. */
+  proxy?: ProxyHandler;
   /** The file store, served at /files/<id> through signed links; absent in tests of the bare app. */
   files?: FileService;
   /** What `GET /admin/api/events` streams (with the admin API on). */
@@ -48,7 +48,7 @@ export interface AppDeps {
 }
 
 export function buildApp(deps: AppDeps): FastifyInstance {
-  const proxy = deps.proxy ? new ProxyHandler(deps.proxy) : undefined;
+  const proxy = deps.proxy;
   const app = Fastify({
     ...(proxy ? { serverFactory: proxyFirstServer(proxy) } : {}),
     loggerInstance: deps.logger.child({ room: 'http' }) as FastifyBaseLogger,
@@ -74,7 +74,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   registerApiDocs(app, deps.proxy !== undefined);
   // Browsers ask every origin for one; an empty answer keeps 404s out of the log and the console.
   app.get('/favicon.ico', async (_request, reply) => reply.code(204).header('cache-control', 'public, max-age=86400').send());
-  registerAdmin(app, {
+  registerAdminWhenOn(app, {
     token: deps.settings.server.admin_token,
     store: deps.store,
     bridge: deps.admin,
@@ -100,4 +100,25 @@ function closeIdleWhileClosing(app: FastifyInstance): void {
     clearInterval(sweep);
     done();
   });
+}
+
+/**
+ * The admin API and page, only with `server.admin_token` set (and a bridge to act through); otherwise one info line
+ * says they are off. Their modules (routes, zod schemas, OpenAPI document, page) are imported only then
+ * (docs/decisions/footprint.md), by a plugin Fastify loads at `ready()`, not encapsulated (what fastify-plugin
+ * marks): its routes and hooks are the app's own, as if registered in place.
+ */
+function registerAdminWhenOn(app: FastifyInstance, deps: AdminDeps): void {
+  const logger = deps.logger.child({ room: 'admin' });
+  if (!deps.token) {
+    logger.info({ event: 'admin_off' }, 'admin API and page are off: set server.admin_token (16+ characters) to serve /admin and /admin/api');
+    return;
+  }
+  if (!deps.bridge) {
+    logger.info({ event: 'admin_off' }, 'admin API and page are off: this app has no bridge to act through');
+    return;
+  }
+  const admin: FastifyPluginAsync = async (root) => (await import('./admin/index.ts')).registerAdmin(root, deps);
+  Object.assign(admin, { [Symbol.for('skip-override')]: true });
+  void app.register(admin);
 }

@@ -8,7 +8,7 @@
  * the dashboard of deploy/ read of them: docs/deployment.md, "Monitoring".
  */
 import type { FastifyInstance } from 'fastify';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from './prom-client.ts';
 import { CLOSE_SESSION_JOB, PLATFORM_LANES, POST_MESSAGES_JOB } from '../bridge/inbound.ts';
 import { DELIVER_JOB } from '../bridge/webhook-intake.ts';
 import type { SubmitResult } from '../connector/api.ts';
@@ -49,7 +49,7 @@ export class GatewayMetrics {
   /** `replica`: a label on every series, so replicas sharing one database are told apart when scraped together. */
   constructor(options: { replica?: string } = {}) {
     if (options.replica !== undefined) this.registry.setDefaultLabels({ replica: options.replica });
-    collectDefaultMetrics({ register: this.registry, prefix: 'threadgate_' });
+    collectDefaultMetrics(this.registry, 'threadgate_');
     this.#webhooks = new Counter({
       name: 'threadgate_webhooks_received_total',
       help: 'Webhooks received from the platform, by connector and result (accepted, duplicate, rejected).',

@@ -13,7 +13,7 @@
  * them at scrape time only, so the receiver's hot path hashes no label object.
  */
 import type { FastifyInstance } from 'fastify';
-import { Counter, type Registry } from 'prom-client';
+import { Counter, type Registry } from './prom-client.ts';
 import { PROXY_ROUTE_CONFIG } from './proxy/proxy-routes.ts';
 
 export const UNMATCHED_ROUTE = '(unmatched)';

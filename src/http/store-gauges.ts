@@ -8,7 +8,7 @@
  * answer, its gauges are left empty and the scrape still succeeds, so
  * `threadgate_store_up` 0 reaches Prometheus instead of a failed scrape.
  */
-import { Gauge, type Registry } from 'prom-client';
+import { Gauge, type Registry } from './prom-client.ts';
 import { DEAD_LETTER_RECORDS, deadLettersByConnector, oldestDueByKind } from '../store/health-queries.ts';
 import type { Sql } from '../store/sql.ts';
 import type { HealthReport } from './gateway-health.ts';

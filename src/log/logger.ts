@@ -8,7 +8,7 @@
  * has written, after both redactions, into one line for people (errors' stacks
  * at debug and trace only).
  */
-import { types } from 'node:util';
+import { types } from '../base/builtins.ts';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { prettyDestination } from './pretty-destination.ts';
 

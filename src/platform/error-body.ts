@@ -11,7 +11,7 @@
  * Anything else (an HTML page from a proxy, an empty body) becomes a short
  * text excerpt or the status text.
  */
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES } from '../base/builtins.ts';
 
 export const MAX_DETAIL_CHARS = 300;
 export const MAX_BODY_CHARS = 4096;

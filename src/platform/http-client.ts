@@ -10,7 +10,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
-import { Pool, type Dispatcher } from 'undici';
+import { Pool, type Dispatcher } from './undici.ts';
 import type { z } from 'zod';
 import {
   PlatformClientOptionsError,
@@ -135,7 +135,9 @@ export class PlatformHttpClient {
       ...this.#baseHeaders(req.rawBody === undefined && req.body !== undefined, req.anonymous === true),
     };
     let body: Outgoing = typeof req.rawBody === 'string' ? req.rawBody : req.body === undefined ? undefined : JSON.stringify(req.body);
-    if (req.rawBody instanceof FormData) {
+    // Not `instanceof FormData`: the global FormData is Node's own bundled undici, loaded at its first mention (~2 MiB
+    // held by every gateway that posts, though only uploads are multipart; docs/decisions/footprint.md).
+    if (req.rawBody !== undefined && typeof req.rawBody !== 'string') {
       // undici's request() takes only its own FormData class: encode the multipart body once (uploads are small
       // images), so every retry sends the same bytes and boundary.
       const encoded = new Response(req.rawBody);

@@ -2,13 +2,18 @@
  * The platform's unified messaging API (spec 03) and the owned-chat calls the
  * session flow needs (spec 01), bound to one organization.
  *
- * A thin face over the typed client (`client.ts`) for the bridge: each
+ * A thin face over the typed client (`client.ts`) for the bridge, made of
+ * the endpoints it calls alone (a gateway does not load every endpoint's
+ * schemas; docs/decisions/footprint.md): each
  * request body and query is checked with its strict schema before anything
  * is sent (PlatformRequestInvalidError names the field paths), what is sent
  * is the schema's output, documented defaults filled in, and each answer is
  * parsed with its loose schema (PlatformResponseError otherwise).
  */
-import { callOptions, createPlatformClient, isPathSegment } from './client.ts';
+import type { PlatformClient } from './client.ts';
+import { callOptions, createEndpointClient, isPathSegment } from './endpoint-client.ts';
+import { OWNED_CHAT_CALLS } from './endpoints/spec-01-owned-chats.ts';
+import { SPEC_03_UNIFIED_MESSAGING } from './endpoints/spec-03-unified-messaging.ts';
 import { PlatformClientOptionsError } from './errors.ts';
 import type { PlatformHttpClient } from './http-client.ts';
 import type { CallOptions } from './http-request.ts';
@@ -52,14 +57,18 @@ export interface UnifiedMessagingClient {
   endOwnedChat(chatId: string, options?: CallOptions): Promise<Chat>;
 }
 
+/** The endpoints the bridge calls: unified messaging (spec 03) and the owned-chat reads and ends (spec 01). */
+const UM_ENDPOINTS = [...SPEC_03_UNIFIED_MESSAGING, ...OWNED_CHAT_CALLS] as const;
+type UmPlatform = Pick<PlatformClient, (typeof UM_ENDPOINTS)[number]['id'] | 'paginate'>;
+
 export function createUnifiedMessagingClient(deps: {
   http: PlatformHttpClient;
   organizationId: string;
 }): UnifiedMessagingClient {
   const { http, organizationId } = deps;
   if (!isPathSegment(organizationId)) throw new PlatformClientOptionsError('organizationId must be a non-empty id');
-  // The gateway's calls go through the typed client: the same endpoint list, schemas and checks as everyone's.
-  const platform = createPlatformClient({ http, organizationId });
+  // The gateway's calls go through the typed client: the same endpoint lists, schemas and checks as everyone's.
+  const platform = createEndpointClient(UM_ENDPOINTS, { http, organizationId }) as unknown as UmPlatform;
   const config = (id: string) => ({ config_id: id });
 
   const client: UnifiedMessagingClient = {

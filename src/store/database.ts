@@ -72,12 +72,18 @@ export function openStore(options: StoreOptions): Store {
   // `full`: the log is fsynced after every group, off the event loop (wal-sync.ts), instead of inside COMMIT.
   const wal = path !== ':memory:' && (options.synchronous ?? 'full') === 'full' ? new WalSync(path) : undefined;
   if (wal) db.pragma('synchronous = NORMAL');
-  const group = new GroupCommitter(db, new SqliteSql(db), { ...options.groupCommit, ...(wal ? { sync: () => wal.sync() } : {}) });
   const bg = options.backgroundCheckpoints;
   const checkpointer =
     bg && path !== ':memory:'
       ? new Checkpointer(path, db, { busyTimeoutMs: options.busyTimeoutMs ?? 5000, ...(typeof bg === 'object' ? bg : {}) })
       : undefined;
+  const onCommit = options.groupCommit?.onCommit;
+  const group = new GroupCommitter(db, new SqliteSql(db), {
+    ...options.groupCommit,
+    ...(wal ? { sync: () => wal.sync() } : {}),
+    // The checkpoint thread runs while groups change rows fast (checkpointer.ts).
+    ...(checkpointer ? { onCommit: (size: number, seconds: number) => (onCommit?.(size, seconds), checkpointer.committed()) } : {}),
+  });
   const read = new Repos(new SqliteSql(readDb));
   let closing: Promise<void> | undefined;
 

@@ -12,7 +12,17 @@
  * put into HTML (`-- <br>`) would come out as `--` (html-to-text trims the
  * space); it is turned into `--&nbsp;` so the text keeps the standard `-- `.
  */
-import { convert, type HtmlToTextOptions } from 'html-to-text';
+import { createRequire } from 'node:module';
+import type { HtmlToTextOptions } from 'html-to-text';
+
+/**
+ * html-to-text, loaded at the first HTML turned into text (docs/decisions/footprint.md): a gateway that waits does
+ * not hold it. Its CommonJS build, by `require`, because that is the copy mailparser loads: an `import` would load
+ * the ES build beside it, the library twice. Synchronous, so this function stays so.
+ */
+let library: typeof import('html-to-text') | undefined;
+const convert = (html: string, options: HtmlToTextOptions): string =>
+  (library ??= createRequire(import.meta.url)('html-to-text') as typeof import('html-to-text')).convert(html, options);
 
 /** Longer HTML is cut (html-to-text appends "..."); mail bodies past this are newsletters, not questions. */
 export const MAX_HTML_CHARS = 2_000_000;

@@ -1,6 +1,6 @@
 /**
  * The admin API (`/admin/api/…`) and page (`/admin`), registered only when
- * `server.admin_token` is set; otherwise one info line says they are off.
+ * `server.admin_token` is set (app.ts imports this module then).
  * Every API route but the OpenAPI document needs the token. Params, query
  * and body are checked with the route's zod schemas before the handler runs:
  * a bad field is a 400 naming it, an unknown id a 404, all as JSON.
@@ -38,16 +38,10 @@ export interface AdminDeps {
   feed?: LiveFeed;
 }
 
+/** Serves the admin API and page; app.ts calls it when `deps.token` and `deps.bridge` are there. */
 export function registerAdmin(app: FastifyInstance, deps: AdminDeps): void {
   const logger = deps.logger.child({ room: 'admin' });
-  if (!deps.token) {
-    logger.info({ event: 'admin_off' }, 'admin API and page are off: set server.admin_token (16+ characters) to serve /admin and /admin/api');
-    return;
-  }
-  if (!deps.bridge) {
-    logger.info({ event: 'admin_off' }, 'admin API and page are off: this app has no bridge to act through');
-    return;
-  }
+  if (!deps.token || !deps.bridge) return; // app.ts said so already
   const runs = new ReplayRuns({ store: deps.store, replayer: deps.bridge.replayer, logger });
   const services: AdminServices = {
     store: deps.store,

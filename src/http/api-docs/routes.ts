@@ -6,12 +6,13 @@
  * Always on and without a token: both describe shapes, never data. With
  * the proxy off (no `proxy.clients`, no forwarding of the caller's token)
  * both say so — the paths answer 404 — and how to turn it on. Built once per
- * state, at its first request; the page's Content-Security-Policy allows
- * exactly its own inline script and style (by their SHA-256).
+ * state, at its first request, with the endpoint lists imported then (a
+ * gateway whose proxy is off does not hold every endpoint's schemas
+ * otherwise; docs/decisions/footprint.md); the page's Content-Security-Policy
+ * allows exactly its own inline script and style (by their SHA-256).
  */
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { ALL_ENDPOINTS } from '../../platform/endpoints/index.ts';
 import { inlinePageHeaders, PACKAGE_VERSION } from '../inline-page.ts';
 import { API_DOCS_JSON_PATH, API_DOCS_PATH, buildApiDocs, type ApiDocsOperation, type JsonSchema } from './openapi.ts';
 
@@ -24,7 +25,7 @@ interface Built {
 }
 
 /** One build per proxy state: on, off. */
-const built = new Map<boolean, Built>();
+const built = new Map<boolean, Promise<Built>>();
 
 export const PROXY_OFF_NOTE =
   'The proxy is off on this gateway: these paths answer 404 until the settings give it a key (proxy.clients) or let callers bring their own token (proxy.forward_caller_authorization: true).';
@@ -63,7 +64,8 @@ function renderOperations(operations: readonly ApiDocsOperation[]): string {
     .join('\n');
 }
 
-function build(proxyOn: boolean): Built {
+async function build(proxyOn: boolean): Promise<Built> {
+  const { ALL_ENDPOINTS } = await import('../../platform/endpoints/index.ts');
   const { document, operations } = buildApiDocs(ALL_ENDPOINTS, PACKAGE_VERSION);
   const template = readFileSync(PAGE_FILE, 'utf8');
   // The hashes are of the template's own script and style; the rendered list adds neither.
@@ -80,16 +82,19 @@ function build(proxyOn: boolean): Built {
 /** `proxyOn`: whether this gateway serves the paths (the docs say so when it does not). */
 export function registerApiDocs(app: FastifyInstance, proxyOn: boolean): void {
   // Built at the first request, not at the start (~30 ms of every start otherwise).
-  const docs = (): Built => {
+  const docs = (): Promise<Built> => {
     let d = built.get(proxyOn);
-    if (d === undefined) built.set(proxyOn, (d = build(proxyOn)));
+    if (d === undefined) {
+      built.set(proxyOn, (d = build(proxyOn)));
+      d.catch(() => built.delete(proxyOn)); // tried again at the next request
+    }
     return d;
   };
   app.get(API_DOCS_JSON_PATH, async (_request, reply: FastifyReply) =>
-    reply.header('content-type', 'application/json; charset=utf-8').send(docs().json),
+    reply.header('content-type', 'application/json; charset=utf-8').send((await docs()).json),
   );
   const page = async (_request: unknown, reply: FastifyReply) => {
-    const d = docs();
+    const d = await docs();
     return reply.headers(d.headers).send(d.html);
   };
   app.get(API_DOCS_PATH, page);

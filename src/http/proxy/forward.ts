@@ -15,7 +15,7 @@
  */
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
-import { errors, type Dispatcher } from 'undici';
+import { errors, type Dispatcher } from '../../platform/undici.ts';
 import { ThreadgateError } from '../../base/errors.ts';
 import type { AnswerBody } from './answer-body.ts';
 import { downstreamHeaders, upstreamHeaders, type SeenBy } from './forward-headers.ts';

@@ -16,7 +16,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { Logger } from 'pino';
-import { Pool } from 'undici';
+import { Pool } from '../../platform/undici.ts';
 import type { Upstream } from '../../platform/endpoints/types.ts';
 import { RouteNotFoundError, toErrorBody } from '../errors.ts';
 import type { ProxyCallers } from './callers.ts';

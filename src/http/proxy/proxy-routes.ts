@@ -9,7 +9,8 @@
  * route, answered 405 by the route table).
  */
 import type { FastifyInstance, FastifyServerFactory } from 'fastify';
-import { createServer, type IncomingMessage, type ServerOptions, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerOptions, ServerResponse } from 'node:http';
+import { createServer } from '../../base/builtins.ts';
 import type { ProxyHandler } from './proxy-handler.ts';
 
 /** The route config of the proxy's Fastify routes: their calls are counted by the proxy's own histogram (response-counter.ts). */

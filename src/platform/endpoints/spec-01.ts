@@ -33,10 +33,10 @@ import {
   UserPage,
   UserPreferences,
 } from '../schemas/users.ts';
+import { CHATS, OWNED_CHAT_CALLS } from './spec-01-owned-chats.ts';
 import type { EndpointSpec } from './types.ts';
 
 const SIGN_IN = '01 Sign-in endpoints';
-const CHATS = '01 Chats';
 const USERS = '01 Users';
 const CLIENTS = '01 User clients';
 const PREFERENCES = '01 Preferences and avatar';
@@ -75,14 +75,7 @@ const CHAT_ENDPOINTS = [
     summary: 'Decrypted chats of a room with their messages; needs the X-PRIVATE-KEY header (RSA private key on one line).',
     query: DecryptedChatListQuery, response: DecryptedChatPage,
   },
-  {
-    id: 'getOwnedChat', method: 'GET', path: '/api/v5/orgs/<organization_id>/owned_chats/<chat_id>', upstream: 'api', source: CHATS,
-    summary: 'One chat of a room the organization owns.', response: Chat,
-  },
-  {
-    id: 'endOwnedChat', method: 'PATCH', path: '/api/v5/orgs/<organization_id>/owned_chats/<chat_id>', upstream: 'api', source: CHATS,
-    summary: 'End the chat (is_ended true); it is locked permanently.', body: EndChatRequest, response: Chat,
-  },
+  ...OWNED_CHAT_CALLS,
   {
     id: 'replaceOwnedChat', method: 'PUT', path: '/api/v5/orgs/<organization_id>/owned_chats/<chat_id>', upstream: 'api', source: CHATS,
     summary: 'End the chat, PUT form (is_ended true); it is locked permanently.', body: EndChatRequest, response: Chat,
