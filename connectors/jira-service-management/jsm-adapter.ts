@@ -16,7 +16,7 @@
  * (`myself.accountId`). Comment bodies are Jira wiki markup: a note is sent
  * as plain text headed by the agent's name.
  */
-import { TicketKeys } from '../ticket/ticket-keys.ts';
+import { KeyedTicketAdapter } from '../ticket/ticket-keys.ts';
 import type { Logger } from '../../src/connector/api.ts';
 import {
   TicketAttachmentRefusedError,
@@ -26,7 +26,6 @@ import {
   type Ticket,
   type TicketAdapter,
   type TicketAttachment,
-  type TicketEntry,
   type TicketPerson,
   type TicketUpload,
 } from '../ticket/ticket-adapter.ts';
@@ -54,7 +53,7 @@ interface Desk {
   projectKey: string;
 }
 
-export class JsmAdapter implements TicketAdapter {
+export class JsmAdapter extends KeyedTicketAdapter<(TicketPerson & { zone: string | undefined })> implements TicketAdapter {
   readonly system = 'Jira';
   /** An internal comment's files are internal attachments: agents only. */
   readonly privateNoteFilesArePublic = false;
@@ -63,21 +62,19 @@ export class JsmAdapter implements TicketAdapter {
   readonly #config: JsmConnectorConfig;
   readonly #http: JsmHttp;
   readonly #reader: RequestReader;
-  readonly #keys: TicketKeys;
   readonly #logger: Logger | undefined;
   readonly #searchPageSize: number;
   readonly #overlapMs: number;
-  #self: (TicketPerson & { zone: string | undefined }) | undefined;
   #desk: Desk | undefined;
 
   constructor(config: JsmConnectorConfig, options: JsmAdapterOptions = {}) {
+    super(config.url, 'issue');
     this.#config = config;
     this.#logger = options.logger;
     this.#http = new JsmHttp(config.url, { email: config.email, apiToken: config.api_token }, config.timeout_ms);
     this.#reader = new RequestReader(this.#http, options.listPageSize ?? LIST_PAGE);
     this.#searchPageSize = options.searchPageSize ?? SEARCH_PAGE;
     this.#overlapMs = options.overlapMs ?? OVERLAP_MS;
-    this.#keys = new TicketKeys(config.url, 'issue');
   }
 
   get host(): string {
@@ -92,14 +89,14 @@ export class JsmAdapter implements TicketAdapter {
 
   /** The account the API token is of, with its time zone (how Jira reads JQL dates); asked once. */
   async #whoAmI(signal: AbortSignal): Promise<TicketPerson & { zone: string | undefined }> {
-    if (this.#self) return this.#self;
+    if (this.self) return this.self;
     const me = parseAnswer(Myself, (await this.#http.get('/rest/api/3/myself', {}, signal)).json, `Jira at ${this.host}`, 'myself');
     const zone = knownZone(me.timeZone) ? me.timeZone : undefined;
     if (zone === undefined) {
       this.#logger?.warn({ host: this.host, time_zone: me.timeZone ?? null }, 'Jira does not tell a time zone this gateway knows for its account: searches use bounds relative to Jira’s clock instead');
     }
-    this.#self = { id: me.accountId, name: me.displayName?.trim() || me.emailAddress || me.accountId, zone };
-    return this.#self;
+    this.self = { id: me.accountId, name: me.displayName?.trim() || me.emailAddress || me.accountId, zone };
+    return this.self;
   }
 
   async #deskOf(signal: AbortSignal): Promise<Desk> {
@@ -173,21 +170,5 @@ export class JsmAdapter implements TicketAdapter {
     const body = { temporaryAttachmentIds: uploads.map((u) => u.token), public: !note.private, additionalComment: { body: note.text } };
     const { json } = await this.#http.post(`${path}/attachment`, body, signal);
     return { entryId: parseAnswer(CreatedAttachments, json, `Jira at ${this.host}`, 'attachment').comment?.id };
-  }
-
-  isOwnEntry(entry: TicketEntry): boolean {
-    return this.#self !== undefined && entry.author.id === this.#self.id;
-  }
-
-  threadKey(ticketId: string): string {
-    return this.#keys.threadKey(ticketId);
-  }
-
-  ticketIdOf(threadKey: string): string | undefined {
-    return this.#keys.ticketIdOf(threadKey);
-  }
-
-  senderId(person: TicketPerson): string {
-    return this.#keys.senderId(person);
   }
 }

@@ -14,7 +14,7 @@
  * only from under the configured url, uploaded with `/uploads.json` and
  * attached in the same `PUT` as the note's text.
  */
-import { TicketKeys } from '../ticket/ticket-keys.ts';
+import { KeyedTicketAdapter } from '../ticket/ticket-keys.ts';
 import { z } from 'zod';
 import type { Logger } from '../../src/connector/api.ts';
 import type { RedmineConnectorConfig } from './config.ts';
@@ -29,7 +29,6 @@ import {
   type Ticket,
   type TicketAdapter,
   type TicketAttachment,
-  type TicketEntry,
   type TicketPerson,
   type TicketUpload,
 } from '../ticket/ticket-adapter.ts';
@@ -50,15 +49,13 @@ export interface RedmineAdapterOptions {
 /** Redmine's `>=` filter takes a UTC timestamp to the second. */
 const redmineTime = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-export class RedmineAdapter implements TicketAdapter {
+export class RedmineAdapter extends KeyedTicketAdapter implements TicketAdapter {
   readonly system = 'Redmine';
   readonly privateNoteFilesArePublic = true;
   readonly privateNoteHint = 'the API key\'s user lacks the permission "Mark notes as private" (set_notes_private) in the project; give its role that permission, or set notes: public';
   readonly #http: RedmineHttp;
   readonly #config: RedmineConnectorConfig;
-  readonly #keys: TicketKeys;
-  #self: TicketPerson | undefined;
-  /** The API key's user's admin flag and memberships, read with `#self`. */
+  /** The API key's user's admin flag and memberships, read with `self`. */
   #access: z.output<typeof CurrentUserMemberships>['user'] | undefined;
   #projectId: number | undefined;
   #trackerId: number | undefined;
@@ -70,11 +67,11 @@ export class RedmineAdapter implements TicketAdapter {
   #privateAllowedUntil = 0;
 
   constructor(config: RedmineConnectorConfig, options: RedmineAdapterOptions = {}) {
+    super(config.url, 'issues');
     this.#config = config;
     this.#logger = options.logger;
     this.#pageSize = options.pageSize ?? PAGE;
     this.#http = new RedmineHttp(config.url, config.api_key, config.timeout_ms);
-    this.#keys = new TicketKeys(config.url, 'issues');
   }
 
   get host(): string {
@@ -91,12 +88,12 @@ export class RedmineAdapter implements TicketAdapter {
 
   /** The API key's user (needed to tell the gateway's own notes, also by a `deliver` before `connect`), with its memberships. */
   async #whoAmI(signal: AbortSignal): Promise<TicketPerson> {
-    if (this.#self) return this.#self;
+    if (this.self) return this.self;
     const json = (await this.#http.get('/users/current.json', { include: 'memberships' }, signal)).json;
     const me = this.#parse(CurrentUser, json, 'users/current');
     this.#access = this.#parse(CurrentUserMemberships, json, 'users/current').user;
-    this.#self = { id: String(me.user.id), name: `${me.user.firstname} ${me.user.lastname}`.trim() || (me.user.login ?? '') };
-    return this.#self;
+    this.self = { id: String(me.user.id), name: `${me.user.firstname} ${me.user.lastname}`.trim() || (me.user.login ?? '') };
+    return this.self;
   }
 
   /** The configured project's id, asked once (by `connect`, or by a `deliver` before it). */
@@ -204,22 +201,6 @@ export class RedmineAdapter implements TicketAdapter {
     // Redmine answers 204 without the journal: the caller finds it by reading the issue.
     await this.#http.put(`/issues/${encodeURIComponent(ticketId)}.json`, { issue }, signal);
     return { entryId: undefined };
-  }
-
-  isOwnEntry(entry: TicketEntry): boolean {
-    return this.#self !== undefined && entry.author.id === this.#self.id;
-  }
-
-  threadKey(ticketId: string): string {
-    return this.#keys.threadKey(ticketId);
-  }
-
-  ticketIdOf(threadKey: string): string | undefined {
-    return this.#keys.ticketIdOf(threadKey);
-  }
-
-  senderId(person: TicketPerson): string {
-    return this.#keys.senderId(person);
   }
 
   /**

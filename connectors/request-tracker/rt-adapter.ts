@@ -16,10 +16,10 @@
  * transaction (REST2's `Attachments`); the answer's `Location` names the
  * transaction made.
  */
-import { TicketKeys } from '../ticket/ticket-keys.ts';
+import { KeyedTicketAdapter } from '../ticket/ticket-keys.ts';
 import type { Logger } from '../../src/connector/api.ts';
 import type { RequestTrackerConnectorConfig } from './config.ts';
-import { TicketAttachmentTooLargeError, TicketAttachmentUnavailableError, TicketSystemError, type ChangeList, type Ticket, type TicketAdapter, type TicketAttachment, type TicketEntry, type TicketPerson, type TicketUpload } from '../ticket/ticket-adapter.ts';
+import { TicketAttachmentTooLargeError, TicketAttachmentUnavailableError, TicketSystemError, type ChangeList, type Ticket, type TicketAdapter, type TicketAttachment, type TicketPerson, type TicketUpload } from '../ticket/ticket-adapter.ts';
 import { parseAnswer } from '../ticket/ticket-http.ts';
 import { RtHttp } from './rt-http.ts';
 import { RtMessages, type RtMessage } from './rt-messages.ts';
@@ -43,7 +43,7 @@ export interface RtAdapterOptions {
   pageSize?: number;
 }
 
-export class RequestTrackerAdapter implements TicketAdapter {
+export class RequestTrackerAdapter extends KeyedTicketAdapter implements TicketAdapter {
   readonly system = 'RT';
   /** A comment's files are seen by staff only, as the comment. */
   readonly privateNoteFilesArePublic = false;
@@ -52,20 +52,18 @@ export class RequestTrackerAdapter implements TicketAdapter {
   readonly #http: RtHttp;
   readonly #users: RtUsers;
   readonly #messages: RtMessages;
-  readonly #keys: TicketKeys;
   readonly #closed: Set<string>;
   readonly #pageSize: number;
-  #self: TicketPerson | undefined;
   #queue: { id: number; name: string } | undefined;
 
   constructor(config: RequestTrackerConnectorConfig, options: RtAdapterOptions = {}) {
+    super(config.url, 'ticket');
     this.#config = config;
     this.#http = new RtHttp(config.url, config, config.timeout_ms);
     this.#users = new RtUsers(this.#http, options.logger);
     this.#messages = new RtMessages(this.#http);
     this.#closed = new Set(config.closed_statuses);
     this.#pageSize = options.pageSize ?? PAGE;
-    this.#keys = new TicketKeys(config.url, 'ticket');
   }
 
   get host(): string {
@@ -79,8 +77,8 @@ export class RequestTrackerAdapter implements TicketAdapter {
   }
 
   async #whoAmI(signal: AbortSignal): Promise<TicketPerson> {
-    this.#self ??= await this.#users.self(this.#config, signal);
-    return this.#self;
+    this.self ??= await this.#users.self(this.#config, signal);
+    return this.self;
   }
 
   async #queueOf(signal: AbortSignal): Promise<{ id: number; name: string }> {
@@ -220,22 +218,6 @@ export class RequestTrackerAdapter implements TicketAdapter {
     const body = { Content: note.text, ContentType: 'text/plain', ...(attachments.length > 0 ? { Attachments: attachments } : {}) };
     const response = await this.#http.post(`/ticket/${encodeURIComponent(ticketId)}/${note.private ? 'comment' : 'correspond'}`, body, signal);
     return { entryId: /\/transaction\/(\d+)$/.exec(response.location ?? '')?.[1] };
-  }
-
-  isOwnEntry(entry: TicketEntry): boolean {
-    return this.#self !== undefined && entry.author.id === this.#self.id;
-  }
-
-  threadKey(ticketId: string): string {
-    return this.#keys.threadKey(ticketId);
-  }
-
-  ticketIdOf(threadKey: string): string | undefined {
-    return this.#keys.ticketIdOf(threadKey);
-  }
-
-  senderId(person: TicketPerson): string {
-    return this.#keys.senderId(person);
   }
 
   #parse<T extends Parameters<typeof parseAnswer>[0]>(schema: T, json: unknown, what: string) {

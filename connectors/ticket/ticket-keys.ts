@@ -34,3 +34,37 @@ export class TicketKeys {
     return `${this.#base}/users/${person.id}`;
   }
 }
+
+/**
+ * What every adapter answers the same way from its keys and the person its
+ * credentials sign in as: its thread keys, visitor ids, and which entries
+ * are its own. An adapter extends it, sets `self` when it first learns who
+ * it is (`connect`), and implements the rest of `TicketAdapter`.
+ */
+export abstract class KeyedTicketAdapter<Self extends TicketPerson = TicketPerson> {
+  readonly #keys: TicketKeys;
+  /** The person the adapter's credentials sign in as, once read. */
+  protected self: Self | undefined;
+
+  /** `url` and `segment`: as TicketKeys takes them. */
+  constructor(url: string, segment: string) {
+    this.#keys = new TicketKeys(url, segment);
+  }
+
+  /** An entry written by the adapter's own user (the gateway's notes): never forwarded back. */
+  isOwnEntry(entry: { author: TicketPerson }): boolean {
+    return this.self !== undefined && entry.author.id === this.self.id;
+  }
+
+  threadKey(ticketId: string): string {
+    return this.#keys.threadKey(ticketId);
+  }
+
+  ticketIdOf(threadKey: string): string | undefined {
+    return this.#keys.ticketIdOf(threadKey);
+  }
+
+  senderId(person: TicketPerson): string {
+    return this.#keys.senderId(person);
+  }
+}

@@ -18,9 +18,9 @@
  * (`created_by_id`); an agent reply is one article by that user, its files
  * in the same request.
  */
-import { TicketKeys } from '../ticket/ticket-keys.ts';
+import { KeyedTicketAdapter } from '../ticket/ticket-keys.ts';
 import type { Logger } from '../../src/connector/api.ts';
-import { TicketAttachmentRefusedError, TicketAttachmentUnavailableError, TicketSystemError, type ChangeList, type Ticket, type TicketAdapter, type TicketAttachment, type TicketChange, type TicketEntry, type TicketPerson, type TicketUpload } from '../ticket/ticket-adapter.ts';
+import { TicketAttachmentRefusedError, TicketAttachmentUnavailableError, TicketSystemError, type ChangeList, type Ticket, type TicketAdapter, type TicketAttachment, type TicketChange, type TicketPerson, type TicketUpload } from '../ticket/ticket-adapter.ts';
 import { parseAnswer } from '../ticket/ticket-http.ts';
 import type { ZammadConnectorConfig } from './config.ts';
 import { ZammadChanges } from './zammad-changes.ts';
@@ -46,7 +46,7 @@ export interface ZammadAdapterOptions {
   pageSize?: number;
 }
 
-export class ZammadAdapter implements TicketAdapter {
+export class ZammadAdapter extends KeyedTicketAdapter implements TicketAdapter {
   readonly system = 'Zammad';
   /** An internal article's files are as internal as the article. */
   readonly privateNoteFilesArePublic = false;
@@ -57,19 +57,17 @@ export class ZammadAdapter implements TicketAdapter {
   readonly #users: ZammadUsers;
   readonly #changes: ZammadChanges;
   readonly #logger: Logger | undefined;
-  readonly #keys: TicketKeys;
-  #self: TicketPerson | undefined;
   #closed: { names: Set<string>; ids: Set<number> } | undefined;
   /** Every state id Zammad listed. */
   #known = new Set<number>();
 
   constructor(config: ZammadConnectorConfig, options: ZammadAdapterOptions = {}) {
+    super(config.url, 'ticket');
     this.#config = config;
     this.#logger = options.logger;
     this.#http = new ZammadHttp(config.url, config.token, config.timeout_ms);
     this.#users = new ZammadUsers(this.#http, options.logger);
     this.#changes = new ZammadChanges(this.#http, { group: config.group, overlapMs: config.search_overlap_seconds * 1000, ...(options.pageSize ? { pageSize: options.pageSize } : {}) });
-    this.#keys = new TicketKeys(config.url, 'ticket');
   }
 
   get host(): string {
@@ -87,14 +85,14 @@ export class ZammadAdapter implements TicketAdapter {
     if (!access.some((a) => WRITE_ACCESS.includes(a))) {
       this.#logger?.warn({ host: this.host, group: this.#config.group, access }, 'the gateway user may read the group but not write in it (give it full or change access): agent replies will be refused');
     }
-    this.#self = person;
+    this.self = person;
     await this.#closedStates(signal, true);
     return person;
   }
 
   async #whoAmI(signal: AbortSignal): Promise<TicketPerson> {
-    this.#self ??= (await this.#users.me(signal)).person;
-    return this.#self;
+    this.self ??= (await this.#users.me(signal)).person;
+    return this.self;
   }
 
   /** The states of the closed, merged and removed types (asked again when a ticket names a state not known yet). */
@@ -195,22 +193,6 @@ export class ZammadAdapter implements TicketAdapter {
     };
     const article = this.#parse(Article, (await this.#http.post('/ticket_articles', body, signal)).json, 'ticket_articles');
     return { entryId: String(article.id) };
-  }
-
-  isOwnEntry(entry: TicketEntry): boolean {
-    return this.#self !== undefined && entry.author.id === this.#self.id;
-  }
-
-  threadKey(ticketId: string): string {
-    return this.#keys.threadKey(ticketId);
-  }
-
-  ticketIdOf(threadKey: string): string | undefined {
-    return this.#keys.ticketIdOf(threadKey);
-  }
-
-  senderId(person: TicketPerson): string {
-    return this.#keys.senderId(person);
   }
 
   #parse<T extends Parameters<typeof parseAnswer>[0]>(schema: T, json: unknown, what: string) {

@@ -13,9 +13,9 @@
  *
  * The gateway's own comments are those whose `author_id` is the API user's.
  */
-import { TicketKeys } from '../ticket/ticket-keys.ts';
+import { KeyedTicketAdapter } from '../ticket/ticket-keys.ts';
 import type { ZendeskConnectorConfig } from './config.ts';
-import { TicketSystemError, type ChangeList, type Ticket, type TicketAdapter, type TicketAttachment, type TicketChange, type TicketEntry, type TicketPerson, type TicketUpload } from '../ticket/ticket-adapter.ts';
+import { TicketSystemError, type ChangeList, type Ticket, type TicketAdapter, type TicketAttachment, type TicketChange, type TicketPerson, type TicketUpload } from '../ticket/ticket-adapter.ts';
 import { parseAnswer, type Query } from '../ticket/ticket-http.ts';
 import { exportChanges, startingPoint, type ExportOptions } from './zendesk-changes.ts';
 import { downloadFile, uploadFile } from './zendesk-files.ts';
@@ -36,7 +36,7 @@ export interface ZendeskAdapterOptions {
   pageSize?: number;
 }
 
-export class ZendeskAdapter implements TicketAdapter {
+export class ZendeskAdapter extends KeyedTicketAdapter<Self> implements TicketAdapter {
   readonly system = 'Zendesk';
   /** An internal note's files are seen by agents only, as the note. */
   readonly privateNoteFilesArePublic = false;
@@ -46,19 +46,17 @@ export class ZendeskAdapter implements TicketAdapter {
   readonly #config: ZendeskConnectorConfig;
   readonly #http: ZendeskHttp;
   readonly #users: ZendeskUsers;
-  readonly #keys: TicketKeys;
   readonly #pageSize: number;
   readonly #export: ExportOptions;
-  #self: Self | undefined;
   #checked = false;
 
   constructor(config: ZendeskConnectorConfig, options: ZendeskAdapterOptions = {}) {
+    super(config.root, 'tickets');
     this.#config = config;
     this.#http = new ZendeskHttp(config.root, config, config.timeout_ms);
     this.#users = new ZendeskUsers(this.#http);
     this.#pageSize = options.pageSize ?? PAGE;
     this.#export = { brand: config.brand, group: config.group, perPage: options.exportPageSize ?? EXPORT_PAGE, clock: (signal) => this.#clock(signal) };
-    this.#keys = new TicketKeys(config.root, 'tickets');
   }
 
   get host(): string {
@@ -80,8 +78,8 @@ export class ZendeskAdapter implements TicketAdapter {
 
   /** The API user (needed to tell the gateway's own comments, also by a `deliver` before `connect`). */
   async #whoAmI(signal: AbortSignal): Promise<Self> {
-    this.#self ??= await this.#users.self(signal);
-    return this.#self;
+    this.self ??= await this.#users.self(signal);
+    return this.self;
   }
 
   async #exists(path: string, schema: typeof Brand | typeof Group, what: string, signal: AbortSignal): Promise<void> {
@@ -172,21 +170,5 @@ export class ZendeskAdapter implements TicketAdapter {
     const { audit } = parseAnswer(TicketUpdate, response.json, `Zendesk at ${this.host}`, `tickets/${ticketId}`);
     const made = audit.events.find((e) => e.type === 'Comment')?.id;
     return { entryId: made == null ? undefined : String(made) };
-  }
-
-  isOwnEntry(entry: TicketEntry): boolean {
-    return this.#self !== undefined && entry.author.id === this.#self.id;
-  }
-
-  threadKey(ticketId: string): string {
-    return this.#keys.threadKey(ticketId);
-  }
-
-  ticketIdOf(threadKey: string): string | undefined {
-    return this.#keys.ticketIdOf(threadKey);
-  }
-
-  senderId(person: TicketPerson): string {
-    return this.#keys.senderId(person);
   }
 }
