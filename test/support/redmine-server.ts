@@ -24,6 +24,7 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ensureInstalled, pidAlive } from './installed-server.ts';
 import { freePort } from './ports.ts';
 
 export const REDMINE_ROOT = '/usr/share/redmine';
@@ -56,22 +57,10 @@ export interface RunningRedmine {
   stop(): Promise<void>;
 }
 
-const pidAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /** Installs (or finishes installing) Redmine when it is not usable yet. */
-function ensureInstalled(): void {
+function installRedmine(): void {
   const ok = () => spawnSync('dpkg-query', ['-W', '-f=${Status}', 'redmine'], { encoding: 'utf8' }).stdout === 'install ok installed' && existsSync(`${INSTANCES}/Gemfile.lock`);
-  if (ok()) return;
-  if (process.getuid?.() !== 0) throw new Error('Redmine is not installed; run scripts/install-redmine as root (CI does, in `npm run pretest`).');
-  const run = spawnSync(INSTALL, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  if (run.status !== 0 || !ok()) throw new Error(`scripts/install-redmine failed (${run.status}):\n${(run.stderr ?? '').split('\n').slice(-30).join('\n')}`);
+  ensureInstalled('Redmine', INSTALL, ok);
 }
 
 /** Removes the instances (and kills the servers) of earlier runs whose vitest process is gone. */
@@ -93,7 +82,7 @@ function cleanStale(): void {
 }
 
 export async function startRedmine(): Promise<RunningRedmine> {
-  ensureInstalled();
+  installRedmine();
   cleanStale();
   const dir = mkdtempSync(join(tmpdir(), 'threadgate-redmine-'));
   const name = `${PREFIX}${process.pid}-${randomBytes(3).toString('hex')}`;

@@ -25,6 +25,7 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readd
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ensureInstalled, pidAlive } from './installed-server.ts';
 import { freePort } from './ports.ts';
 
 export const RT_ROOT = '/usr/share/request-tracker5';
@@ -66,25 +67,9 @@ export interface RunningRequestTracker {
   stop(): Promise<void>;
 }
 
-const pidAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 function installed(): boolean {
   const status = spawnSync('dpkg-query', ['-W', '-f=${Status}', 'request-tracker5', 'rt5-db-sqlite', 'rt5-standalone'], { encoding: 'utf8' }).stdout;
   return status === 'install ok installed'.repeat(3) && existsSync(RT_SERVER) && existsSync(SETUP_DATABASE);
-}
-
-function ensureInstalled(): void {
-  if (installed()) return;
-  if (process.getuid?.() !== 0) throw new Error('Request Tracker is not installed; run scripts/install-request-tracker as root (CI does).');
-  const run = spawnSync(INSTALL, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  if (run.status !== 0 || !installed()) throw new Error(`scripts/install-request-tracker failed (${run.status}):\n${(run.stderr ?? '').split('\n').slice(-30).join('\n')}`);
 }
 
 /** Kills the servers and removes the folders of earlier runs whose vitest process is gone. */
@@ -131,7 +116,7 @@ $RT::MasonSessionDir = ${q(join(dir, 'sessions'))};
 }
 
 export async function startRequestTracker(): Promise<RunningRequestTracker> {
-  ensureInstalled();
+  ensureInstalled('Request Tracker', INSTALL, installed);
   cleanStale();
   const dir = mkdtempSync(join(tmpdir(), PREFIX));
   for (const sub of ['site.d', 'log', 'mason', 'sessions']) mkdirSync(join(dir, sub));
