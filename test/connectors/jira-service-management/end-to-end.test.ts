@@ -14,9 +14,9 @@ import { chatTexts } from '../../support/gateway.ts';
 import { startTicketSystemProxy } from '../../support/ticket-system-proxy.ts';
 import { until } from '../../support/wait.ts';
 import { ARRIVES_MS, CONNECTOR, agentAnswers, chatOfRequest, health, helpDesk, jiraSite } from './support.ts';
+import { expectFileLine } from '../../support/file-line.ts';
 
 const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(20_000), Buffer.from([0, 0, 255])]);
-const LINK = / (http\S+)$/;
 const delivered = async (tg: Awaited<ReturnType<typeof helpDesk>>) => (await tg.gateway.store.read.deliveries.countByStatus(CONNECTOR)).delivered ?? 0;
 
 describe('Jira Service Management connector, end to end', () => {
@@ -36,10 +36,7 @@ describe('Jira Service Management connector, end to end', () => {
     await until(async () => (await chatTexts(tg, thread.chatId)).length === 2, ARRIVES_MS, 'the public comment');
     const lines = (await chatTexts(tg, thread.chatId))[1]!.split('\n');
     expect(lines.slice(0, 2)).toEqual(['The invoice, and it still smokes.', '']);
-    expect(lines[2]!.replace(LINK, ' <link>')).toBe('[attachment: invoice.pdf, 20 KB] <link>');
-    const fetched = await fetch(LINK.exec(lines[2]!)![1]!);
-    expect([fetched.status, fetched.headers.get('content-type')]).toEqual([200, 'application/pdf']);
-    expect(Buffer.from(await fetched.arrayBuffer()).equals(pdf)).toBe(true);
+    await expectFileLine(lines[2]!, '[attachment: invoice.pdf, 20 KB] <link>', pdf, 'application/pdf');
     expect((await tg.gateway.store.read.skipped.list(CONNECTOR)).map((s) => s.code)).toEqual(['TG_TICKET_PRIVATE_NOTE']);
 
     const form = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(5_000)]);

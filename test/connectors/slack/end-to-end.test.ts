@@ -13,8 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { chatTexts } from '../../support/gateway.ts';
 import { sleep, until } from '../../support/wait.ts';
 import { agentReplies, ARRIVES_MS, chatOf, CONNECTOR, deliveryRows, gatewayFor, health, slack, textsWhen } from './support.ts';
-
-const LINK = / (http\S+)$/;
+import { expectFileLine } from '../../support/file-line.ts';
 
 describe('Slack connector, end to end', () => {
   it('a customer’s text and file reach the platform in one thread; an agent’s reply and file land in the Slack thread, once', { timeout: 60_000 }, async () => {
@@ -31,10 +30,7 @@ describe('Slack connector, end to end', () => {
     const [, second] = await textsWhen(tg, chatId, 2);
     const lines = second!.split('\n');
     expect(lines.slice(0, 2)).toEqual(['The invoice', '']);
-    expect(lines[2]!.replace(LINK, ' <link>')).toBe('[attachment: invoice.pdf, 29 KB] <link>');
-    const fetched = await fetch(LINK.exec(lines[2]!)![1]!);
-    expect([fetched.status, fetched.headers.get('content-type')]).toEqual([200, 'application/pdf']);
-    expect(Buffer.from(await fetched.arrayBuffer()).equals(pdf)).toBe(true);
+    await expectFileLine(lines[2]!, '[attachment: invoice.pdf, 29 KB] <link>', pdf, 'application/pdf');
 
     const steps = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(5_000)]);
     await agentReplies(tg, chatId, 'Sorry! It ships today. <Steps> attached.', [{ name: 'steps.pdf', contentType: 'application/pdf', content: steps }]);

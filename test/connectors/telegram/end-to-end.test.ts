@@ -11,8 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { until } from '../../support/wait.ts';
 import { ARRIVES_MS, arrived, CONNECTOR, deliveries, gatewayFor, polling, telegram } from './support.ts';
-
-const LINK = / (http\S+)$/;
+import { expectFileLine } from '../../support/file-line.ts';
 
 describe('Telegram connector, end to end (polling)', () => {
   it('a customer’s text and document reach the platform; the document is a signed link that downloads byte for byte', { timeout: 60_000 }, async () => {
@@ -28,12 +27,8 @@ describe('Telegram connector, end to end (polling)', () => {
     expect(text).toBe('My parcel never came.');
     const lines = withFile!.split('\n');
     expect(lines.slice(0, 2)).toEqual(['The receipt', '']);
-    expect(lines[2]!.replace(LINK, ' <link>')).toBe('[attachment: receipt.pdf, 29 KB] <link>');
-    const link = LINK.exec(lines[2]!)![1]!;
+    const link = await expectFileLine(lines[2]!, '[attachment: receipt.pdf, 29 KB] <link>', pdf, 'application/pdf');
     expect(link).toMatch(/\/files\/[^?]+\?e=\d+&s=/);
-    const fetched = await fetch(link);
-    expect([fetched.status, fetched.headers.get('content-type')]).toEqual([200, 'application/pdf']);
-    expect(Buffer.from(await fetched.arrayBuffer()).equals(pdf)).toBe(true);
 
     const chatId = await gw.chatOf(CONNECTOR, String(ann.id));
     const chat = (await (await fetch(`${gw.sandboxUrl}/_sandbox/chats/${chatId}`)).json()) as { visitor: { variables: Record<string, string> } };

@@ -13,8 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { signedHeaders } from '../../../src/platform/signature.ts';
 import { until } from '../../support/wait.ts';
 import { admin, agentSays, ANN, ARRIVES_MS, callbackUrl, CONNECTOR, customerTexts, settled, waGateway, whatsapp } from './support.ts';
-
-const LINK = / (http\S+)$/;
+import { expectFileLine } from '../../support/file-line.ts';
 
 describe('WhatsApp connector, end to end', () => {
   it('answers Meta’s verification with the challenge for the verify token, 403 for another', async () => {
@@ -39,10 +38,7 @@ describe('WhatsApp connector, end to end', () => {
     expect(first).toBe('Hello, my order 1234 is late.');
     const lines = second!.split('\n');
     expect(lines.slice(0, 2)).toEqual(['The invoice', '']);
-    expect(lines[2]!.replace(LINK, ' <link>')).toBe('[attachment: invoice.pdf, 20 KB] <link>');
-    const fetched = await fetch(LINK.exec(lines[2]!)![1]!);
-    expect([fetched.status, fetched.headers.get('content-type')]).toEqual([200, 'application/pdf']);
-    expect(Buffer.from(await fetched.arrayBuffer()).equals(pdf)).toBe(true);
+    await expectFileLine(lines[2]!, '[attachment: invoice.pdf, 20 KB] <link>', pdf, 'application/pdf');
     // Downloaded once, from the media host, with the token (it serves nothing without).
     expect(wa.mediaDownloads).toEqual([mediaId]);
     const thread = await tg.gateway.store.read.threads.byKey(CONNECTOR, ANN);

@@ -14,6 +14,7 @@ import { startTicketSystemProxy } from '../../support/ticket-system-proxy.ts';
 import { until } from '../../support/wait.ts';
 import { startZammad, type TestZammad } from '../../support/zammad/zammad-counterpart.ts';
 import { ARRIVES_MS, CONNECTOR, chatOfTicket, gatewayArticles, health, helpDesk } from './support.ts';
+import { expectFileLine } from '../../support/file-line.ts';
 
 let zammad: TestZammad;
 beforeAll(async () => {
@@ -22,7 +23,6 @@ beforeAll(async () => {
 afterAll(() => zammad.close());
 
 const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(20_000), Buffer.from([0, 0, 255])]);
-const LINK = / (http\S+)$/;
 const file = (name: string, contentType: string, bytes: Buffer) => ({ type: 'file', name, content_type: contentType, content_base64: bytes.toString('base64') });
 
 describe('Zammad connector, end to end', () => {
@@ -42,12 +42,8 @@ describe('Zammad connector, end to end', () => {
     const [, second] = await chatTexts(tg, thread.chatId);
     const lines = second!.split('\n');
     expect(lines.slice(0, 2)).toEqual(['The invoice, and it still smokes.', '']);
-    expect(lines[2]!.replace(LINK, ' <link>')).toBe('[attachment: invoice.pdf, 20 KB] <link>');
-    const link = LINK.exec(lines[2]!)![1]!;
+    const link = await expectFileLine(lines[2]!, '[attachment: invoice.pdf, 20 KB] <link>', pdf, 'application/pdf');
     expect(link.startsWith(`${tg.gateway.url}/files/`)).toBe(true);
-    const fetched = await fetch(link);
-    expect([fetched.status, fetched.headers.get('content-type')]).toEqual([200, 'application/pdf']);
-    expect(Buffer.from(await fetched.arrayBuffer()).equals(pdf)).toBe(true);
     expect((await tg.gateway.store.read.skipped.list(CONNECTOR)).map((s) => s.code)).toEqual(['TG_TICKET_PRIVATE_NOTE']);
 
     const form = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(5_000)]);

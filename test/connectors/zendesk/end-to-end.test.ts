@@ -12,9 +12,9 @@ import { describe, expect, it } from 'vitest';
 import { chatTexts } from '../../support/gateway.ts';
 import { until } from '../../support/wait.ts';
 import { ARRIVES_MS, CONNECTOR, chatOfTicket, gatewayComments, health, helpDesk, zendesk } from './support.ts';
+import { expectFileLine } from '../../support/file-line.ts';
 
 const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(20_000), Buffer.from([0, 0, 255])]);
-const LINK = / (http\S+)$/;
 const file = (name: string, contentType: string, bytes: Buffer) => ({ type: 'file', name, content_type: contentType, content_base64: bytes.toString('base64') });
 
 describe('Zendesk connector, end to end', () => {
@@ -35,10 +35,7 @@ describe('Zendesk connector, end to end', () => {
     const [, second] = await chatTexts(tg, thread.chatId);
     const lines = second!.split('\n');
     expect(lines.slice(0, 2)).toEqual(['The invoice, and it still smokes.', '']);
-    expect(lines[2]!.replace(LINK, ' <link>')).toBe('[attachment: invoice.pdf, 20 KB] <link>');
-    const fetched = await fetch(LINK.exec(lines[2]!)![1]!);
-    expect([fetched.status, fetched.headers.get('content-type')]).toEqual([200, 'application/pdf']);
-    expect(Buffer.from(await fetched.arrayBuffer()).equals(pdf)).toBe(true);
+    await expectFileLine(lines[2]!, '[attachment: invoice.pdf, 20 KB] <link>', pdf, 'application/pdf');
     expect((await tg.gateway.store.read.skipped.list(CONNECTOR)).map((s) => s.code)).toEqual(['TG_TICKET_PRIVATE_NOTE']);
     // The file came from the other host, which never saw the API credentials.
     expect(desk.fileHostRequests.map((r) => [r.status, r.authorization])).toEqual([[200, false]]);
