@@ -9,6 +9,7 @@
  */
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { buffer as readBody } from 'node:stream/consumers';
 import { onTestFinished } from 'vitest';
 
 export interface Balancer {
@@ -16,12 +17,6 @@ export interface Balancer {
   /** Requests answered 502 by the balancer itself (an upstream failed mid-request, or none was up). */
   failed: number;
   close(): Promise<void>;
-}
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 type Outcome = 'done' | 'refused';

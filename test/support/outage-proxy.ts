@@ -7,8 +7,9 @@
  * survives the outage, as a real one's would. Requests that `hold` picks wait
  * before they are forwarded until `release()`, counted while they wait.
  */
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { buffer as readBody } from 'node:stream/consumers';
 import { request } from 'undici';
 import { onTestFinished } from 'vitest';
 
@@ -28,12 +29,6 @@ export interface OutageProxy {
   peakHeld: number;
   /** Forwards every request waiting now. */
   release(): void;
-}
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 export async function startOutageProxy(target: string): Promise<OutageProxy> {

@@ -12,8 +12,9 @@
  * is passed on (to change it between two page requests). The system itself,
  * shared by every test, is never stopped.
  */
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { buffer as readBody } from 'node:stream/consumers';
 import { onTestFinished } from 'vitest';
 
 export interface TicketSystemProxy {
@@ -27,12 +28,6 @@ export interface TicketSystemProxy {
   onAnswer: ((method: string, url: string, body: string) => Promise<void> | void) | undefined;
   /** Requests forwarded so far. */
   forwarded: number;
-}
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 export async function startTicketSystemProxy(target: string): Promise<TicketSystemProxy> {

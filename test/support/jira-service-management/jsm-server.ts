@@ -16,6 +16,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { buffer as readBody } from 'node:stream/consumers';
 import { deskError } from './jsm-dto.ts';
 import { deskRoutes } from './jsm-desk-routes.ts';
 import { JsmGate, UNAUTHENTICATED } from './jsm-gate.ts';
@@ -36,12 +37,6 @@ export interface JsmServer {
   /** Runs before each authenticated call is admitted (a limit it sets applies to that call) and answered. */
   onRequest: ((call: { method: string; path: string; accountId: string }) => void | Promise<void>) | undefined;
   close(): Promise<void>;
-}
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 function send(res: ServerResponse, answer: Answer, now: number): void {

@@ -21,6 +21,7 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { buffer as readBody } from 'node:stream/consumers';
 import { conversationMethods } from './slack-conversations.ts';
 import { SlackApiError, whoMethods, type ApiContext, type Method } from './slack-methods.ts';
 import { RateLimited, type RateTiers } from './slack-rate-tiers.ts';
@@ -58,12 +59,6 @@ export interface SlackServer {
   calls: RecordedCall[];
   failures: OrderedFailure[];
   close(): Promise<void>;
-}
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 type Answer = { status: number; headers?: Record<string, string>; body: Buffer | string };

@@ -13,8 +13,9 @@
  * recorded as it arrives — its method, parameters (files by name and
  * size), then its status, description and time — but never the token.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { buffer as readBody } from 'node:stream/consumers';
 import { notFound, TgError, unauthorized } from './bot-errors.ts';
 import { METHODS, type Bot } from './bot-methods.ts';
 import { readParams } from './bot-params.ts';
@@ -46,12 +47,6 @@ export interface BotServer {
   requests: RecordedCall[];
   failures: OrderedFailure[];
   close(): Promise<void>;
-}
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 export async function startBotServer(bot: Bot): Promise<BotServer> {

@@ -7,8 +7,9 @@
  * gateway starts with: the relay listens first, and `target` is set once the
  * gateway runs. Until then it answers 502, as a proxy with no upstream does.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { buffer as readBody } from 'node:stream/consumers';
 
 export interface WebhookRelay {
   /** The relay's own root (`http://127.0.0.1:<port>`). */
@@ -18,12 +19,6 @@ export interface WebhookRelay {
   /** Requests relayed (and answered 502), for the test. */
   relayed: { path: string; status: number }[];
   close(): Promise<void>;
-}
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'host', 'content-length']);

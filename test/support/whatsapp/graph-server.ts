@@ -11,6 +11,7 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { buffer as readBody } from 'node:stream/consumers';
 import { GraphError, tokenInvalid, tokenMissing, unknownPath, unsupported } from './graph-errors.ts';
 import { downloadMedia, mediaInfo, uploadMedia } from './media-routes.ts';
 import { sendMessage } from './messages-route.ts';
@@ -63,12 +64,6 @@ export interface Failure {
   /** Matching requests let through first (a failure of a reply's second message). */
   skip?: number;
   retryAfter?: number;
-}
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 /** The Graph API's answer to one request. */

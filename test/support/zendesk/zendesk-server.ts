@@ -8,8 +8,9 @@
  * recorded (method, path, query, status, when by the machine's clock) for
  * tests that check what was asked and how often.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { buffer as readBody } from 'node:stream/consumers';
 import { authenticate, type RateLimits } from './zendesk-auth.ts';
 import { noEndpoint, unauthenticated, ZdError } from './zendesk-errors.ts';
 import { exportRoute } from './zendesk-export.ts';
@@ -38,12 +39,6 @@ export interface DeskServer {
   /** Requests whose "METHOD /path" matches answer with this status (and body) instead, `times` times. */
   failures: { match: RegExp; status: number; times: number; retryAfter?: number }[];
   close(): Promise<void>;
-}
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
 }
 
 function route(method: string, path: string): { route: Route; params: string[] } {
