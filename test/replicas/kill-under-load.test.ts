@@ -20,8 +20,9 @@ describe('replicas killed while messages flow both ways', () => {
     const cluster = await startReplicaCluster({
       replicas: 3,
       connectors: [deskConnector(receiver)],
-      // A killed replica's claimed jobs are taken over after their lease.
-      settings: { jobs: { lease_seconds: 2 } },
+      // A killed replica's claimed jobs are taken over after their lease: 4 s, not less, so that a live replica the
+      // loaded machine starves for a moment keeps its leases (a lease lost without a kill repeats a message too).
+      settings: { jobs: { lease_seconds: 4 } },
     });
     await startAll(cluster);
     const traffic = await startTraffic(cluster, { threads: 6, everyMs: 120 });
