@@ -18,12 +18,13 @@ import pg from 'pg';
 import { StoreClosedError, StoreOpenError, StoreTxAbortedError, StoreUnavailableError } from '../errors.ts';
 import type { MigrationStatus } from '../migrations.ts';
 import { Repos } from '../repos.ts';
-import type { Store } from '../store.ts';
+import type { Store, WriteOptions } from '../store.ts';
 import { TxSql } from '../tx-sql.ts';
 import { DEFAULT_PG_MAX_GROUP, PgGroupWriter } from './pg-group-writer.ts';
 import { applyPgMigrations, pgMigrationStatus } from './pg-migrations.ts';
 import { asUnavailable, isConflict, PG_TYPES, PgSql } from './pg-sql.ts';
 import { redactUrl } from './redact-url.ts';
+import { RoundTrips } from './round-trips.ts';
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:5432/db` (libpq's URL form; `?sslmode=…` as node-postgres reads it). */
@@ -69,6 +70,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   });
   // An idle connection the server dropped must not take the process down; the pool replaces it.
   pool.on('error', (err) => options.onIdleError?.(err));
+  const roundTrips = new RoundTrips();
+  pool.on('connect', (client) => roundTrips.watch(client));
   const folder = options.migrationsFolder;
   try {
     if (options.migrate !== false) await applyPgMigrations(pool, folder);
@@ -94,8 +97,11 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     const onError = (err: Error) => (broken = err);
     client.on('error', onError);
     try {
-      await client.query('begin');
+      // Out with the body's first statements (pipeline mode), not a round trip of its own; a failure fails them too.
+      const begun = client.query('begin');
+      begun.catch(() => {});
       const value = await body(client);
+      await begun;
       // A transaction a failed statement aborted answers its COMMIT with a rollback, not an error.
       const done = await client.query('commit');
       if (done.command === 'ROLLBACK') throw new StoreTxAbortedError('a statement of the transaction failed (its error was caught): nothing was stored');
@@ -153,16 +159,17 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     backend: 'postgres',
     location,
     read,
-    async write<T>(fn: (tx: Repos) => T | Promise<T>): Promise<T> {
+    async write<T>(fn: (tx: Repos) => T | Promise<T>, writeOptions?: WriteOptions): Promise<T> {
       if (closing) throw new StoreClosedError('the store is closed');
       inFlight += 1;
       try {
-        return await (groups ? groups.write(fn) : alone(fn));
+        return await (groups ? groups.write(fn, writeOptions?.batch) : alone(fn));
       } finally {
         inFlight -= 1;
         if (inFlight === 0) drained?.();
       }
     },
+    roundTrips: () => roundTrips.count,
     migrate: (): Promise<MigrationStatus> => applyPgMigrations(pool, folder),
     migrationStatus: () => pgMigrationStatus(pool, folder),
     async ping() {
