@@ -8,59 +8,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import pino from 'pino';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { DELIVER_JOB, WebhookIntake } from '../../src/bridge/webhook-intake.ts';
-import { DEFAULT_RETRY_BUDGET } from '../../src/jobs/retry-budget.ts';
-import { JobQueue } from '../../src/jobs/queue.ts';
-import { JobRunner } from '../../src/jobs/runner.ts';
-import { signedHeaders } from '../../src/platform/signature.ts';
-import { openPostgresStore } from '../../src/store/postgres/pg-store.ts';
 import type { Store } from '../../src/store/store.ts';
-import { messageCreatedEnvelope } from '../support/events.ts';
+import { startPgIntake, type PgIntake } from '../support/pg-intake.ts';
 import { postgresDatabase } from '../support/postgres.ts';
 
-const SECRET = 'round-trip-secret';
 const GROUP = 20;
-const CONFIG = randomUUID();
-const ROOM = randomUUID();
-/** The events' own time: with their id, what makes two webhooks one event. */
-const SENT_AT = new Date().toISOString();
 
-interface Gateway {
-  store: Store;
-  url: string;
-  /** Accepts one webhook of `thread` (message `messageId`). */
-  send(thread: string, messageId?: string): Promise<unknown>;
-}
-
-/** A store, a registered connector and a running job runner whose deliveries never end (their jobs stay taken). */
-async function gateway(): Promise<Gateway> {
+async function gateway(): Promise<PgIntake & { url: string }> {
   const url = await postgresDatabase();
-  const store = await openPostgresStore({ url, poolSize: 5 });
-  onTestFinished(() => store.close());
-  await store.write((tx) => tx.registrations.save({ connector: 'desk', configId: CONFIG, name: 'Desk', roomId: ROOM, replyWebhookUrl: 'http://x/y', secret: SECRET }, 1));
-  const logger = pino({ level: 'silent' });
-  const queue = new JobQueue(store);
-  const runner = new JobRunner(queue, { logger, pollMs: 60_000 });
-  runner.register(DELIVER_JOB, { handler: () => new Promise(() => {}), takeOnEnqueue: true, concurrency: 100 });
-  runner.start();
-  onTestFinished(() => runner.stop(100));
-  const intake = new WebhookIntake({
-    store,
-    queue,
-    isConnector: (name) => name === 'desk',
-    signature: { payload: 'timestamp.body', toleranceSeconds: 300 },
-    budget: DEFAULT_RETRY_BUDGET,
-    logger,
-  });
-  const send = (thread: string, messageId = randomUUID()) => {
-    const body = JSON.stringify(messageCreatedEnvelope({ threadId: thread, messageId, configId: CONFIG, roomId: ROOM, createdAt: SENT_AT }));
-    return intake.accept('desk', Buffer.from(body), signedHeaders(SECRET, body));
-  };
-  await send('warm-up'); // the secret is read and cached, the runner's first claim is done
-  await new Promise((r) => setTimeout(r, 200));
-  return { store, url, send };
+  const intake = await startPgIntake(url);
+  onTestFinished(() => intake.close());
+  return { ...intake, url };
 }
 
 /** The store's round trips while `work` runs. */
