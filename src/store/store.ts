@@ -11,17 +11,6 @@ import type { Repos } from './repos.ts';
 
 export type StoreBackend = 'sqlite' | 'postgres';
 
-export interface WriteOptions {
-  /**
-   * Writes of one batch name that follow one another in a group run at once on PostgreSQL, their statements
-   * interleaved on the group's connection, so the group costs the round trips of one write, not of each
-   * (docs/decisions/postgres-group-commit.md). Only for writes that touch rows of their own (a webhook's delivery and
-   * job, a job's completion) and read what another write of the batch writes only through single statements (a
-   * unique key's conflict, a take's check). SQLite runs them one after another, as every write.
-   */
-  batch?: string;
-}
-
 export interface Store {
   readonly backend: StoreBackend;
   /** Where the data lives: a file path (a URL without its password for a server). */
@@ -51,6 +40,17 @@ export interface Store {
   ping(): Promise<void>;
   /** Commits the writes still waiting, then closes. */
   close(): Promise<void>;
+}
+
+export interface WriteOptions {
+  /**
+   * Writes of one batch name that follow one another in a group run at once on PostgreSQL, their statements
+   * interleaved on the group's connection, so the group costs the round trips of one write, not of each
+   * (docs/decisions/postgres-group-commit.md). Only for writes that touch rows of their own (a webhook's delivery and
+   * job, a job's completion) and read what another write of the batch writes only through single statements (a
+   * unique key's conflict, a take's check). SQLite runs them one after another, as every write.
+   */
+  batch?: string;
 }
 
 export type { Repos };

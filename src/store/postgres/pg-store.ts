@@ -68,10 +68,10 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     pipeline: true,
     ...(options.ssl !== undefined ? { ssl: options.ssl } : {}),
   });
-  // An idle connection the server dropped must not take the process down; the pool replaces it.
-  pool.on('error', (err) => options.onIdleError?.(err));
   const roundTrips = new RoundTrips();
   pool.on('connect', (client) => roundTrips.watch(client));
+  // An idle connection the server dropped must not take the process down; the pool replaces it.
+  pool.on('error', (err) => options.onIdleError?.(err));
   const folder = options.migrationsFolder;
   try {
     if (options.migrate !== false) await applyPgMigrations(pool, folder);
