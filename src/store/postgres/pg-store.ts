@@ -25,6 +25,7 @@ import { applyPgMigrations, pgMigrationStatus } from './pg-migrations.ts';
 import { asUnavailable, isConflict, PG_TYPES, PgSql } from './pg-sql.ts';
 import { redactUrl } from './redact-url.ts';
 import { RoundTrips } from './round-trips.ts';
+import { writeOncePerTick } from './tick-writes.ts';
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:5432/db` (libpq's URL form; `?sslmode=…` as node-postgres reads it). */
@@ -69,7 +70,10 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     ...(options.ssl !== undefined ? { ssl: options.ssl } : {}),
   });
   const roundTrips = new RoundTrips();
-  pool.on('connect', (client) => roundTrips.watch(client));
+  pool.on('connect', (client) => {
+    roundTrips.watch(client);
+    writeOncePerTick(client);
+  });
   // An idle connection the server dropped must not take the process down; the pool replaces it.
   pool.on('error', (err) => options.onIdleError?.(err));
   const folder = options.migrationsFolder;
