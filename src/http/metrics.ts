@@ -186,7 +186,7 @@ export class GatewayMetrics {
     if (roundTrips) {
       new Counter({
         name: 'threadgate_store_round_trips_total',
-        help: 'Round trips to the PostgreSQL store: statements sent while none awaited its answer (store/postgres/round-trips.ts).',
+        help: 'Round trips to the PostgreSQL store: statements sent while none awaited its answer (store/postgres/connection-traffic.ts).',
         registers: [this.registry],
         collect() {
           this.reset();

@@ -2,7 +2,7 @@
  * SIGKILL between the statements of a group on PostgreSQL, whose webhooks
  * run at once in one transaction (a batch): a child takes twenty webhooks in
  * one turn and is killed after the first, second or third round of their
- * statements (test/crash/pg-group-child.ts). Nothing of the group is stored
+ * statements (test/support/pg-intake.ts run as a script). Nothing of the group is stored
  * — no delivery without its job, no job without its delivery — and the same
  * webhooks sent again (as the platform does when it got no answer) are
  * stored once each, as originals with their jobs.
@@ -15,7 +15,7 @@ import type { Store } from '../../src/store/store.ts';
 import { startPgIntake } from '../support/pg-intake.ts';
 import { postgresDatabase } from '../support/postgres.ts';
 
-const CHILD = join(import.meta.dirname, 'pg-group-child.ts');
+const CHILD = join(import.meta.dirname, '../support/pg-intake.ts');
 const GROUP = 20;
 
 function runChild(url: string, statements: number, ids: readonly string[]): Promise<NodeJS.Signals | null> {

@@ -2,8 +2,15 @@
  * The webhook receiver's logic on a PostgreSQL store, without HTTP: a store,
  * a registered connector, a running job runner whose deliveries never end
  * (their jobs stay taken) and the intake, with a signed sender. For tests of
- * what a group of webhooks costs and leaves stored (test/store/pg-round-trips.test.ts),
- * in the test's process or in a child that is killed.
+ * what a group of webhooks costs and leaves stored (test/store/pg-round-trips.test.ts).
+ *
+ * Run as a script (test/crash/pg-kill-between-group-statements.test.ts), it
+ * takes the webhooks named on its command line in one event-loop turn (one
+ * group, one batch) with one more write of their batch, which SIGKILLs this
+ * process once `statements` of its own statements were answered: the group's
+ * transaction is cut between its statements. Arguments: the database URL,
+ * the statements, the message ids (JSON); the webhook of message i is of
+ * thread `t-<i>`.
  */
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
@@ -59,4 +66,17 @@ export async function startPgIntake(url: string): Promise<PgIntake> {
       await store.close();
     },
   };
+}
+
+if (import.meta.main) {
+  const [url, statements, ids] = process.argv.slice(2) as [string, string, string];
+  const intake = await startPgIntake(url);
+  (JSON.parse(ids) as string[]).forEach((id, i) => void intake.send(`t-${i}`, id).catch(() => {}));
+  void intake.store.write(
+    async (tx) => {
+      for (let i = 0; i < Number(statements); i++) await tx.sql.get('select 1');
+      process.kill(process.pid, 'SIGKILL');
+    },
+    { batch: 'webhook' },
+  );
 }

@@ -22,10 +22,9 @@ import type { Store, WriteOptions } from '../store.ts';
 import { TxSql } from '../tx-sql.ts';
 import { DEFAULT_PG_MAX_GROUP, PgGroupWriter } from './pg-group-writer.ts';
 import { applyPgMigrations, pgMigrationStatus } from './pg-migrations.ts';
+import { ConnectionTraffic } from './connection-traffic.ts';
 import { asUnavailable, isConflict, PG_TYPES, PgSql } from './pg-sql.ts';
 import { redactUrl } from './redact-url.ts';
-import { RoundTrips } from './round-trips.ts';
-import { writeOncePerTick } from './tick-writes.ts';
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:5432/db` (libpq's URL form; `?sslmode=…` as node-postgres reads it). */
@@ -69,11 +68,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     pipeline: true,
     ...(options.ssl !== undefined ? { ssl: options.ssl } : {}),
   });
-  const roundTrips = new RoundTrips();
-  pool.on('connect', (client) => {
-    roundTrips.watch(client);
-    writeOncePerTick(client);
-  });
+  const traffic = new ConnectionTraffic();
+  pool.on('connect', (client) => traffic.watch(client));
   // An idle connection the server dropped must not take the process down; the pool replaces it.
   pool.on('error', (err) => options.onIdleError?.(err));
   const folder = options.migrationsFolder;
@@ -173,7 +169,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         if (inFlight === 0) drained?.();
       }
     },
-    roundTrips: () => roundTrips.count,
+    roundTrips: () => traffic.roundTrips,
     migrate: (): Promise<MigrationStatus> => applyPgMigrations(pool, folder),
     migrationStatus: () => pgMigrationStatus(pool, folder),
     async ping() {
