@@ -12,6 +12,9 @@
  * against the deliveries stored, and the deliveries (the noop connector's, by
  * the gateways' job runners) are counted: how many were delivered when the
  * load ended, and how long after it the last one was (waiting up to 60 s).
+ * On PostgreSQL the gateways' round trips to the store (`/metrics`,
+ * threadgate_store_round_trips_total) are read when the load ended and after
+ * the drain, per stored webhook: its intake, then its delivery as well.
  * BENCH_CASES picks cases: sqlite, pg1, pg2 (default: all three).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -74,6 +77,19 @@ interface CaseResult {
   deliveredAtEnd: string;
   /** Seconds after the load until every stored delivery was delivered (or the wait gave up). */
   drained: string;
+  /** The store's round trips per stored webhook when the load ended, and after the drain (PostgreSQL). */
+  roundTrips: string;
+}
+
+/** The replicas' round trips to the store so far (their /metrics); undefined for SQLite. */
+async function roundTrips(replicas: readonly Replica[]): Promise<number | undefined> {
+  let total: number | undefined;
+  for (const r of replicas) {
+    const text = await (await fetch(`${r.url}/metrics`)).text();
+    const line = text.split('\n').find((l) => l.startsWith('threadgate_store_round_trips_total'));
+    if (line !== undefined) total = (total ?? 0) + Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return total;
 }
 
 async function runCase(name: string, store: Record<string, unknown>, replicas: number, sandbox: ChildSandbox): Promise<CaseResult> {
@@ -102,6 +118,7 @@ async function runCase(name: string, store: Record<string, unknown>, replicas: n
         ),
       );
       const loadEnded = performance.now();
+      const tripsAtEnd = await roundTrips(started);
       const count = async (statuses: string) => (await reader.read.sql.get<{ n: number }>(`select count(*) as n from deliveries where status in (${statuses})`))!.n;
       const delivered = await count(`'delivered'`);
       const answered = outs.reduce((n, o) => n + o.warmup.ok2xx + o.measured.ok2xx, 0);
@@ -115,7 +132,10 @@ async function runCase(name: string, store: Record<string, unknown>, replicas: n
         }
         await new Promise((r) => setTimeout(r, 50));
       }
+      const tripsAfter = await roundTrips(started);
+      const perWebhook = (n: number | undefined) => (n === undefined ? '—' : fmt(n / rows, 2));
       return {
+        roundTrips: tripsAtEnd === undefined ? '—' : `${perWebhook(tripsAtEnd)} / ${perWebhook(tripsAfter)}`,
         deliveredAtEnd: `${fmt(delivered)} of ${fmt(rows)}`,
         drained,
         name,
@@ -144,11 +164,11 @@ export async function benchReceiverReplicas(): Promise<void> {
     if (CASES.has('pg1')) results.push(await runCase('PostgreSQL, 1 replica', { url: await cluster.createDatabase('one_replica') }, 1, sandbox));
     if (CASES.has('pg2')) results.push(await runCase('PostgreSQL, 2 replicas', { url: await cluster.createDatabase('two_replicas') }, 2, sandbox));
     const base = results.find((r) => r.name.startsWith('SQLite'))?.perSecond;
-    console.log('| store | req/s | p99 ms | × SQLite | delivered when the load ended | all delivered after the load |');
-    console.log('|---|---:|---:|---:|---:|---:|');
+    console.log('| store | req/s | p99 ms | × SQLite | delivered when the load ended | all delivered after the load | round trips a webhook: load end / drained |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|');
     for (const r of results) {
       const ratio = base === undefined ? '—' : fmt(r.perSecond / base, 2);
-      console.log(`| ${r.name} | ${fmt(r.perSecond)} | ${fmt(r.p99, 1)} | ${ratio} | ${r.deliveredAtEnd} | ${r.drained} |`);
+      console.log(`| ${r.name} | ${fmt(r.perSecond)} | ${fmt(r.p99, 1)} | ${ratio} | ${r.deliveredAtEnd} | ${r.drained} | ${r.roundTrips} |`);
     }
     for (const r of results) console.log(`${r.name}: ${r.check}`);
   } finally {

@@ -32,6 +32,12 @@ export interface DeliverJobPayload {
 
 export type IntakeResult = { deliveryId: number; duplicate: boolean };
 
+/**
+ * The batch of a webhook's write (store.ts `WriteOptions`): its delivery and its job are rows of its own; what it
+ * reads of a neighbour's it reads in one statement (the dedup key's conflict, the take's check of its order key).
+ */
+const WEBHOOK_BATCH = { batch: 'webhook' } as const;
+
 /** The order key of a thread's deliveries: one at a time, in the order the platform sent them, on any replica. */
 export const deliveryOrder = (connector: string, threadId: string): string => `deliver:${connector}:${threadId}`;
 
@@ -136,7 +142,8 @@ export class WebhookIntake {
     const dedupKey = webhookEventKey(event);
     const eventAt = this.#d.dedup === 'id' ? '' : webhookEventTime(event);
     // Grouped with concurrent webhooks in one commit; resolved only after it. The job runner takes the job in the
-    // same write when it has a free slot (the delivery starts as the commit returns), or looks for it after.
+    // same write when it has a free slot (the delivery starts as the commit returns), or looks for it after. A batch:
+    // on PostgreSQL the webhooks of a group run at once, their statements travelling together (WriteOptions).
     const result = await this.#d.store.write(async (tx): Promise<IntakeResult> => {
       const now = this.#now();
       const base = {
@@ -163,7 +170,7 @@ export class WebhookIntake {
       const job = { kind: DELIVER_JOB, payload, orderKey: deliveryOrder(connector, event.thread_id), ...this.#d.budget };
       await this.#d.queue.enqueue(tx, job, (jobId) => tx.deliveries.setJob(id, jobId));
       return { deliveryId: id, duplicate: false };
-    });
+    }, WEBHOOK_BATCH);
     this.#d.onResult?.(connector, result.duplicate ? 'duplicate' : 'accepted');
     if (this.#d.feed?.listening) {
       const fields = { result: result.duplicate ? 'duplicate' : 'accepted', delivery_id: result.deliveryId, event_type: event.event_type, thread_id: event.thread_id, chat_id: event.chat_id, verification };

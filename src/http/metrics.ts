@@ -182,6 +182,18 @@ export class GatewayMetrics {
       },
     });
     addStoreGauges({ registry: this.registry, sql: () => store.read.sql, report, kinds: [POST_MESSAGES_JOB, CLOSE_SESSION_JOB, DELIVER_JOB] });
+    const roundTrips = store.roundTrips?.bind(store);
+    if (roundTrips) {
+      new Counter({
+        name: 'threadgate_store_round_trips_total',
+        help: 'Round trips to the PostgreSQL store: statements sent while none awaited its answer (store/postgres/connection-traffic.ts).',
+        registers: [this.registry],
+        collect() {
+          this.reset();
+          this.inc(roundTrips());
+        },
+      });
+    }
     const perConnector = (name: string, help: string, value: (c: HealthReport['connectors'][string]) => boolean) =>
       new Gauge({
         name,

@@ -22,6 +22,8 @@ export interface JobContext<P> {
    * calling it is completed by the runner afterwards. Once called, the job is
    * done whatever the handler does next (the runner waits for that commit;
    * should `work` throw, nothing of it is stored and the job fails as usual).
+   * On PostgreSQL completions of one group run at once (a batch, store.ts
+   * `WriteOptions`): `work` touches rows of this job's own (its delivery, its attempt).
    */
   complete(work?: TxWork): void;
   /**

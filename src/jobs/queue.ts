@@ -66,6 +66,12 @@ export type FailOutcome = { status: 'queued'; runAt: number } | { status: 'dead'
 /** Work done in a job's grouped write (its outcome, its failure records). */
 export type TxWork = (tx: Repos) => void | Promise<void>;
 
+/**
+ * The batch of a job's completion (store.ts `WriteOptions`): it and its work (a delivery's outcome and attempt) touch
+ * that job's rows alone, the completion checked against the job's lease in one statement.
+ */
+const COMPLETION_BATCH = { batch: 'completion' } as const;
+
 export class JobQueue {
   readonly #store: Store;
   readonly #backoff: BackoffPolicy;
@@ -162,7 +168,7 @@ export class JobQueue {
       const [, completed] = await Promise.all([work?.(tx), tx.jobs.complete(id, owner, this.#now())]);
       held(completed, id, owner);
       return true as const;
-    });
+    }, COMPLETION_BATCH);
   }
 
   /** Runs `fn` as one grouped write of the store (a job's failure with its records). */

@@ -30,7 +30,9 @@ export interface Store {
    * write that catches a statement's error and goes on is refused
    * (`TG_STORE_TX_ABORTED`), never answered as stored.
    */
-  write<T>(fn: (tx: Repos) => T | Promise<T>): Promise<T>;
+  write<T>(fn: (tx: Repos) => T | Promise<T>, options?: WriteOptions): Promise<T>;
+  /** Round trips to the server so far: a statement sent while none awaited its answer (PostgreSQL; for metrics). */
+  roundTrips?(): number;
   /** Applies pending migrations. */
   migrate(): Promise<MigrationStatus>;
   migrationStatus(): Promise<MigrationStatus>;
@@ -38,6 +40,17 @@ export interface Store {
   ping(): Promise<void>;
   /** Commits the writes still waiting, then closes. */
   close(): Promise<void>;
+}
+
+export interface WriteOptions {
+  /**
+   * Writes of one batch name that follow one another in a group run at once on PostgreSQL, their statements
+   * interleaved on the group's connection, so the group costs the round trips of one write, not of each
+   * (docs/decisions/postgres-group-commit.md). Only for writes that touch rows of their own (a webhook's delivery and
+   * job, a job's completion) and read what another write of the batch writes only through single statements (a
+   * unique key's conflict, a take's check). SQLite runs them one after another, as every write.
+   */
+  batch?: string;
 }
 
 export type { Repos };

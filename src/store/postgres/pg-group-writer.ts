@@ -16,6 +16,14 @@
  * more than once (store.ts), as on SQLite. When the server is gone
  * (StoreUnavailableError) every write of the group fails with that, as a
  * single write would.
+ *
+ * Writes of one batch name that follow one another in a group (store.ts
+ * `WriteOptions`: a burst of webhooks, of completions) run at once on the
+ * group's connection: their first statements go out together, then their
+ * second ones, so a run of N such writes waits for the round trips of one,
+ * not of N. The run ends when all of them settled, never earlier: a write
+ * that throws rolls the group back only once its neighbours are done, so none
+ * of them sends a statement outside the transaction.
  */
 import type pg from 'pg';
 import { StoreUnavailableError } from '../errors.ts';
@@ -42,6 +50,8 @@ export interface PgGroupWriterOptions {
 
 interface Pending {
   fn: PgWrite<unknown>;
+  /** Its batch name: consecutive writes of one name run at once. */
+  batch: string | undefined;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
 }
@@ -60,6 +70,9 @@ export const DEFAULT_PG_MAX_GROUP = 64;
 /** SQLSTATE of a statement run in a transaction an earlier failed statement aborted. */
 const IN_FAILED_TRANSACTION = '25P02';
 
+/** A statement refused because an earlier one of the transaction failed: the write that issued it is not to blame. */
+const isAbortedByOther = (err: unknown): boolean => (err as { code?: unknown } | null)?.code === IN_FAILED_TRANSACTION;
+
 export class PgGroupWriter {
   readonly #o: PgGroupWriterOptions;
   #queue: Pending[] = [];
@@ -70,9 +83,9 @@ export class PgGroupWriter {
     this.#o = options;
   }
 
-  write<T>(fn: PgWrite<T>): Promise<T> {
+  write<T>(fn: PgWrite<T>, batch?: string): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
+      this.#queue.push({ fn, batch, resolve: resolve as (v: unknown) => void, reject });
       this.#schedule();
     });
   }
@@ -100,12 +113,12 @@ export class PgGroupWriter {
       await this.#o.alone(p.fn).then(p.resolve, p.reject);
       return;
     }
-    const txs: TxSql[] = [];
+    const txs: (TxSql | undefined)[] = [];
     let values: unknown[];
     try {
       values = await this.#o.transaction((client) => this.#together(client, group, txs));
     } catch (err) {
-      for (const tx of txs) tx.settle(false);
+      for (const tx of txs) tx?.settle(false);
       const cause = err instanceof WriteThrew ? err.cause : err;
       const unavailable = asUnavailable(cause);
       if (unavailable instanceof StoreUnavailableError) {
@@ -115,7 +128,7 @@ export class PgGroupWriter {
       // The one that threw gets its error; the others run again alone, in order. Not when it lost a race (it runs
       // again too), nor when its statement only found the transaction aborted by an earlier write that caught its
       // own failed statement (in_failed_sql_transaction): that write is to blame, and alone it gets the error.
-      const blameless = isConflict(cause) || (cause as { code?: unknown } | null)?.code === IN_FAILED_TRANSACTION;
+      const blameless = isConflict(cause) || isAbortedByOther(cause);
       const failed = err instanceof WriteThrew && !blameless ? err.index : -1;
       for (const [i, p] of group.entries()) {
         if (i === failed) p.reject(cause);
@@ -129,19 +142,29 @@ export class PgGroupWriter {
     });
   }
 
-  /** The group's writes one after another in the open transaction; their results. */
-  async #together(client: pg.PoolClient, group: Pending[], txs: TxSql[]): Promise<unknown[]> {
+  /** The group's writes one after another in the open transaction, a run of one batch name at once; their results. */
+  async #together(client: pg.PoolClient, group: Pending[], txs: (TxSql | undefined)[]): Promise<unknown[]> {
     const values: unknown[] = [];
-    for (const [i, p] of group.entries()) {
-      const tx = new TxSql(new PgSql(client, { prepare: this.#o.prepare }));
-      txs.push(tx);
-      try {
-        values.push(await p.fn(new Repos(tx)));
-      } catch (err) {
-        throw new WriteThrew(i, err);
-      } finally {
-        tx.end();
-      }
+    for (let start = 0; start < group.length; ) {
+      const batch = group[start]!.batch;
+      let end = start + 1;
+      if (batch !== undefined) while (end < group.length && group[end]!.batch === batch) end++;
+      const run = group.slice(start, end).map(async (p, k) => {
+        const tx = new TxSql(new PgSql(client, { prepare: this.#o.prepare }));
+        txs[start + k] = tx;
+        try {
+          return await p.fn(new Repos(tx));
+        } finally {
+          tx.end();
+        }
+      });
+      const settled = await Promise.allSettled(run);
+      const failures = settled.flatMap((r, k) => (r.status === 'rejected' ? [{ index: start + k, cause: r.reason as unknown }] : []));
+      // The write to blame: the first whose error is its own, not the aborted transaction a neighbour left it.
+      const blamed = failures.find((f) => !isAbortedByOther(f.cause)) ?? failures[0];
+      if (blamed !== undefined) throw new WriteThrew(blamed.index, blamed.cause);
+      for (const r of settled) values.push((r as PromiseFulfilledResult<unknown>).value);
+      start = end;
     }
     return values;
   }

@@ -18,10 +18,11 @@ import pg from 'pg';
 import { StoreClosedError, StoreOpenError, StoreTxAbortedError, StoreUnavailableError } from '../errors.ts';
 import type { MigrationStatus } from '../migrations.ts';
 import { Repos } from '../repos.ts';
-import type { Store } from '../store.ts';
+import type { Store, WriteOptions } from '../store.ts';
 import { TxSql } from '../tx-sql.ts';
 import { DEFAULT_PG_MAX_GROUP, PgGroupWriter } from './pg-group-writer.ts';
 import { applyPgMigrations, pgMigrationStatus } from './pg-migrations.ts';
+import { ConnectionTraffic } from './connection-traffic.ts';
 import { asUnavailable, isConflict, PG_TYPES, PgSql } from './pg-sql.ts';
 import { redactUrl } from './redact-url.ts';
 
@@ -67,6 +68,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     pipeline: true,
     ...(options.ssl !== undefined ? { ssl: options.ssl } : {}),
   });
+  const traffic = new ConnectionTraffic();
+  pool.on('connect', (client) => traffic.watch(client));
   // An idle connection the server dropped must not take the process down; the pool replaces it.
   pool.on('error', (err) => options.onIdleError?.(err));
   const folder = options.migrationsFolder;
@@ -94,8 +97,11 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     const onError = (err: Error) => (broken = err);
     client.on('error', onError);
     try {
-      await client.query('begin');
+      // Out with the body's first statements (pipeline mode), not a round trip of its own; a failure fails them too.
+      const begun = client.query('begin');
+      begun.catch(() => {});
       const value = await body(client);
+      await begun;
       // A transaction a failed statement aborted answers its COMMIT with a rollback, not an error.
       const done = await client.query('commit');
       if (done.command === 'ROLLBACK') throw new StoreTxAbortedError('a statement of the transaction failed (its error was caught): nothing was stored');
@@ -153,16 +159,17 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     backend: 'postgres',
     location,
     read,
-    async write<T>(fn: (tx: Repos) => T | Promise<T>): Promise<T> {
+    async write<T>(fn: (tx: Repos) => T | Promise<T>, writeOptions?: WriteOptions): Promise<T> {
       if (closing) throw new StoreClosedError('the store is closed');
       inFlight += 1;
       try {
-        return await (groups ? groups.write(fn) : alone(fn));
+        return await (groups ? groups.write(fn, writeOptions?.batch) : alone(fn));
       } finally {
         inFlight -= 1;
         if (inFlight === 0) drained?.();
       }
     },
+    roundTrips: () => traffic.roundTrips,
     migrate: (): Promise<MigrationStatus> => applyPgMigrations(pool, folder),
     migrationStatus: () => pgMigrationStatus(pool, folder),
     async ping() {
