@@ -98,9 +98,17 @@ export class JobRunner {
     for (const kind of this.#book.kinds()) if (kind.lanes) kind.discovery.loop = this.#discover(kind);
   }
 
-  /** Look for due jobs now (call after the transaction that enqueued them committed). */
-  notify(kind?: string): void {
-    for (const k of kind === undefined ? this.#book.kinds() : [this.#book.kind(kind)]) {
+  /**
+   * Look for due jobs now (call after the transaction that enqueued them committed). With `lane`, of a kind with
+   * lanes: that lane alone (made if this process has not seen it yet), as another replica's wake-up names it.
+   */
+  notify(kind?: string, lane?: string | null): void {
+    const named = kind === undefined ? undefined : this.#book.kind(kind);
+    if (named?.lanes && typeof lane === 'string') {
+      if (this.#running) this.#lane(named, lane).wake();
+      return;
+    }
+    for (const k of kind === undefined ? this.#book.kinds() : [named]) {
       if (!k) continue;
       k.discovery.wake();
       for (const lane of this.#book.lanesOf(k.name)) lane.wake();

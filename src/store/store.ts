@@ -11,6 +11,9 @@ import type { Repos } from './repos.ts';
 
 export type StoreBackend = 'sqlite' | 'postgres';
 
+/** Jobs of `kind` (in `lane`, for a kind with lanes) were queued by another process; or `all`: look at every kind. */
+export type Wakeup = { kind: string; lane: string | null } | { all: true };
+
 export interface Store {
   readonly backend: StoreBackend;
   /** Where the data lives: a file path (a URL without its password for a server). */
@@ -34,6 +37,11 @@ export interface Store {
   /** Applies pending migrations. */
   migrate(): Promise<MigrationStatus>;
   migrationStatus(): Promise<MigrationStatus>;
+  /**
+   * Jobs queued by other processes, as they commit (PostgreSQL with `store.wakeups`, postgres/pg-wakeups.ts); absent
+   * where no other process writes (SQLite) or nobody could tell.
+   */
+  readonly wakeups?: { subscribe(listener: (wakeup: Wakeup) => void): () => void };
   /** Resolves when the store answers a trivial query (readiness). */
   ping(): Promise<void>;
   /** Commits the writes still waiting, then closes. */

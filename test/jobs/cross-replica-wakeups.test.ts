@@ -1,0 +1,133 @@
+/**
+ * Jobs queued on one replica wake another at once (store/postgres/pg-wakeups.ts): two stores and runners on one
+ * database, the runners polling only every minute, so a job can start on the other one within the test's waits only
+ * through the notification its queuing transaction sent. After a database restart the listener connects again and
+ * one look finds what was queued while it could not listen.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { JobQueue } from '../../src/jobs/queue.ts';
+import { JobRunner } from '../../src/jobs/runner.ts';
+import { createLogger } from '../../src/log/logger.ts';
+import { openPostgresStore } from '../../src/store/postgres/pg-store.ts';
+import type { Store, Wakeup } from '../../src/store/store.ts';
+import { startPostgres, type RunningPostgres } from '../support/postgres-server.ts';
+import { until } from '../support/wait.ts';
+
+const POLL_MS = 60_000;
+/** Well under a poll: only a wake-up starts a job this soon. */
+const SOON_MS = 5_000;
+
+// A cluster of its own: one test restarts it.
+let own: RunningPostgres;
+beforeAll(async () => {
+  own = await startPostgres();
+}, 60_000);
+afterAll(() => own?.stop());
+
+async function superuser<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A replica: its store (wake-ups on), queue and runner, what it ran, and the wake-ups it was told of. */
+async function replica(url: string, options: { migrate?: boolean } = {}) {
+  const store = await openPostgresStore({ url, poolSize: 3, onIdleError: () => {}, onWakeupsError: () => {}, ...options });
+  const queue = new JobQueue(store);
+  const runner = new JobRunner(queue, { logger: createLogger('silent'), pollMs: POLL_MS });
+  const ran: string[] = [];
+  const handler = async (name: string) => void ran.push(name);
+  runner.register<string>('send', { handler });
+  runner.register<string>('post', { handler, lanes: { group: 'posts', concurrency: () => 1 } });
+  const told: Wakeup[] = [];
+  (store.wakeups as NonNullable<Store['wakeups']>).subscribe((w) => {
+    told.push(w);
+    if ('all' in w) runner.notify();
+    else runner.notify(w.kind, w.lane);
+  });
+  onTestFinished(async () => {
+    await runner.stop(100);
+    await store.close();
+  });
+  // Listening: its first look everywhere comes once LISTEN succeeded.
+  await until(() => told.some((w) => 'all' in w), SOON_MS, 'the replica to listen');
+  return { store, queue, runner, ran, told };
+}
+
+const looks = (told: Wakeup[]) => told.filter((w) => 'all' in w).length;
+
+describe('wake-ups across replicas (PostgreSQL)', () => {
+  it('a job queued on one replica starts on another before its poll, in a lane it had not seen', { timeout: 30_000 }, async () => {
+    const url = await own.createDatabase('wake_across');
+    const a = await replica(url);
+    const b = await replica(url);
+    b.runner.start(); // A runs nothing: only B can run the jobs
+    await new Promise((r) => setTimeout(r, 200)); // B's first claims are done: it sleeps for a poll
+    await a.store.write((tx) => a.queue.enqueue(tx, { kind: 'send', payload: 'one' }));
+    await until(() => b.ran.includes('one'), SOON_MS, 'B to run the job queued on A');
+    await a.store.write((tx) => a.queue.enqueue(tx, { kind: 'post', payload: 'two', lane: 'mail' }));
+    await until(() => b.ran.includes('two'), SOON_MS, 'B to run the job of a new lane');
+    expect(b.told).toContainEqual({ kind: 'post', lane: 'mail' });
+    // A's own notifications are not told to A: its runner knew.
+    expect(a.told.filter((w) => !('all' in w))).toEqual([]);
+  });
+
+  it('jobs queued in one group commit send one wake-up, and a rolled-back write none', { timeout: 30_000 }, async () => {
+    const url = await own.createDatabase('wake_group');
+    const a = await replica(url);
+    const b = await replica(url);
+    const before = b.told.length;
+    await Promise.all(Array.from({ length: 50 }, (_, i) => a.store.write((tx) => a.queue.enqueue(tx, { kind: 'send', payload: `j${i}` }))));
+    await a.store
+      .write(async (tx) => {
+        await a.queue.enqueue(tx, { kind: 'post', payload: 'never', lane: 'gone' });
+        throw new Error('rolled back');
+      })
+      .catch(() => {});
+    await a.store.write((tx) => a.queue.enqueue(tx, { kind: 'post', payload: 'last', lane: 'last' }));
+    await until(() => b.told.some((w) => 'kind' in w && w.lane === 'last'), SOON_MS, 'the last wake-up');
+    const sends = b.told.slice(before).filter((w) => 'kind' in w && w.kind === 'send');
+    expect(sends.length).toBeGreaterThanOrEqual(1);
+    expect(sends.length).toBeLessThanOrEqual(5); // groups of one turn, not one per job
+    expect(b.told).not.toContainEqual({ kind: 'post', lane: 'gone' });
+  });
+
+  it('after a database restart the listener connects again and one look finds the jobs queued meanwhile', { timeout: 60_000 }, async () => {
+    const url = await own.createDatabase('wake_restart');
+    // B connects as a role of its own, so it can be kept out after the restart while A queues.
+    await superuser(url, async (c) => {
+      await c.query(`create role tg_b login password 'b'`);
+      await c.query('grant all on schema public to tg_b');
+    });
+    const a = await replica(url);
+    await superuser(url, async (c) => {
+      await c.query('grant all on all tables in schema public to tg_b');
+      await c.query('grant all on all sequences in schema public to tg_b');
+    });
+    const asB = new URL(url);
+    asB.username = 'tg_b';
+    asB.password = 'b';
+    const b = await replica(asB.toString(), { migrate: false });
+    b.runner.start();
+    const looked = looks(b.told);
+    await superuser(url, (c) => c.query('alter role tg_b connection limit 0')); // its open connections stay
+    await own.kill();
+    await own.start();
+    // Nobody listens on B's side: this job's notification reaches no one. (A's pool finds its connections gone first.)
+    await until(async () => a.store.write((tx) => a.queue.enqueue(tx, { kind: 'send', payload: 'meanwhile' })).then(() => true, () => false), 10_000, 'A to queue after the restart');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(b.ran).not.toContain('meanwhile');
+    expect(looks(b.told)).toBe(looked);
+    await superuser(url, (c) => c.query('alter role tg_b connection limit -1'));
+    await until(() => b.ran.includes('meanwhile'), 15_000, 'B to find the job queued while it could not listen');
+    expect(looks(b.told)).toBe(looked + 1);
+    // Listening again: the next job wakes it at once.
+    await a.store.write((tx) => a.queue.enqueue(tx, { kind: 'send', payload: 'after' }));
+    await until(() => b.ran.includes('after'), SOON_MS, 'B to run the job queued after it listens again');
+  });
+});
