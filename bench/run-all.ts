@@ -6,7 +6,8 @@
  * Fastify route and its floors, the drain of 20,000 webhooks, the webhook
  * connector's intake (bench/receiver/), the e-mail backlog against imapflow +
  * mailparser alone (bench/email/), then the receiver on PostgreSQL with one
- * and two replicas beside SQLite (bench/replicas/). The proxy, the live e-mail
+ * and two replicas beside SQLite and the reply latency across two replicas
+ * (bench/replicas/). The proxy, the live e-mail
  * round trip, the PostgreSQL driver comparison and `serve`'s start-up have
  * their own scripts: bench:proxy, bench:email, bench:pg-driver, bench:start.
  */
@@ -20,6 +21,7 @@ import { benchJobs } from './store/jobs.bench.ts';
 import { report } from './support/measure.ts';
 import { benchReceiver } from './receiver/receiver.bench.ts';
 import { benchReceiverReplicas } from './replicas/receiver-replicas.bench.ts';
+import { benchReplyLatency } from './replicas/reply-latency.bench.ts';
 import { benchSignature } from './receiver/signature.bench.ts';
 import { benchStatements } from './store/statements.bench.ts';
 
@@ -41,4 +43,6 @@ section('e-mail backlog');
 reportBacklog(await benchEmailBacklog());
 section('receiver on PostgreSQL replicas');
 await benchReceiverReplicas();
+section('reply latency across PostgreSQL replicas');
+await benchReplyLatency();
 if (!receiverOk) process.exitCode = 1;

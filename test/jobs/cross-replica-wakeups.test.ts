@@ -44,6 +44,7 @@ async function replica(url: string, options: { migrate?: boolean } = {}) {
   const handler = async (name: string) => void ran.push(name);
   runner.register<string>('send', { handler });
   runner.register<string>('post', { handler, lanes: { group: 'posts', concurrency: () => 1 } });
+  runner.register<string>('quick', { handler, takeOnEnqueue: true });
   const told: Wakeup[] = [];
   (store.wakeups as NonNullable<Store['wakeups']>).subscribe((w) => {
     told.push(w);
@@ -95,6 +96,19 @@ describe('wake-ups across replicas (PostgreSQL)', () => {
     expect(sends.length).toBeGreaterThanOrEqual(1);
     expect(sends.length).toBeLessThanOrEqual(5); // groups of one turn, not one per job
     expect(b.told).not.toContainEqual({ kind: 'post', lane: 'gone' });
+  });
+
+  it('a job taken in the write that queued it wakes nobody', { timeout: 30_000 }, async () => {
+    const url = await own.createDatabase('wake_taken');
+    const a = await replica(url);
+    const b = await replica(url);
+    a.runner.start();
+    await a.store.write((tx) => a.queue.enqueue(tx, { kind: 'quick', payload: 'taken' }));
+    await until(() => a.ran.includes('taken'), SOON_MS, 'A to run the job it took');
+    // Notifications arrive in commit order: once this one is in, one for the job taken would be too.
+    await a.store.write((tx) => a.queue.enqueue(tx, { kind: 'post', payload: 'marker', lane: 'marker' }));
+    await until(() => b.told.some((w) => 'kind' in w && w.lane === 'marker'), SOON_MS, 'the marker wake-up');
+    expect(b.told.filter((w) => 'kind' in w && w.kind === 'quick')).toEqual([]);
   });
 
   it('after a database restart the listener connects again and one look finds the jobs queued meanwhile', { timeout: 60_000 }, async () => {
