@@ -15,3 +15,15 @@ END
 $$;
 CREATE CONSTRAINT TRIGGER jobs_wakeup AFTER INSERT OR UPDATE OF status, run_at ON jobs
   DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.status = 'queued') EXECUTE FUNCTION jobs_wakeup_notify();
+-- A lease given back (a replica that stops releases its poller's lease: expires_at 0) notifies `threadgate_leases` with
+-- its name, so a replica waiting for it takes it at once, not at its next ask.
+CREATE FUNCTION leases_release_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF current_setting('threadgate.wakeups', true) = 'on' THEN
+    PERFORM pg_notify('threadgate_leases', NEW.name);
+  END IF;
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER leases_release AFTER UPDATE OF expires_at ON leases
+  FOR EACH ROW WHEN (NEW.expires_at = 0) EXECUTE FUNCTION leases_release_notify();

@@ -199,7 +199,10 @@ export async function startGateway(
     );
     bridge.runner.start();
     // Jobs queued by another replica or the CLI start here at once, not at the next poll (store/postgres/pg-wakeups.ts).
-    store.wakeups?.subscribe((w) => ('all' in w ? bridge.runner.notify() : bridge.runner.notify(w.kind, w.lane)));
+    store.wakeups?.subscribe((w) => {
+      if ('all' in w) bridge.runner.notify();
+      else if ('kind' in w) bridge.runner.notify(w.kind, w.lane);
+    });
     platformHealth.start();
     alerts?.start(); // the watch, once the runner runs
     undo.push(() => alerts?.close());

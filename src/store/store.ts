@@ -11,8 +11,11 @@ import type { Repos } from './repos.ts';
 
 export type StoreBackend = 'sqlite' | 'postgres';
 
-/** Jobs of `kind` (in `lane`, for a kind with lanes) were queued by another process; or `all`: look at every kind. */
-export type Wakeup = { kind: string; lane: string | null } | { all: true };
+/**
+ * Jobs of `kind` (in `lane`, for a kind with lanes) were queued by another process; the lease `lease` was given back;
+ * or `all`: something may have been missed, look at everything.
+ */
+export type Wakeup = { kind: string; lane: string | null } | { lease: string } | { all: true };
 
 export interface Store {
   readonly backend: StoreBackend;
@@ -38,7 +41,8 @@ export interface Store {
   migrate(): Promise<MigrationStatus>;
   migrationStatus(): Promise<MigrationStatus>;
   /**
-   * Jobs queued by other processes, as they commit (PostgreSQL with `store.wakeups`, postgres/pg-wakeups.ts); absent
+   * Jobs queued and leases given back by other processes, as they commit (PostgreSQL with `store.wakeups`,
+   * postgres/pg-wakeups.ts); absent
    * where no other process writes (SQLite) or nobody could tell.
    */
   readonly wakeups?: { subscribe(listener: (wakeup: Wakeup) => void): () => void };

@@ -5,7 +5,9 @@
  * Sending: the trigger of migrations/postgres/0011_job_wakeups.sql notifies
  * `threadgate_jobs` with a job's kind and lane in the transaction that queues
  * it (insert, retry of a dead job, a job given back, a wait cut short), so the
- * notification leaves on commit and never for a rolled-back write. It does so
+ * notification leaves on commit and never for a rolled-back write; another
+ * notifies `threadgate_leases` with a lease's name when it is given back
+ * (poller-lease.ts: a replica waiting for it asks at once). They do so
  * only in sessions that set `threadgate.wakeups` (`armConnection`, on every
  * pooled connection of a store opened with wake-ups on). PostgreSQL drops
  * duplicates within a transaction: a group commit of N jobs of one lane sends
@@ -25,6 +27,8 @@ import type { Wakeup } from '../store.ts';
 import { PG_TYPES } from './pg-sql.ts';
 
 export const WAKEUP_CHANNEL = 'threadgate_jobs';
+/** Leases given back (migrations/postgres/0011_job_wakeups.sql): a replica waiting for one asks at once. */
+export const LEASE_CHANNEL = 'threadgate_leases';
 const FIRST_RETRY_MS = 100;
 const LAST_RETRY_MS = 5_000;
 
@@ -114,7 +118,7 @@ export class PgWakeups {
     client.on('notification', (msg) => this.#notified(msg));
     try {
       await client.connect();
-      await client.query(`listen ${WAKEUP_CHANNEL}`);
+      await client.query(`listen ${WAKEUP_CHANNEL}; listen ${LEASE_CHANNEL}`);
     } catch (err) {
       onLost(err as Error);
       return;
@@ -138,7 +142,12 @@ export class PgWakeups {
   }
 
   #notified(msg: pg.Notification): void {
-    if (msg.channel !== WAKEUP_CHANNEL || this.#own.has(msg.processId)) return;
+    if (this.#own.has(msg.processId)) return;
+    if (msg.channel === LEASE_CHANNEL) {
+      if (msg.payload) this.#queue(`lease\u0000${msg.payload}`, { lease: msg.payload });
+      return;
+    }
+    if (msg.channel !== WAKEUP_CHANNEL) return;
     const wakeup = parseWakeup(msg.payload);
     if (wakeup) this.#queue(`${wakeup.kind}\u0000${wakeup.lane ?? ''}`, wakeup);
     else this.#queue('*', { all: true }); // not ours to read: looking everywhere is always right

@@ -2,10 +2,12 @@
  * Jobs queued on one replica wake another at once (store/postgres/pg-wakeups.ts): two stores and runners on one
  * database, the runners polling only every minute, so a job can start on the other one within the test's waits only
  * through the notification its queuing transaction sent. After a database restart the listener connects again and
- * one look finds what was queued while it could not listen.
+ * one look finds what was queued while it could not listen. A lease given back is taken by a replica that would ask
+ * again only a minute later.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { runUnderLease } from '../../src/bridge/poller-lease.ts';
 import { JobQueue } from '../../src/jobs/queue.ts';
 import { JobRunner } from '../../src/jobs/runner.ts';
 import { createLogger } from '../../src/log/logger.ts';
@@ -49,7 +51,7 @@ async function replica(url: string, options: { migrate?: boolean } = {}) {
   (store.wakeups as NonNullable<Store['wakeups']>).subscribe((w) => {
     told.push(w);
     if ('all' in w) runner.notify();
-    else runner.notify(w.kind, w.lane);
+    else if ('kind' in w) runner.notify(w.kind, w.lane);
   });
   onTestFinished(async () => {
     await runner.stop(100);
@@ -109,6 +111,35 @@ describe('wake-ups across replicas (PostgreSQL)', () => {
     await a.store.write((tx) => a.queue.enqueue(tx, { kind: 'post', payload: 'marker', lane: 'marker' }));
     await until(() => b.told.some((w) => 'kind' in w && w.lane === 'marker'), SOON_MS, 'the marker wake-up');
     expect(b.told.filter((w) => 'kind' in w && w.kind === 'quick')).toEqual([]);
+  });
+
+  it('a lease given back by a replica that stops is taken by the waiting one at once', { timeout: 30_000 }, async () => {
+    const url = await own.createDatabase('wake_lease');
+    const a = await replica(url);
+    const b = await replica(url);
+    const logger = createLogger('silent');
+    const lease = (holder: string, store: Store) => ({ store, name: 'poller:mail', holder, ttlMs: POLL_MS, retryMs: POLL_MS, logger });
+    const stopA = new AbortController();
+    const stopB = new AbortController();
+    onTestFinished(() => stopB.abort());
+    let aRuns = false;
+    const aDone = runUnderLease(lease('a', a.store), stopA.signal, async (_hold, held) => {
+      aRuns = true;
+      await new Promise((r) => held.addEventListener('abort', r, { once: true }));
+    });
+    await until(() => aRuns, SOON_MS, 'A to hold the lease');
+    let bRuns = false;
+    let bWaits = false;
+    const bDone = runUnderLease({ ...lease('b', b.store), onStandby: () => (bWaits = true) }, stopB.signal, async (_hold, held) => {
+      bRuns = true;
+      await new Promise((r) => held.addEventListener('abort', r, { once: true }));
+    });
+    await until(() => bWaits, SOON_MS, 'B to wait for the lease');
+    stopA.abort(); // A stops: it gives the lease back
+    await aDone;
+    await until(() => bRuns, SOON_MS, 'B to take the lease given back');
+    stopB.abort();
+    await bDone;
   });
 
   it('after a database restart the listener connects again and one look finds the jobs queued meanwhile', { timeout: 60_000 }, async () => {
