@@ -154,7 +154,7 @@ export async function startGateway(
       maxBytes: settings.files.max_fetch_bytes,
     });
     undo.push(() => attachments.close());
-    const contextDeps = { store, inbound: bridge.inbound, logger, files, attachments, feed, ...(sealer ? { sealer } : {}) };
+    const contextDeps = { store, inbound: bridge.inbound, logger, files, attachments, feed, wakePoller: (name: string) => runtime.wakePoller(name), ...(sealer ? { sealer } : {}) };
     await runtime.createAll(entries, connectorsLoaded, (name, routes) => createConnectorContext(name, contextDeps, routes));
 
     const health = new GatewayHealth({

@@ -223,6 +223,12 @@ export interface ConnectorContext {
    * changes nothing) and shown with that delivery in the delivery log; nothing is posted. See `DeliveryReceipts`.
    */
   readonly receipts: DeliveryReceipts;
+  /**
+   * Asks this connector's `poll` for a turn now, on whichever replica runs it (there its `PollContext.onWake`
+   * listener is called): after storing, in `state`, work that only the poll does (a reply's copy for the mailbox's
+   * one session). Nothing happens where no poll runs; the poll's own schedule is the safety net.
+   */
+  wakePoller(): void;
 }
 
 /** What `deliver` is told about the attempt it makes. */
@@ -258,6 +264,8 @@ export interface PollContext {
    * this replica's hold on the poller, and refused (`TG_POLLER_LEASE_LOST`) once another replica took over.
    */
   state: ConnectorState;
+  /** Registers what to do when `ConnectorContext.wakePoller()` was called, on this replica or another; absent in a poll run by hand (a test). */
+  onWake?(listener: () => void): void;
 }
 
 export interface ConnectorInstance {

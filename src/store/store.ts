@@ -13,9 +13,10 @@ export type StoreBackend = 'sqlite' | 'postgres';
 
 /**
  * Jobs of `kind` (in `lane`, for a kind with lanes) were queued by another process; the lease `lease` was given back;
- * or `all`: something may have been missed, look at everything.
+ * another process asked the connector `poller`'s poll for a turn; or `all`: something may have been missed, look at
+ * everything.
  */
-export type Wakeup = { kind: string; lane: string | null } | { lease: string } | { all: true };
+export type Wakeup = { kind: string; lane: string | null } | { lease: string } | { poller: string } | { all: true };
 
 export interface Store {
   readonly backend: StoreBackend;
@@ -45,7 +46,11 @@ export interface Store {
    * postgres/pg-wakeups.ts); absent
    * where no other process writes (SQLite) or nobody could tell.
    */
-  readonly wakeups?: { subscribe(listener: (wakeup: Wakeup) => void): () => void };
+  readonly wakeups?: {
+    subscribe(listener: (wakeup: Wakeup) => void): () => void;
+    /** Asks the connector `name`'s poll, on whichever process runs it, for a turn (its subscribers are told `{ poller }`). */
+    wakePoller(name: string): Promise<void>;
+  };
   /** Resolves when the store answers a trivial query (readiness). */
   ping(): Promise<void>;
   /** Commits the writes still waiting, then closes. */

@@ -7,8 +7,10 @@
  * it (insert, retry of a dead job, a job given back, a wait cut short), so the
  * notification leaves on commit and never for a rolled-back write; another
  * notifies `threadgate_leases` with a lease's name when it is given back
- * (poller-lease.ts: a replica waiting for it asks at once). They do so
- * only in sessions that set `threadgate.wakeups` (`armConnection`, on every
+ * (poller-lease.ts: a replica waiting for it asks at once). `wakePoller`
+ * notifies `threadgate_pollers` with a connector's name: the replica running
+ * its poll gives it a turn (src/connector/runtime.ts). The triggers do so
+ * only in sessions that set `threadgate.wakeups` (`watchPool`, on every
  * pooled connection of a store opened with wake-ups on). PostgreSQL drops
  * duplicates within a transaction: a group commit of N jobs of one lane sends
  * one notification.
@@ -29,6 +31,8 @@ import { PG_TYPES } from './pg-sql.ts';
 export const WAKEUP_CHANNEL = 'threadgate_jobs';
 /** Leases given back (migrations/postgres/0011_job_wakeups.sql): a replica waiting for one asks at once. */
 export const LEASE_CHANNEL = 'threadgate_leases';
+/** A connector's poll asked for a turn (`wakePoller`): the replica running it gives it one. */
+export const POLLER_CHANNEL = 'threadgate_pollers';
 const FIRST_RETRY_MS = 100;
 const LAST_RETRY_MS = 5_000;
 
@@ -47,6 +51,7 @@ export class PgWakeups {
   /** Server process ids of this process's pooled connections: their notifications are our own. */
   readonly #own = new Set<number>();
   readonly #pending = new Map<string, Wakeup>();
+  #pool: pg.Pool | undefined;
   #client: pg.Client | undefined;
   #listening = false;
   #closed = false;
@@ -59,6 +64,7 @@ export class PgWakeups {
 
   /** Makes the pool's connections notify, and remembers them as our own. */
   watchPool(pool: pg.Pool): void {
+    this.#pool = pool;
     pool.on('connect', (client) => {
       const pid = (client as pg.PoolClient & { processID?: number }).processID;
       if (pid !== undefined) this.#own.add(pid);
@@ -79,6 +85,11 @@ export class PgWakeups {
       void this.#connect();
     }
     return () => this.#listeners.delete(listener);
+  }
+
+  /** Notifies `threadgate_pollers` with `name` (on commit of its own statement): the process running that poll wakes it. */
+  async wakePoller(name: string): Promise<void> {
+    await this.#pool?.query('select pg_notify($1, $2)', [POLLER_CHANNEL, name]);
   }
 
   /** Whether the listening connection is open and LISTENs (for tests and health). */
@@ -118,7 +129,7 @@ export class PgWakeups {
     client.on('notification', (msg) => this.#notified(msg));
     try {
       await client.connect();
-      await client.query(`listen ${WAKEUP_CHANNEL}; listen ${LEASE_CHANNEL}`);
+      await client.query(`listen ${WAKEUP_CHANNEL}; listen ${LEASE_CHANNEL}; listen ${POLLER_CHANNEL}`);
     } catch (err) {
       onLost(err as Error);
       return;
@@ -143,8 +154,10 @@ export class PgWakeups {
 
   #notified(msg: pg.Notification): void {
     if (this.#own.has(msg.processId)) return;
-    if (msg.channel === LEASE_CHANNEL) {
-      if (msg.payload) this.#queue(`lease\u0000${msg.payload}`, { lease: msg.payload });
+    if (msg.channel === LEASE_CHANNEL || msg.channel === POLLER_CHANNEL) {
+      if (!msg.payload) return;
+      if (msg.channel === LEASE_CHANNEL) this.#queue(`lease\u0000${msg.payload}`, { lease: msg.payload });
+      else this.#queue(`poller\u0000${msg.payload}`, { poller: msg.payload });
       return;
     }
     if (msg.channel !== WAKEUP_CHANNEL) return;
