@@ -1,7 +1,8 @@
 /**
  * Jobs queued on one replica wake another at once (store/postgres/pg-wakeups.ts): two stores and runners on one
  * database, the runners polling only every minute, so a job can start on the other one within the test's waits only
- * through the notification its queuing transaction sent. After a database restart the listener connects again and
+ * through the notification its queuing transaction sent (queued where no runner runs, in a lane not seen, behind a
+ * full lane, given back on stop). After a database restart the listener connects again and
  * one look finds what was queued while it could not listen. A lease given back is taken by a replica that would ask
  * again only a minute later.
  */
@@ -47,6 +48,12 @@ async function replica(url: string, options: { migrate?: boolean } = {}) {
   runner.register<string>('send', { handler });
   runner.register<string>('post', { handler, lanes: { group: 'posts', concurrency: () => 1 } });
   runner.register<string>('quick', { handler, takeOnEnqueue: true });
+  // One at a time, each run held until the test ends.
+  const held: (() => void)[] = [];
+  runner.register<string>('hold', { concurrency: 1, takeOnEnqueue: true, handler: async (name) => {
+    ran.push(name);
+    await new Promise<void>((resolve) => held.push(resolve));
+  } });
   const told: Wakeup[] = [];
   (store.wakeups as NonNullable<Store['wakeups']>).subscribe((w) => {
     told.push(w);
@@ -54,6 +61,7 @@ async function replica(url: string, options: { migrate?: boolean } = {}) {
     else if ('kind' in w) runner.notify(w.kind, w.lane);
   });
   onTestFinished(async () => {
+    for (const release of held) release();
     await runner.stop(100);
     await store.close();
   });
@@ -78,6 +86,34 @@ describe('wake-ups across replicas (PostgreSQL)', () => {
     expect(b.told).toContainEqual({ kind: 'post', lane: 'mail' });
     // A's own notifications are not told to A: its runner knew.
     expect(a.told.filter((w) => !('all' in w))).toEqual([]);
+  });
+
+  /** Two replicas, A running (and holding) a job of kind `hold`, B started after it and asleep for a poll. */
+  async function aHolds(database: string, job: string) {
+    const url = await own.createDatabase(database);
+    const a = await replica(url);
+    const b = await replica(url);
+    a.runner.start();
+    await a.store.write((tx) => a.queue.enqueue(tx, { kind: 'hold', payload: job }));
+    await until(() => a.ran.includes(job), SOON_MS, 'A to run the job');
+    b.runner.start();
+    await new Promise((r) => setTimeout(r, 200)); // B's first claims are done (the job is A's): it sleeps for a poll
+    return { a, b };
+  }
+
+  it('a job queued behind a full lane starts on the other replica at once', { timeout: 30_000 }, async () => {
+    const { a, b } = await aHolds('wake_full', 'first');
+    // A's only slot is taken: the job waits on A's side; B has a free one.
+    await a.store.write((tx) => a.queue.enqueue(tx, { kind: 'hold', payload: 'second' }));
+    await until(() => b.ran.includes('second'), SOON_MS, 'B to run the job A had no slot for');
+    expect(a.ran).not.toContain('second');
+  });
+
+  it('a job given back by a replica that stops starts on the other at once', { timeout: 30_000 }, async () => {
+    const { a, b } = await aHolds('wake_given_back', 'unfinished');
+    expect(b.ran).toEqual([]);
+    await a.runner.stop(0); // its handler still runs: the job is given back
+    await until(() => b.ran.includes('unfinished'), SOON_MS, 'B to run the job A gave back');
   });
 
   it('jobs queued in one group commit send one wake-up, and a rolled-back write none', { timeout: 30_000 }, async () => {
