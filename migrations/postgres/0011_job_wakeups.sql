@@ -8,7 +8,8 @@
 CREATE FUNCTION jobs_wakeup_notify() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF current_setting('threadgate.wakeups', true) = 'on' AND EXISTS (SELECT 1 FROM jobs WHERE id = NEW.id AND status = 'queued') THEN
-    PERFORM pg_notify('threadgate_jobs', json_build_array(NEW.kind, NEW.lane)::text);
+    -- Cut well under NOTIFY's 8000 bytes (an error here would fail the COMMIT); a cut payload reads as "look everywhere".
+    PERFORM pg_notify('threadgate_jobs', left(json_build_array(NEW.kind, NEW.lane)::text, 1900));
   END IF;
   RETURN NULL;
 END
@@ -20,7 +21,7 @@ CREATE CONSTRAINT TRIGGER jobs_wakeup AFTER INSERT OR UPDATE OF status, run_at O
 CREATE FUNCTION leases_release_notify() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF current_setting('threadgate.wakeups', true) = 'on' THEN
-    PERFORM pg_notify('threadgate_leases', NEW.name);
+    PERFORM pg_notify('threadgate_leases', left(NEW.name, 1900));
   END IF;
   RETURN NULL;
 END

@@ -89,7 +89,7 @@ export class PgWakeups {
 
   /** Notifies `threadgate_pollers` with `name` (on commit of its own statement): the process running that poll wakes it. */
   async wakePoller(name: string): Promise<void> {
-    await this.#pool?.query('select pg_notify($1, $2)', [POLLER_CHANNEL, name]);
+    await this.#pool?.query('select pg_notify($1, left($2, 1900))', [POLLER_CHANNEL, name]);
   }
 
   /** Whether the listening connection is open and LISTENs (for tests and health). */
