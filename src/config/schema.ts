@@ -91,8 +91,8 @@ export const StoreSettings = z
     /** Statements prepared once per PostgreSQL connection; false behind PgBouncer (before 1.21) in transaction mode. */
     prepared_statements: z.boolean().default(true),
     /**
-     * PostgreSQL: a job queued on one replica, or a lease given back, wakes the others at once (NOTIFY in the
-     * transaction, LISTEN on a connection of each replica's own); false behind a pooler in transaction mode, where
+     * PostgreSQL: a job queued on one replica, or a lease given back, wakes the others at once (NOTIFY after the
+     * commit, LISTEN on a connection of each replica's own); false behind a pooler in transaction mode, where
      * LISTEN cannot work: jobs queued elsewhere then wait for the runners' next poll (every second).
      */
     wakeups: z.boolean().default(true),

@@ -71,6 +71,8 @@ export class JobQueue {
   readonly #backoff: BackoffPolicy;
   readonly #now: () => number;
   #enqueued: EnqueueListener | undefined;
+  /** Jobs taken in the write that enqueued them, until it settled: other processes need not hear of them. */
+  readonly #taken = new Set<number>();
   /**
    * Whether a claim that returns fewer jobs than asked left no due job behind: true on SQLite (one gateway, claims
    * in due order); on PostgreSQL a claim passes over a job while an earlier one of its order key runs.
@@ -111,6 +113,10 @@ export class JobQueue {
     };
     const id = await tx.jobs.insert(row, now);
     const job = { id, kind: row.kind, runAt, lane: row.lane, payload: row.payload, maxAttempts: row.maxAttempts, giveUpAt: row.giveUpAt };
+    // Other processes (replicas on PostgreSQL) hear of it once it is stored, unless it was taken here.
+    tx.afterCommit((committed) => {
+      if (!this.#taken.delete(id) && committed) this.#store.wakeups?.queued(row.kind, row.lane);
+    });
     await Promise.all([this.#enqueued?.(tx, job), alongside?.(id)]);
     return id;
   }
@@ -123,6 +129,7 @@ export class JobQueue {
   async take(tx: Repos, job: Enqueued, owner: string, leaseMs: number): Promise<Job | undefined> {
     const now = this.#now();
     if (!(await tx.jobs.take(job.id, owner, now + leaseMs, now))) return undefined;
+    this.#taken.add(job.id);
     // The row as the take left it: written in this write, never run before.
     const row: JobRow = {
       id: job.id, kind: job.kind, payload: job.payload, status: 'running', attempts: 1, max_attempts: job.maxAttempts,
@@ -184,8 +191,10 @@ export class JobQueue {
   }
 
   /** Gives a claimed job back untouched (graceful stop); the attempt does not count. */
-  release(id: number, owner: string): Promise<boolean> {
-    return this.#store.write((tx) => tx.jobs.release(id, owner, this.#now()));
+  async release(id: number, owner: string): Promise<boolean> {
+    const released = await this.#store.write((tx) => tx.jobs.release(id, owner, this.#now()));
+    if (released) this.#store.wakeups?.queued();
+    return released;
   }
 
   /**
@@ -198,13 +207,15 @@ export class JobQueue {
   }
 
   /** Makes queued jobs that wait for a later time due now (a pause ended early); returns how many. */
-  hurry(ids: readonly number[]): Promise<number> {
+  async hurry(ids: readonly number[]): Promise<number> {
     const now = this.#now();
-    return this.#store.write(async (tx) => {
+    const n = await this.#store.write(async (tx) => {
       let n = 0;
       for (const id of ids) if (await tx.jobs.hurry(id, now)) n += 1;
       return n;
     });
+    if (n > 0) this.#store.wakeups?.queued();
+    return n;
   }
 
   /** Keeps a long-running job's lease alive. */
@@ -225,7 +236,9 @@ export class JobQueue {
       if (!job) throw new JobNotFoundError(`no job ${id}`);
       throw new JobNotDeadError(`job ${id} is ${job.status}, not dead`);
     }
-    return (await this.get(id)) as Job;
+    const job = (await this.get(id)) as Job;
+    this.#store.wakeups?.queued(job.kind);
+    return job;
   }
 
   /**
@@ -236,11 +249,13 @@ export class JobQueue {
     const dead = { ...filter, status: ['dead' as const] };
     if (options.dryRun) return matchingJobs(this.#store.read.sql, dead);
     const now = this.#now();
-    return this.#store.write(async (tx) => {
+    const jobs = await this.#store.write(async (tx) => {
       const jobs = await matchingJobs(tx.sql, dead);
       for (const job of jobs) await tx.jobs.retryDead(job.id, now);
       return jobs;
     });
+    for (const kind of new Set(jobs.map((j) => j.kind))) this.#store.wakeups?.queued(kind);
+    return jobs;
   }
 
   /** The earliest run_at among queued jobs of `kind` (of its `lane`, with one), for sleeping until then. */

@@ -48,6 +48,8 @@ export interface Store {
    */
   readonly wakeups?: {
     subscribe(listener: (wakeup: Wakeup) => void): () => void;
+    /** A job of `kind` (in `lane`) is queued, its write committed; without `kind`, jobs of any (given back, made due). */
+    queued(kind?: string, lane?: string | null): void;
     /** Asks the connector `name`'s poll, on whichever process runs it, for a turn (its subscribers are told `{ poller }`). */
     wakePoller(name: string): Promise<void>;
   };

@@ -1,7 +1,7 @@
 /**
  * Jobs queued on one replica wake another at once (store/postgres/pg-wakeups.ts): two stores and runners on one
  * database, the runners polling only every minute, so a job can start on the other one within the test's waits only
- * through the notification its queuing transaction sent (queued where no runner runs, in a lane not seen, behind a
+ * through the notification sent once its write committed (queued where no runner runs, in a lane not seen, behind a
  * full lane, given back on stop). After a database restart the listener connects again and
  * one look finds what was queued while it could not listen. A lease given back is taken by a replica that would ask
  * again only a minute later.
@@ -116,7 +116,7 @@ describe('wake-ups across replicas (PostgreSQL)', () => {
     await until(() => b.ran.includes('unfinished'), SOON_MS, 'B to run the job A gave back');
   });
 
-  it('jobs queued in one group commit send one wake-up, and a rolled-back write none', { timeout: 30_000 }, async () => {
+  it('a burst of jobs sends a few wake-ups (the first, then one after the last), and a rolled-back write none', { timeout: 30_000 }, async () => {
     const url = await own.createDatabase('wake_group');
     const a = await replica(url);
     const b = await replica(url);
@@ -132,7 +132,7 @@ describe('wake-ups across replicas (PostgreSQL)', () => {
     await until(() => b.told.some((w) => 'kind' in w && w.lane === 'last'), SOON_MS, 'the last wake-up');
     const sends = b.told.slice(before).filter((w) => 'kind' in w && w.kind === 'send');
     expect(sends.length).toBeGreaterThanOrEqual(1);
-    expect(sends.length).toBeLessThanOrEqual(5); // groups of one turn, not one per job
+    expect(sends.length).toBeLessThanOrEqual(5); // debounced, not one per job
     expect(b.told).not.toContainEqual({ kind: 'post', lane: 'gone' });
   });
 

@@ -47,7 +47,7 @@ export interface PostgresStoreOptions {
   writeConnections?: number;
   /** Told about errors of idle pooled connections (a server restart); they are replaced on next use. */
   onIdleError?: (err: Error) => void;
-  /** Notify other replicas of queued jobs and listen for theirs (default true; pg-wakeups.ts); off behind a pooler in transaction mode. */
+  /** Tell other replicas of queued jobs and listen for theirs (default true; pg-wakeups.ts); off behind a pooler in transaction mode. */
   wakeups?: boolean;
   /** Told when the wake-ups' listening connection failed (it is opened again). */
   onWakeupsError?: (err: Error) => void;

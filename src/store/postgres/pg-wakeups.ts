@@ -2,18 +2,16 @@
  * Wake-ups across replicas on PostgreSQL: a job queued on one replica starts
  * on another at once, not at that one's next poll.
  *
- * Sending: the trigger of migrations/postgres/0011_job_wakeups.sql notifies
- * `threadgate_jobs` with a job's kind and lane in the transaction that queues
- * it (insert, retry of a dead job, a job given back, a wait cut short), so the
- * notification leaves on commit and never for a rolled-back write; another
- * notifies `threadgate_leases` with a lease's name when it is given back
- * (poller-lease.ts: a replica waiting for it asks at once). `wakePoller`
+ * Sending: after a write that queued a job committed, the job queue calls
+ * `queued(kind, lane)`, which notifies `threadgate_jobs` with
+ * `["kind", "lane"]` (throttled per kind and lane, pg-wakeup-sender.ts; no
+ * kind: `*`, look everywhere). The trigger of
+ * migrations/postgres/0011_lease_wakeups.sql notifies `threadgate_leases` with
+ * a lease's name when it is given back (poller-lease.ts: a replica waiting for
+ * it asks at once), in sessions that set `threadgate.wakeups` (`watchPool`, on
+ * every pooled connection of a store opened with wake-ups on). `wakePoller`
  * notifies `threadgate_pollers` with a connector's name: the replica running
- * its poll gives it a turn (src/connector/runtime.ts). The triggers do so
- * only in sessions that set `threadgate.wakeups` (`watchPool`, on every
- * pooled connection of a store opened with wake-ups on). PostgreSQL drops
- * duplicates within a transaction: a group commit of N jobs of one lane sends
- * one notification.
+ * its poll gives it a turn (src/connector/runtime.ts).
  *
  * Listening: one connection of its own, outside the pool, opened on the first
  * `subscribe` (a CLI command that only queues never listens). Notifications
@@ -27,9 +25,10 @@
 import pg from 'pg';
 import type { Wakeup } from '../store.ts';
 import { PG_TYPES } from './pg-sql.ts';
+import { WakeupSender } from './pg-wakeup-sender.ts';
 
 export const WAKEUP_CHANNEL = 'threadgate_jobs';
-/** Leases given back (migrations/postgres/0011_job_wakeups.sql): a replica waiting for one asks at once. */
+/** Leases given back (migrations/postgres/0011_lease_wakeups.sql): a replica waiting for one asks at once. */
 export const LEASE_CHANNEL = 'threadgate_leases';
 /** A connector's poll asked for a turn (`wakePoller`): the replica running it gives it one. */
 export const POLLER_CHANNEL = 'threadgate_pollers';
@@ -52,6 +51,7 @@ export class PgWakeups {
   readonly #own = new Set<number>();
   readonly #pending = new Map<string, Wakeup>();
   #pool: pg.Pool | undefined;
+  #sender: WakeupSender | undefined;
   #client: pg.Client | undefined;
   #listening = false;
   #closed = false;
@@ -65,6 +65,7 @@ export class PgWakeups {
   /** Makes the pool's connections notify, and remembers them as our own. */
   watchPool(pool: pg.Pool): void {
     this.#pool = pool;
+    this.#sender = new WakeupSender(pool, WAKEUP_CHANNEL, this.#o.onError ? { onError: this.#o.onError } : {});
     pool.on('connect', (client) => {
       const pid = (client as pg.PoolClient & { processID?: number }).processID;
       if (pid !== undefined) this.#own.add(pid);
@@ -87,6 +88,14 @@ export class PgWakeups {
     return () => this.#listeners.delete(listener);
   }
 
+  /**
+   * A job of `kind` (in `lane`) is queued: call after its write committed. Other processes are told at once, or at
+   * the end of the kind and lane's throttle window. Without `kind`: look at every kind (jobs given back, made due).
+   */
+  queued(kind?: string, lane: string | null = null): void {
+    this.#sender?.send(kind === undefined ? '*' : JSON.stringify([kind, lane]));
+  }
+
   /** Notifies `threadgate_pollers` with `name` (on commit of its own statement): the process running that poll wakes it. */
   async wakePoller(name: string): Promise<void> {
     await this.#pool?.query('select pg_notify($1, left($2, 1900))', [POLLER_CHANNEL, name]);
@@ -98,6 +107,7 @@ export class PgWakeups {
   }
 
   async close(): Promise<void> {
+    await this.#sender?.flush();
     this.#closed = true;
     clearTimeout(this.#retry);
     const client = this.#client;
@@ -181,7 +191,7 @@ export class PgWakeups {
   }
 }
 
-/** The trigger's payload, `["kind", "lane" | null]`; undefined when it is not that. */
+/** A job's payload, `["kind", "lane" | null]`; undefined when it is not that (`*`). */
 export function parseWakeup(payload: string | undefined): { kind: string; lane: string | null } | undefined {
   try {
     const value = JSON.parse(payload ?? '') as unknown;
