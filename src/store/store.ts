@@ -42,9 +42,8 @@ export interface Store {
   migrate(): Promise<MigrationStatus>;
   migrationStatus(): Promise<MigrationStatus>;
   /**
-   * Jobs queued and leases given back by other processes, as they commit (PostgreSQL with `store.wakeups`,
-   * postgres/pg-wakeups.ts); absent
-   * where no other process writes (SQLite) or nobody could tell.
+   * What other processes queued, gave back or asked for, told as it happens (PostgreSQL with `store.wakeups`,
+   * postgres/pg-wakeups.ts); absent where no other process writes (SQLite) or nobody could tell.
    */
   readonly wakeups?: {
     subscribe(listener: (wakeup: Wakeup) => void): () => void;
