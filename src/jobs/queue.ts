@@ -71,8 +71,8 @@ export class JobQueue {
   readonly #backoff: BackoffPolicy;
   readonly #now: () => number;
   #enqueued: EnqueueListener | undefined;
-  /** Jobs taken in the write that enqueued them, until it settled: other processes need not hear of them. */
-  readonly #taken = new Set<number>();
+  /** Jobs this process starts itself (taken in the write that enqueued them, or claimed with a free slot after it), until it settled. */
+  readonly #startsHere = new Set<number>();
   /**
    * Whether a claim that returns fewer jobs than asked left no due job behind: true on SQLite (one gateway, claims
    * in due order); on PostgreSQL a claim passes over a job while an earlier one of its order key runs.
@@ -113,9 +113,9 @@ export class JobQueue {
     };
     const id = await tx.jobs.insert(row, now);
     const job = { id, kind: row.kind, runAt, lane: row.lane, payload: row.payload, maxAttempts: row.maxAttempts, giveUpAt: row.giveUpAt };
-    // Other processes (replicas on PostgreSQL) hear of it once it is stored, unless it was taken here.
+    // Other processes (replicas on PostgreSQL) hear of it once it is stored, unless this one starts it.
     tx.afterCommit((committed) => {
-      if (!this.#taken.delete(id) && committed) this.#store.wakeups?.queued(row.kind, row.lane);
+      if (!this.#startsHere.delete(id) && committed) this.#store.wakeups?.queued(row.kind, row.lane);
     });
     await Promise.all([this.#enqueued?.(tx, job), alongside?.(id)]);
     return id;
@@ -129,13 +129,18 @@ export class JobQueue {
   async take(tx: Repos, job: Enqueued, owner: string, leaseMs: number): Promise<Job | undefined> {
     const now = this.#now();
     if (!(await tx.jobs.take(job.id, owner, now + leaseMs, now))) return undefined;
-    this.#taken.add(job.id);
+    this.#startsHere.add(job.id);
     // The row as the take left it: written in this write, never run before.
     const row: JobRow = {
       id: job.id, kind: job.kind, payload: job.payload, status: 'running', attempts: 1, max_attempts: job.maxAttempts,
       give_up_at: job.giveUpAt, run_at: job.runAt, last_error: null,
     };
     return this.#toJob(row, now);
+  }
+
+  /** In the write that enqueued job `id`: this process's runner claims it after the commit; nobody else is woken. */
+  startsHere(id: number): void {
+    this.#startsHere.add(id);
   }
 
   /** Takes up to `limit` due jobs of `kind` (or with an expired lease) for `owner`, in one grouped write; each knows whether it is on its last try. */

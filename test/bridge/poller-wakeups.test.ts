@@ -6,7 +6,7 @@
  */
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres/pg-store.ts';
-import type { Wakeup } from '../../src/store/store.ts';
+import type { PgWakeups } from '../../src/store/postgres/pg-wakeups.ts';
 import { startPollingRuntime } from '../support/polling-runtime.ts';
 import { postgresDatabase } from '../support/postgres.ts';
 import { until } from '../support/wait.ts';
@@ -17,9 +17,8 @@ const TTL_MS = 60_000;
 /** A replica: a store of its own, listening, and a runtime whose connector `mail` counts the turns its poll was given. */
 async function replica(url: string, holder: string) {
   const store = await openPostgresStore({ url, poolSize: 2, onIdleError: () => {} });
-  const told: Wakeup[] = [];
-  store.wakeups?.subscribe((w) => void told.push(w));
-  await until(() => told.some((w) => 'all' in w), 5_000, 'the replica to listen');
+  store.wakeups?.subscribe(() => {});
+  await until(() => (store.wakeups as PgWakeups).connected, 5_000, 'the replica to listen');
   const polling = await startPollingRuntime(store, holder, TTL_MS);
   onTestFinished(async () => {
     await polling.runtime.stopAll();

@@ -18,9 +18,9 @@
  * sent by this process's own pooled connections are dropped (its runner knew
  * already); the rest are gathered for one event-loop turn and passed on once
  * per kind and lane. When the connection drops (a database restart, a
- * failover) it is opened again with backoff, and each LISTEN that succeeds is
- * followed by one `{ all: true }`: look everywhere once, for what was queued
- * while nobody listened. The runners' polls stay the safety net.
+ * failover) it is opened again with backoff, and each LISTEN that succeeds
+ * again is followed by one `{ all: true }`: look everywhere once, for what was
+ * queued while nobody listened. The runners' polls stay the safety net.
  */
 import pg from 'pg';
 import type { Wakeup } from '../store.ts';
@@ -56,6 +56,8 @@ export class PgWakeups {
   #listening = false;
   #closed = false;
   #retryMs = FIRST_RETRY_MS;
+  /** Whether a LISTEN succeeded before: the next one follows a lost connection. */
+  #listenedBefore = false;
   #retry: NodeJS.Timeout | undefined;
 
   constructor(options: PgWakeupsOptions) {
@@ -151,8 +153,10 @@ export class PgWakeups {
     }
     this.#client = client;
     this.#retryMs = FIRST_RETRY_MS;
-    // Whatever was queued while nobody listened here: one look everywhere.
-    this.#queue('*', { all: true });
+    // Whatever was queued while the connection was lost: one look everywhere. Not after the first LISTEN: the runner
+    // looked everywhere as it started (and an extra look then, at every replica's start, costs more than it finds).
+    if (this.#listenedBefore) this.#queue('*', { all: true });
+    this.#listenedBefore = true;
   }
 
   #again(): void {
