@@ -6,8 +6,9 @@
  * Fastify route and its floors, the drain of 20,000 webhooks, the webhook
  * connector's intake (bench/receiver/), the e-mail backlog against imapflow +
  * mailparser alone (bench/email/), the receiver on PostgreSQL with one and
- * two replicas beside SQLite (bench/replicas/), then the gateway's memory,
- * idle and in a 256 MiB limit (bench/footprint/). The proxy, the live e-mail
+ * two replicas beside SQLite and the reply latency across two replicas
+ * (bench/replicas/), then the gateway's memory, idle and in a 256 MiB limit
+ * (bench/footprint/). The proxy, the live e-mail
  * round trip, the PostgreSQL driver comparison and `serve`'s start-up have
  * their own scripts: bench:proxy, bench:email, bench:pg-driver, bench:start.
  */
@@ -23,6 +24,7 @@ import { benchJobs } from './store/jobs.bench.ts';
 import { report } from './support/measure.ts';
 import { benchReceiver } from './receiver/receiver.bench.ts';
 import { benchReceiverReplicas } from './replicas/receiver-replicas.bench.ts';
+import { benchReplyLatency } from './replicas/reply-latency.bench.ts';
 import { benchSignature } from './receiver/signature.bench.ts';
 import { benchStatements } from './store/statements.bench.ts';
 
@@ -44,6 +46,8 @@ section('e-mail backlog');
 reportBacklog(await benchEmailBacklog());
 section('receiver on PostgreSQL replicas');
 await benchReceiverReplicas();
+section('reply latency across PostgreSQL replicas');
+await benchReplyLatency();
 section('footprint');
 reportFootprint(await benchFootprint());
 if (!receiverOk) process.exitCode = 1;

@@ -41,13 +41,13 @@ const LOAD_SCRIPT = join(import.meta.dirname, '../receiver/receiver-load.ts');
 const CASES = new Set((process.env.BENCH_CASES ?? 'sqlite,pg1,pg2').split(',').map((c) => c.trim()));
 const NOOP_MODULE = join(import.meta.dirname, '../support/noop-connector.ts');
 
-interface Replica {
+export interface Replica {
   url: string;
   child: ChildProcess;
 }
 
 /** `threadgate serve` on `config` and a free port; resolves once its /readyz answers 200 (store open, channel registered). */
-async function serve(config: string): Promise<Replica> {
+export async function serve(config: string): Promise<Replica> {
   const port = await freePort();
   const child = spawn(process.execPath, [MAIN, 'serve', '--config', config, '--port', String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
@@ -61,7 +61,7 @@ async function serve(config: string): Promise<Replica> {
   }
 }
 
-async function stop(replica: Replica): Promise<void> {
+export async function stop(replica: Replica): Promise<void> {
   if (replica.child.exitCode !== null) return;
   const exited = new Promise((r) => replica.child.once('exit', r));
   replica.child.kill('SIGTERM');

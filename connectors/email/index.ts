@@ -35,8 +35,8 @@ export default defineConnector({
     const smtpAuth = config.smtp.auth === 'imap' ? config.imap.auth : config.smtp.auth;
     const smtpTokens = config.smtp.auth === 'imap' ? imapTokens : tokensFor(config.smtp.auth, 'smtp.auth');
     const sender = new SmtpSender(config, ctx, {
-      // A copy queued on the replica that holds the mailbox is appended at once; elsewhere at the holder's next turn.
-      onCopyQueued: () => watcher.poke(),
+      // The mailbox's session appends it at once, on whichever replica holds the mailbox (its poll's onWake).
+      onCopyQueued: () => ctx.wakePoller(),
       ...(smtpAuth
         ? { oauth2: { user: smtpAuth.user, token: (renew: boolean) => oauth2AccessToken(smtpAuth, smtpTokens, renew), expiresAt: () => smtpTokens?.expiresAt ?? 0 } }
         : {}),
@@ -67,7 +67,10 @@ export default defineConnector({
     return {
       start() {},
       // The mailbox is read by one replica at a time; the cursor goes to the state the poll is given.
-      poll: ({ signal, state }) => watcher.run(signal, state),
+      poll: ({ signal, state, onWake }) => {
+        onWake?.(() => watcher.poke());
+        return watcher.run(signal, state);
+      },
       async stop() {
         await watcher.close();
         sender.close();

@@ -6,8 +6,9 @@
  * A reply may be sent by any replica (its delivery job runs anywhere), but the
  * mailbox has one IMAP session, the poller's, on the replica holding its lease.
  * So the sender queues the exact bytes it sent in the connector's state
- * (`sent-copy:<Message-ID>`, written after SMTP accepted them) and the holder
- * appends them in its session, between catch-ups: no second session, and a
+ * (`sent-copy:<Message-ID>`, written after SMTP accepted them) and asks the
+ * holder for a turn (`ctx.wakePoller()`); the holder appends them in its
+ * session, between catch-ups: no second session, and a
  * copy queued survives a restart. Before appending, the Message-ID is looked
  * up in the folder: a provider that files SMTP-sent mail itself (Gmail,
  * Microsoft 365) already has it, and a copy appended just before a crash is

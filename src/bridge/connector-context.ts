@@ -1,7 +1,7 @@
 /**
  * Builds the `ConnectorContext` one connector gets (the bridge's side of the
  * plugin contract in src/connector/api.ts): exactly submit, close, threads,
- * state, secrets, routes, files, attachments, receipts and a child logger, each
+ * state, secrets, routes, files, attachments, receipts, wakePoller and a child logger, each
  * bound to the connector's name so it can only reach its own threads, state,
  * receipts and URL space (its files are recorded as its own).
  */
@@ -30,6 +30,8 @@ export interface ContextDeps {
   attachments: AttachmentFetcher;
   /** What listens live: each message stored or skipped. */
   feed?: LiveFeed;
+  /** Gives the connector's poll a turn, wherever it runs (ConnectorRuntime.wakePoller). */
+  wakePoller?: (connector: string) => void;
 }
 
 export function createConnectorContext(name: string, deps: ContextDeps, routes: ConnectorRoutes): ConnectorContext {
@@ -99,6 +101,7 @@ export function createConnectorContext(name: string, deps: ContextDeps, routes: 
     // Only `fetch`: a connector cannot close the shared fetcher.
     attachments: Object.freeze({ fetch: deps.attachments.fetch.bind(deps.attachments) }),
     receipts: deliveryReceipts(name, store, deps.logger, now),
+    wakePoller: () => deps.wakePoller?.(name),
   };
   return Object.freeze(ctx);
 }

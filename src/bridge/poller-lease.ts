@@ -5,7 +5,9 @@
  * its time to live; when renewing says it was lost, or fails until the hold
  * would have run out, the poller's signal aborts and the replica goes back to
  * waiting for the lease. A replica that stops releases the lease, so another
- * takes over at once; one that dies is taken over when its hold expires.
+ * takes over at once (on PostgreSQL told by a notification, the store's
+ * `wakeups`; else at its next ask); one that dies is taken over when its hold
+ * expires.
  *
  * The poller's writes of its own progress (its cursor) go through a state
  * view fenced by the hold's generation: each write checks, in its own
@@ -45,10 +47,38 @@ export interface PollerLeaseOptions {
 
 /** Runs `task` whenever this replica holds the lease, until `signal` aborts. */
 export async function runUnderLease(options: PollerLeaseOptions, signal: AbortSignal, task: (hold: Hold, signal: AbortSignal) => Promise<void>): Promise<void> {
+  // A replica giving the lease back (it stops) says so (store/postgres/pg-wakeups.ts): a wait for it ends at once.
+  let givenBack = new AbortController();
+  const unsubscribe = options.store.wakeups?.subscribe((w) => {
+    if ('all' in w || ('lease' in w && w.lease === options.name)) givenBack.abort();
+  });
+  try {
+    await contend(options, signal, task, {
+      ask: () => {
+        if (givenBack.signal.aborted) givenBack = new AbortController();
+      },
+      wait: () => AbortSignal.any([signal, givenBack.signal]),
+    });
+  } finally {
+    unsubscribe?.();
+  }
+}
+
+/**
+ * runUnderLease's loop. `given.ask()` before each try for the lease; a wait for it ends on `given.wait()` (the stop,
+ * or the lease given back since that try).
+ */
+async function contend(
+  options: PollerLeaseOptions,
+  signal: AbortSignal,
+  task: (hold: Hold, signal: AbortSignal) => Promise<void>,
+  given: { ask(): void; wait(): AbortSignal },
+): Promise<void> {
   const { store, name, holder, ttlMs, logger } = options;
   const retryMs = options.retryMs ?? Math.min(5_000, Math.max(50, Math.floor(ttlMs / 3)));
   let waitingLogged = false;
   while (!signal.aborted) {
+    given.ask();
     let generation: number | undefined;
     try {
       const now = Date.now();
@@ -61,7 +91,7 @@ export async function runUnderLease(options: PollerLeaseOptions, signal: AbortSi
       options.onStandby?.(other);
       if (!waitingLogged) logger.info({ lease: name, holder: other }, 'another replica runs this poller; waiting for its lease');
       waitingLogged = true;
-      await sleep(retryMs, signal);
+      await sleep(retryMs, given.wait());
       continue;
     }
     waitingLogged = false;

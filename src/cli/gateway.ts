@@ -152,7 +152,7 @@ export async function startGateway(
       maxBytes: settings.files.max_fetch_bytes,
     });
     undo.push(() => attachments.close());
-    const contextDeps = { store, inbound: bridge.inbound, logger, files, attachments, feed, ...(sealer ? { sealer } : {}) };
+    const contextDeps = { store, inbound: bridge.inbound, logger, files, attachments, feed, wakePoller: (name: string) => runtime.wakePoller(name), ...(sealer ? { sealer } : {}) };
     await runtime.createAll(entries, connectorsLoaded, (name, routes) => createConnectorContext(name, contextDeps, routes));
 
     const health = new GatewayHealth({
@@ -199,6 +199,11 @@ export async function startGateway(
       }),
     );
     bridge.runner.start();
+    // Jobs queued by another replica or the CLI start here at once, not at the next poll (store/postgres/pg-wakeups.ts).
+    store.wakeups?.subscribe((w) => {
+      if ('all' in w) bridge.runner.notify();
+      else if ('kind' in w) bridge.runner.notify(w.kind, w.lane);
+    });
     platformHealth.start();
     alerts?.start(); // the watch, once the runner runs
     undo.push(() => alerts?.close());

@@ -58,9 +58,11 @@ export async function openSettingsStore(loaded: LoadedSettings, options: OpenOpt
     poolSize: store.pool_size,
     ...(store.write_connections !== undefined ? { writeConnections: store.write_connections } : {}),
     preparedStatements: store.prepared_statements,
+    wakeups: store.wakeups,
     ...(store.ssl !== undefined ? { ssl: store.ssl } : {}),
     ...(options.migrate === false ? { migrate: false } : {}),
     ...(logger ? { onIdleError: (err: Error) => logger.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, 'a pooled PostgreSQL connection failed; it is replaced on next use') } : {}),
+    ...(logger ? { onWakeupsError: (err: Error) => logger.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, 'the PostgreSQL connection that listens for jobs queued elsewhere failed; opening it again') } : {}),
   });
 }
 

@@ -90,6 +90,12 @@ export const StoreSettings = z
     ssl: PostgresTls.optional(),
     /** Statements prepared once per PostgreSQL connection; false behind PgBouncer (before 1.21) in transaction mode. */
     prepared_statements: z.boolean().default(true),
+    /**
+     * PostgreSQL: a job queued on one replica, or a lease given back, wakes the others at once (NOTIFY after the
+     * commit, LISTEN on a connection of each replica's own); false behind a pooler in transaction mode, where
+     * LISTEN cannot work: jobs queued elsewhere then wait for the runners' next poll (every second).
+     */
+    wakeups: z.boolean().default(true),
     /** `full` survives power loss; `normal` only process crashes (faster). */
     synchronous: z.enum(['full', 'normal']).default('full'),
     busy_timeout_ms: z.number().int().min(0).max(60_000).default(5_000),

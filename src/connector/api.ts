@@ -21,6 +21,7 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { AttachmentFetcher, ConnectorSecrets, FileStore, Sealer } from './files-api.ts';
 import type { DeliveryReceipts } from './receipts-api.ts';
+import type { ConnectorRoutes } from './routes-api.ts';
 import type { MessageAttachment, MessageCreatedEvent, ReplySuggestionCreatedEvent, WebhookEvent } from '../platform/schemas/unified-messaging.ts';
 
 export type { Logger, MessageAttachment, MessageCreatedEvent, ReplySuggestionCreatedEvent, WebhookEvent };
@@ -48,6 +49,8 @@ export { stripQuotes } from './text/strip-quotes.ts';
 export type { AttachmentFetcher, ConnectorSecrets, FetchedAttachment, FileStore, Sealer } from './files-api.ts';
 /** What the other side reported of a message the connector sent: `ctx.receipts` (receipts-api.ts). */
 export type { DeliveryReceipt, DeliveryReceipts, ReceiptStatus } from './receipts-api.ts';
+/** A connector's HTTP routes: `ctx.routes` (routes-api.ts). */
+export type { ConnectorRoutes, RouteHandler, RouteRequest, RouteResponse } from './routes-api.ts';
 /** The errors a connector throws (delivery-errors.ts). */
 export { AttachmentFetchError, AttachmentHostRefusedError, AttachmentTooLargeError, AttachmentUnavailableError, PermanentDeliveryError } from './delivery-errors.ts';
 export { RetryLaterError, RouteError, TransientDeliveryError, unfetchableReason } from './delivery-errors.ts';
@@ -135,39 +138,6 @@ export interface ConnectorState {
   keys(prefix: string, limit?: number): Promise<string[]>;
 }
 
-// ─── HTTP routes ──────────────────────────────────────────────────────────────
-
-export interface RouteRequest {
-  method: string;
-  /** The path below `/connectors/<name>`, e.g. `/messages`. */
-  path: string;
-  params: Record<string, string>;
-  query: Record<string, string>;
-  /** Lower-case header names. */
-  headers: Record<string, string | undefined>;
-  /** The body bytes exactly as received (for signature checks). */
-  rawBody: Buffer;
-}
-
-export interface RouteResponse {
-  status: number;
-  /** Sent as JSON; omit for an empty body. */
-  body?: unknown;
-  headers?: Record<string, string>;
-}
-
-export type RouteHandler = (request: RouteRequest) => Promise<RouteResponse> | RouteResponse;
-
-export interface ConnectorRoutes {
-  /**
-   * Serves `method` at `/connectors/<name><path>`; `path` starts with `/` and may hold `:param` segments. Bodies of
-   * any content type arrive raw, up to the gateway's body limit. Routes may be added from `create` on. A handler
-   * that throws a `RouteError` answers with its status and JSON body; any other error answers 500 without details
-   * (and is logged).
-   */
-  add(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, handler: RouteHandler): void;
-}
-
 // ─── The context and the instance ─────────────────────────────────────────────
 
 export interface SubmitOptions {
@@ -223,6 +193,12 @@ export interface ConnectorContext {
    * changes nothing) and shown with that delivery in the delivery log; nothing is posted. See `DeliveryReceipts`.
    */
   readonly receipts: DeliveryReceipts;
+  /**
+   * Asks this connector's `poll` for a turn now, on whichever replica runs it (there its `PollContext.onWake`
+   * listener is called): after storing, in `state`, work that only the poll does (a reply's copy for the mailbox's
+   * one session). Nothing happens where no poll runs; the poll's own schedule is the safety net.
+   */
+  wakePoller(): void;
 }
 
 /** What `deliver` is told about the attempt it makes. */
@@ -258,6 +234,8 @@ export interface PollContext {
    * this replica's hold on the poller, and refused (`TG_POLLER_LEASE_LOST`) once another replica took over.
    */
   state: ConnectorState;
+  /** Registers what to do when `ConnectorContext.wakePoller()` was called, on this replica or another; absent in a poll run by hand (a test). */
+  onWake?(listener: () => void): void;
 }
 
 export interface ConnectorInstance {

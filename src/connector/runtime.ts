@@ -40,6 +40,8 @@ interface Running {
   inflight: number;
   /** Called when `inflight` drops to 0. */
   drained?: () => void;
+  /** What the poll registered (`PollContext.onWake`), while it runs here. */
+  wake?: (() => void) | undefined;
 }
 
 /** What /readyz says of a connector whose poller does not run in this replica. */
@@ -69,6 +71,21 @@ export class ConnectorRuntime {
   constructor(logger: Logger, options: { pollers?: PollerLeases } = {}) {
     this.#logger = logger;
     this.#leases = options.pollers;
+    // Another replica asked a poll that runs here for a turn (`wakePoller`); after a reconnect, every poll.
+    options.pollers?.store.wakeups?.subscribe((w) => {
+      if ('poller' in w) this.#running.get(w.poller)?.wake?.();
+      else if ('all' in w) for (const running of this.#running.values()) running.wake?.();
+    });
+  }
+
+  /**
+   * Gives the connector `name`'s poll a turn (ConnectorContext.wakePoller): here when it runs here, else on the
+   * replica that holds its lease (the store's `wakeups`; without them, at the poll's own next turn).
+   */
+  wakePoller(name: string): void {
+    const wake = this.#running.get(name)?.wake;
+    if (wake) return wake();
+    this.#leases?.store.wakeups?.wakePoller(name).catch((err: unknown) => this.#logger.warn({ err, connector: name }, 'asking the replica that runs the poll for a turn failed'));
   }
 
   names(): string[] {
@@ -168,8 +185,11 @@ export class ConnectorRuntime {
     }
   }
 
-  #poll(name: string, { instance, ctx }: Running, stopSignal: AbortSignal): Promise<void> {
-    const poll = instance.poll!.bind(instance);
+  #poll(name: string, running: Running, stopSignal: AbortSignal): Promise<void> {
+    const { instance, ctx } = running;
+    const run = instance.poll!.bind(instance);
+    const onWake = (listener: () => void) => void (running.wake = listener);
+    const poll = (pollCtx: { signal: AbortSignal; state: typeof ctx.state }) => run({ ...pollCtx, onWake }).finally(() => (running.wake = undefined));
     const logger = this.#logger.child({ connector: name });
     const guarded = (run: () => Promise<void>) => run().catch((err: unknown) => logger.error({ err }, 'the connector\'s poll failed'));
     const leases = this.#leases;

@@ -77,6 +77,8 @@ export class JobQueue {
   readonly #backoff: BackoffPolicy;
   readonly #now: () => number;
   #enqueued: EnqueueListener | undefined;
+  /** Jobs this process starts itself (taken in the write that enqueued them, or claimed with a free slot after it), until it settled. */
+  readonly #startsHere = new Set<number>();
   /**
    * Whether a claim that returns fewer jobs than asked left no due job behind: true on SQLite (one gateway, claims
    * in due order); on PostgreSQL a claim passes over a job while an earlier one of its order key runs.
@@ -117,6 +119,10 @@ export class JobQueue {
     };
     const id = await tx.jobs.insert(row, now);
     const job = { id, kind: row.kind, runAt, lane: row.lane, payload: row.payload, maxAttempts: row.maxAttempts, giveUpAt: row.giveUpAt };
+    // Other processes (replicas on PostgreSQL) hear of it once it is stored, unless this one starts it.
+    tx.afterCommit((committed) => {
+      if (!this.#startsHere.delete(id) && committed) this.#store.wakeups?.queued(row.kind, row.lane);
+    });
     await Promise.all([this.#enqueued?.(tx, job), alongside?.(id)]);
     return id;
   }
@@ -129,12 +135,18 @@ export class JobQueue {
   async take(tx: Repos, job: Enqueued, owner: string, leaseMs: number): Promise<Job | undefined> {
     const now = this.#now();
     if (!(await tx.jobs.take(job.id, owner, now + leaseMs, now))) return undefined;
+    this.#startsHere.add(job.id);
     // The row as the take left it: written in this write, never run before.
     const row: JobRow = {
       id: job.id, kind: job.kind, payload: job.payload, status: 'running', attempts: 1, max_attempts: job.maxAttempts,
       give_up_at: job.giveUpAt, run_at: job.runAt, last_error: null,
     };
     return this.#toJob(row, now);
+  }
+
+  /** In the write that enqueued job `id`: this process's runner claims it after the commit; nobody else is woken. */
+  startsHere(id: number): void {
+    this.#startsHere.add(id);
   }
 
   /** Takes up to `limit` due jobs of `kind` (or with an expired lease) for `owner`, in one grouped write; each knows whether it is on its last try. */
@@ -190,27 +202,27 @@ export class JobQueue {
   }
 
   /** Gives a claimed job back untouched (graceful stop); the attempt does not count. */
-  release(id: number, owner: string): Promise<boolean> {
-    return this.#store.write((tx) => tx.jobs.release(id, owner, this.#now()));
+  async release(id: number, owner: string): Promise<boolean> {
+    const released = await this.#store.write((tx) => tx.jobs.release(id, owner, this.#now()));
+    if (released) this.#store.wakeups?.queued();
+    return released;
   }
 
-  /**
-   * Gives a claimed job back to run at `runAt` (a paused connector), in `tx`:
-   * neither the try nor the wait counts against its budget (its deadline
-   * moves on by the wait), `reason` shows why it waits.
-   */
+  /** Gives a claimed job back to run at `runAt` (a paused connector), in `tx`: neither the try nor the wait counts against its budget (its deadline moves on by the wait); `reason` shows why it waits. */
   async postpone(tx: Repos, id: number, owner: string, runAt: number, reason: string): Promise<void> {
     held(await tx.jobs.postpone(id, owner, runAt, reason.slice(0, 2000), this.#now()), id, owner);
   }
 
   /** Makes queued jobs that wait for a later time due now (a pause ended early); returns how many. */
-  hurry(ids: readonly number[]): Promise<number> {
+  async hurry(ids: readonly number[]): Promise<number> {
     const now = this.#now();
-    return this.#store.write(async (tx) => {
+    const n = await this.#store.write(async (tx) => {
       let n = 0;
       for (const id of ids) if (await tx.jobs.hurry(id, now)) n += 1;
       return n;
     });
+    if (n > 0) this.#store.wakeups?.queued();
+    return n;
   }
 
   /** Keeps a long-running job's lease alive. */
@@ -231,22 +243,23 @@ export class JobQueue {
       if (!job) throw new JobNotFoundError(`no job ${id}`);
       throw new JobNotDeadError(`job ${id} is ${job.status}, not dead`);
     }
-    return (await this.get(id)) as Job;
+    const job = (await this.get(id)) as Job;
+    this.#store.wakeups?.queued(job.kind);
+    return job;
   }
 
-  /**
-   * Every dead job the filter matches, queued again as `retryDead` does, in one
-   * write, oldest first; with `dryRun` only listed.
-   */
+  /** Every dead job the filter matches, queued again as `retryDead` does, in one write, oldest first; with `dryRun` only listed. */
   async retryDeadWhere(filter: Omit<JobFilter, 'status' | 'before' | 'limit'>, options: { dryRun?: boolean } = {}): Promise<JobRef[]> {
     const dead = { ...filter, status: ['dead' as const] };
     if (options.dryRun) return matchingJobs(this.#store.read.sql, dead);
     const now = this.#now();
-    return this.#store.write(async (tx) => {
+    const jobs = await this.#store.write(async (tx) => {
       const jobs = await matchingJobs(tx.sql, dead);
       for (const job of jobs) await tx.jobs.retryDead(job.id, now);
       return jobs;
     });
+    for (const kind of new Set(jobs.map((j) => j.kind))) this.#store.wakeups?.queued(kind);
+    return jobs;
   }
 
   /** The earliest run_at among queued jobs of `kind` (of its `lane`, with one), for sleeping until then. */

@@ -98,9 +98,14 @@ export class JobRunner {
     for (const kind of this.#book.kinds()) if (kind.lanes) kind.discovery.loop = this.#discover(kind);
   }
 
-  /** Look for due jobs now (call after the transaction that enqueued them committed). */
-  notify(kind?: string): void {
-    for (const k of kind === undefined ? this.#book.kinds() : [this.#book.kind(kind)]) {
+  /** Look for due jobs now (after their write committed); with `lane`, of a laned kind: that lane alone (made if new). */
+  notify(kind?: string, lane?: string | null): void {
+    const named = kind === undefined ? undefined : this.#book.kind(kind);
+    if (named?.lanes && typeof lane === 'string') {
+      if (this.#running) this.#lane(named, lane).wake();
+      return;
+    }
+    for (const k of kind === undefined ? this.#book.kinds() : [named]) {
       if (!k) continue;
       k.discovery.wake();
       for (const lane of this.#book.lanesOf(k.name)) lane.wake();
@@ -218,6 +223,7 @@ export class JobRunner {
     // With jobs waiting for a claim, it goes first, in due order (SQLite; PostgreSQL's take checks the order itself).
     const waiting = lane.backlog && this.#queue.claimTakesAllDue;
     if (!kind.takeOnEnqueue || waiting || lane.slots.free() <= 0) {
+      if (!waiting && lane.slots.free() > 0) this.#queue.startsHere(job.id); // claimed here: nobody else is woken
       tx.afterCommit((committed) => committed && missed());
       return;
     }

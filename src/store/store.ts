@@ -11,6 +11,13 @@ import type { Repos } from './repos.ts';
 
 export type StoreBackend = 'sqlite' | 'postgres';
 
+/**
+ * Jobs of `kind` (in `lane`, for a kind with lanes) were queued by another process; the lease `lease` was given back;
+ * another process asked the connector `poller`'s poll for a turn; or `all`: something may have been missed, look at
+ * everything.
+ */
+export type Wakeup = { kind: string; lane: string | null } | { lease: string } | { poller: string } | { all: true };
+
 export interface Store {
   readonly backend: StoreBackend;
   /** Where the data lives: a file path (a URL without its password for a server). */
@@ -36,6 +43,17 @@ export interface Store {
   /** Applies pending migrations. */
   migrate(): Promise<MigrationStatus>;
   migrationStatus(): Promise<MigrationStatus>;
+  /**
+   * What other processes queued, gave back or asked for, told as it happens (PostgreSQL with `store.wakeups`,
+   * postgres/pg-wakeups.ts); absent where no other process writes (SQLite) or nobody could tell.
+   */
+  readonly wakeups?: {
+    subscribe(listener: (wakeup: Wakeup) => void): () => void;
+    /** A job of `kind` (in `lane`) is queued, its write committed; without `kind`, jobs of any (given back, made due). */
+    queued(kind?: string, lane?: string | null): void;
+    /** Asks the connector `name`'s poll, on whichever process runs it, for a turn (its subscribers are told `{ poller }`). */
+    wakePoller(name: string): Promise<void>;
+  };
   /** Resolves when the store answers a trivial query (readiness). */
   ping(): Promise<void>;
   /** Commits the writes still waiting, then closes. */

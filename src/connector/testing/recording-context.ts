@@ -78,6 +78,8 @@ export interface RecordingContext extends ConnectorContext {
   readonly recordedReceipts: DeliveryReceipt[];
   /** The receipt the gateway would keep for `externalId`: the furthest status recorded. */
   receiptOf(externalId: string): DeliveryReceipt | undefined;
+  /** How often `wakePoller()` was called. */
+  wakes(): number;
   /** Every log line as written, to search for a leaked secret. */
   rawLog(): string;
   /** Every route the connector registered, as `method` and its path pattern. */
@@ -104,6 +106,7 @@ export function recordingContext(options: RecordingContextOptions | string = {})
   const state = new Map<string, unknown>();
   const puts: RecordingContext['puts'] = [];
   const recordedReceipts: DeliveryReceipt[] = [];
+  let wakes = 0;
   const keptReceipts = new Map<string, DeliveryReceipt>();
   const { threads, threadsByKey, threadOf } = recordingThreads(name);
   let hold: Promise<void> | undefined;
@@ -152,6 +155,8 @@ export function recordingContext(options: RecordingContextOptions | string = {})
     puts,
     recordedReceipts,
     receiptOf: (externalId) => keptReceipts.get(externalId),
+    wakePoller: () => void (wakes += 1),
+    wakes: () => wakes,
     receipts: {
       async record(receipt) {
         checkReceipt(receipt);

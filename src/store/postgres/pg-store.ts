@@ -24,6 +24,7 @@ import { DEFAULT_PG_MAX_GROUP, PgGroupWriter } from './pg-group-writer.ts';
 import { applyPgMigrations, pgMigrationStatus } from './pg-migrations.ts';
 import { ConnectionTraffic } from './connection-traffic.ts';
 import { asUnavailable, isConflict, PG_TYPES, PgSql } from './pg-sql.ts';
+import { PgWakeups } from './pg-wakeups.ts';
 import { redactUrl } from './redact-url.ts';
 
 export interface PostgresStoreOptions {
@@ -47,6 +48,10 @@ export interface PostgresStoreOptions {
   writeConnections?: number;
   /** Told about errors of idle pooled connections (a server restart); they are replaced on next use. */
   onIdleError?: (err: Error) => void;
+  /** Tell other replicas of queued jobs and listen for theirs (default true; pg-wakeups.ts); off behind a pooler in transaction mode. */
+  wakeups?: boolean;
+  /** Told when the wake-ups' listening connection failed (it is opened again). */
+  onWakeupsError?: (err: Error) => void;
 }
 
 
@@ -72,6 +77,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   pool.on('connect', (client) => traffic.watch(client));
   // An idle connection the server dropped must not take the process down; the pool replaces it.
   pool.on('error', (err) => options.onIdleError?.(err));
+  const wakeups = options.wakeups === false ? undefined : new PgWakeups({ url: options.url, ...(options.ssl !== undefined ? { ssl: options.ssl } : {}), ...(options.onWakeupsError ? { onError: options.onWakeupsError } : {}) });
+  wakeups?.watchPool(pool);
   const folder = options.migrationsFolder;
   try {
     if (options.migrate !== false) await applyPgMigrations(pool, folder);
@@ -159,6 +166,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     backend: 'postgres',
     location,
     read,
+    ...(wakeups ? { wakeups } : {}),
     async write<T>(fn: (tx: Repos) => T | Promise<T>, writeOptions?: WriteOptions): Promise<T> {
       if (closing) throw new StoreClosedError('the store is closed');
       inFlight += 1;
@@ -178,6 +186,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     close: () =>
       (closing ??= (async () => {
         if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
+        await wakeups?.close();
         await pool.end();
       })()),
   };
