@@ -48,6 +48,8 @@ describe('threadgate deliveries list --follow', () => {
     await reply(tg, 'refuser', 'second reply via refuser');
     const refused = await all.waitForLine((d) => d.connector === 'refuser' && (d.id as number) > (all.lines[2]!.id as number), WAIT_MS);
     await reply(tg, 'desk', 'second reply via desk');
+    // The platform sends the reply's webhook on its own time: stored before the refused request below, as asserted.
+    await all.waitForLine((d) => d.connector === 'desk' && d.eventType === 'message_created' && (d.id as number) > (refused.id as number), WAIT_MS);
     const raw = JSON.stringify(messageCreatedEnvelope({ threadId: 'desk:T1' }));
     expect((await tg.call('POST', '/webhooks/desk', raw, signedHeaders('0'.repeat(64), raw))).status).toBe(401);
     await all.waitForLine((d) => d.status === 'rejected' && (d.id as number) > (refused.id as number), WAIT_MS);
