@@ -28,6 +28,7 @@ import { freePort } from '../../test/support/ports.ts';
 import { startPostgres } from '../../test/support/postgres-server.ts';
 import { startChildSandbox, type ChildSandbox } from '../support/child-sandbox.ts';
 import type { LoadOutput } from '../receiver/receiver-load.ts';
+import { cpuSince, processCpuMicros, processesCpuMicros } from '../support/measure.ts';
 import { spawnJson } from '../support/spawn-json.ts';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -79,6 +80,8 @@ interface CaseResult {
   drained: string;
   /** The store's round trips per stored webhook when the load ended, and after the drain (PostgreSQL). */
   roundTrips: string;
+  /** CPU µs per stored webhook from the load's start to the drain's end (its intake and its delivery): the gateways', the PostgreSQL server's. */
+  cpu: { gateway: number; postgres: number | undefined };
 }
 
 /** The replicas' round trips to the store so far (their /metrics); undefined for SQLite. */
@@ -112,6 +115,9 @@ async function runCase(name: string, store: Record<string, unknown>, replicas: n
     const reader = await openSettingsStore(loadSettings({ path: config }), { migrate: false });
     try {
       const registration = (await reader.read.registrations.get('bench'))!;
+      // Every process of the cluster (postmaster, backends, writers) names postgres on its command line.
+      const postgresBefore = processesCpuMicros('postgres');
+      const gatewaysBefore = started.map((r) => processCpuMicros(r.child.pid!));
       const outs = await Promise.all(
         started.map((r) =>
           spawnJson<LoadOutput>(LOAD_SCRIPT, [`${r.url}/webhooks/bench`, registration.secret, registration.configId, sandbox.roomId, String(Math.floor(CONNECTIONS / replicas)), String(SECONDS), String(WARMUP_SECONDS)]),
@@ -132,11 +138,14 @@ async function runCase(name: string, store: Record<string, unknown>, replicas: n
         }
         await new Promise((r) => setTimeout(r, 50));
       }
+      const gatewayMicros = started.reduce((n, r, i) => n + processCpuMicros(r.child.pid!) - gatewaysBefore[i]!, 0);
+      const postgresMicros = cpuSince(postgresBefore, processesCpuMicros('postgres'));
       const tripsAfter = await roundTrips(started);
       const perWebhook = (n: number | undefined) => (n === undefined ? '—' : fmt(n / rows, 2));
       return {
         roundTrips: tripsAtEnd === undefined ? '—' : `${perWebhook(tripsAtEnd)} / ${perWebhook(tripsAfter)}`,
         deliveredAtEnd: `${fmt(delivered)} of ${fmt(rows)}`,
+        cpu: { gateway: gatewayMicros / rows, postgres: store.url === undefined ? undefined : postgresMicros / rows },
         drained,
         name,
         perSecond: outs.reduce((n, o) => n + o.measured.requestsPerSecond, 0),
@@ -164,11 +173,11 @@ export async function benchReceiverReplicas(): Promise<void> {
     if (CASES.has('pg1')) results.push(await runCase('PostgreSQL, 1 replica', { url: await cluster.createDatabase('one_replica') }, 1, sandbox));
     if (CASES.has('pg2')) results.push(await runCase('PostgreSQL, 2 replicas', { url: await cluster.createDatabase('two_replicas') }, 2, sandbox));
     const base = results.find((r) => r.name.startsWith('SQLite'))?.perSecond;
-    console.log('| store | req/s | p99 ms | × SQLite | delivered when the load ended | all delivered after the load | round trips a webhook: load end / drained |');
-    console.log('|---|---:|---:|---:|---:|---:|---:|');
+    console.log('| store | req/s | p99 ms | × SQLite | delivered when the load ended | all delivered after the load | round trips a webhook: load end / drained | CPU µs a webhook: gateways / PostgreSQL |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of results) {
       const ratio = base === undefined ? '—' : fmt(r.perSecond / base, 2);
-      console.log(`| ${r.name} | ${fmt(r.perSecond)} | ${fmt(r.p99, 1)} | ${ratio} | ${r.deliveredAtEnd} | ${r.drained} | ${r.roundTrips} |`);
+      console.log(`| ${r.name} | ${fmt(r.perSecond)} | ${fmt(r.p99, 1)} | ${ratio} | ${r.deliveredAtEnd} | ${r.drained} | ${r.roundTrips} | ${fmt(r.cpu.gateway)} / ${r.cpu.postgres === undefined ? '—' : fmt(r.cpu.postgres)} |`);
     }
     for (const r of results) console.log(`${r.name}: ${r.check}`);
   } finally {
