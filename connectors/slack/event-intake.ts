@@ -6,7 +6,8 @@
  *   recorded as skipped            ctx.skip with the verdict's code and reason
  *   posted, seen before            nothing: its `seen:` entry says it was submitted (a Slack retry, a catch-up),
  *                                    or its inbox entry says it waits
- *   posted, text only, thread free submitted now, before Slack is answered (one commit; users.info bounded)
+ *   posted, text only, thread free submitted now, before Slack is answered (one commit; users.info bounded),
+ *                                    after the thread's earlier such submits; its inbox waits for it
  *   posted, with files, or its     written to the inbox (inbox.ts), then Slack is answered; the downloads and
  *     thread has inbox entries       the submit follow, in the thread's order
  *
@@ -82,7 +83,7 @@ export class EventIntake {
     if (options.source === 'catch-up' || post.files.length > 0 || (await this.#inbox.holdsThreadOf(post))) {
       return this.#count((await this.#inbox.add(post)) ? 'queued' : 'duplicate');
     }
-    const { duplicate } = await this.#messages.submit(post, { signal: options.signal, lastTry: true, quick: true });
+    const { duplicate } = await this.#inbox.direct(post, () => this.#messages.submit(post, { signal: options.signal, lastTry: true, quick: true }));
     return this.#count(duplicate ? 'duplicate' : 'submitted');
   }
 

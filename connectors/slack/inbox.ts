@@ -9,7 +9,8 @@
  *
  * — and only then is Slack answered 200: a crash after that loses nothing.
  * A thread's entries are submitted oldest first (keys sort as their ts), each
- * deleted once `submit` resolved. A failure (a download Slack answered 429 or
+ * deleted once `submit` resolved, and after the thread's text-only messages
+ * this process was submitting at once when they were written (`direct`). A failure (a download Slack answered 429 or
  * 5xx, the store) keeps the entry and tries it again after 2 s, 10 s, 30 s and
  * 2 min; the fifth try lists a file that still fails as not kept and posts
  * the message. A message the bridge refuses (TG_SUBMIT_INVALID) is recorded
@@ -44,6 +45,8 @@ export class Inbox {
   readonly #again = new Set<string>();
   readonly #timers = new Map<string, NodeJS.Timeout>();
   readonly #stop = new AbortController();
+  /** Text-only messages of a thread with nothing waiting, being submitted here at once (`direct`), by thread. */
+  readonly #direct = new Map<string, Promise<unknown>>();
   /** Messages submitted from the inbox, for health. */
   submitted = 0;
 
@@ -56,6 +59,21 @@ export class Inbox {
   /** Whether the message's thread has entries waiting (a later message must wait behind them). */
   async holdsThreadOf(post: Pick<CustomerPost, 'channel' | 'rootTs'>): Promise<boolean> {
     return (await this.#ctx.state.keys(threadPrefix(post.channel, post.rootTs), 1)).length > 0;
+  }
+
+  /**
+   * Runs the submit of a text-only message of a thread with nothing waiting (Slack waits for it) after the thread's
+   * earlier such submits here; the thread's drain waits for it too. Its users.info look-ups take time, and a reply
+   * with a file that arrived just after it (to the inbox) must not be posted first.
+   */
+  direct<T>(post: Pick<CustomerPost, 'channel' | 'rootTs'>, submit: () => Promise<T>): Promise<T> {
+    const prefix = threadPrefix(post.channel, post.rootTs);
+    const run = (this.#direct.get(prefix) ?? Promise.resolve()).catch(() => {}).then(submit);
+    this.#direct.set(prefix, run);
+    void run.catch(() => {}).finally(() => {
+      if (this.#direct.get(prefix) === run) this.#direct.delete(prefix);
+    });
+    return run;
   }
 
   /** Writes the message durably (unless it waits already: false), then starts its thread's drain; resolves after the write. */
@@ -121,6 +139,8 @@ export class Inbox {
       const entry = await this.#ctx.state.get<Entry>(key);
       if (entry === undefined) continue;
       const tries = entry.tries + 1;
+      // A message of the thread submitted at once before this one was written here goes first.
+      await this.#direct.get(prefix)?.catch(() => {});
       try {
         await this.#messages.submit(entry.post, { signal, lastTry: tries >= MAX_TRIES });
         this.submitted += 1;

@@ -14,7 +14,7 @@ import { MAX_TRIES, SWEEP_AGE_MS } from '../../../connectors/slack/inbox.ts';
 import { recordingContext, type RecordingContext } from '../../../src/connector/testing/index.ts';
 import type { ConnectorInstance } from '../../../src/connector/api.ts';
 import type { TestSlack } from '../../support/slack/slack.ts';
-import { until } from '../../support/wait.ts';
+import { sleep, until } from '../../support/wait.ts';
 import { connectorEntry, slack } from './support.ts';
 
 async function connector(s: TestSlack): Promise<{ ctx: RecordingContext; instance: ConnectorInstance }> {
@@ -57,6 +57,25 @@ describe('the Slack connector’s inbox', () => {
       [`${s.support.id}/${later.ts}`, 'Did you get it?'],
     ]);
     expect(await ctx.state.keys('inbox:')).toEqual([]);
+    await instance.stop();
+  });
+
+  it('a reply with a file that comes while its root is still being submitted is posted after the root', { timeout: 30_000 }, async () => {
+    const s = await slack();
+    const { ctx, instance } = await connector(s);
+    // The root's users.info is answered late: its submit is still under way when a colleague's reply with a file comes
+    // (whose own users.info is answered at once).
+    s.failures.push({ method: 'users.info', delayMs: 800, times: 1 });
+    const root = s.ws.addMessage({ channel: s.support.id, user: s.customer.id, text: 'Printer on fire' });
+    const file = s.ws.addFile({ name: 'photo.jpg', mimetype: 'image/jpeg', content: Buffer.from('jpeg'), user: s.colleague.id });
+    const shared = s.ws.addMessage({ channel: s.support.id, user: s.colleague.id, text: '', threadTs: root.ts, subtype: 'file_share', files: [file.id] });
+    const rootAnswer = deliver(s, ctx, { type: 'message', channel: s.support.id, user: s.customer.id, text: 'Printer on fire', ts: root.ts });
+    await sleep(300); // the root's users.info under way (the server records a call once it answers)
+    const sharedJson = { type: 'message', channel: s.support.id, user: s.colleague.id, text: '', ts: shared.ts, thread_ts: root.ts, subtype: 'file_share', files: [{ id: file.id, file_access: 'check_file_info' }] };
+    expect((await deliver(s, ctx, sharedJson)).status).toBe(200);
+    expect((await rootAnswer).status).toBe(200);
+    await until(() => ctx.submits.length === 2, 10_000, 'both messages');
+    expect(ctx.submits.map((m) => m.messageId)).toEqual([`${s.support.id}/${root.ts}`, `${s.support.id}/${shared.ts}`]);
     await instance.stop();
   });
 

@@ -22,6 +22,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buffer as readBody } from 'node:stream/consumers';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { conversationMethods } from './slack-conversations.ts';
 import { SlackApiError, whoMethods, type ApiContext, type Method } from './slack-methods.ts';
 import { RateLimited, type RateTiers } from './slack-rate-tiers.ts';
@@ -45,13 +46,17 @@ export interface RecordedCall {
   args: Record<string, unknown>;
 }
 
-/** A failure a test orders for the next `times` calls of `method` (or `file download`): an HTTP status (429 with `retryAfter`) or Slack's word. */
+/**
+ * A failure a test orders for the next `times` calls of `method` (or `file download`): an HTTP status (429 with
+ * `retryAfter`) or Slack's word; or, with `delayMs` alone, the usual answer that late.
+ */
 export interface OrderedFailure {
   method: string;
   times: number;
   status?: number;
   retryAfter?: number;
   error?: string;
+  delayMs?: number;
 }
 
 export interface SlackServer {
@@ -101,7 +106,7 @@ export async function startSlackServer(ws: SlackWorkspace, tiers: RateTiers, con
     if (ws.revoked.has(token)) return fail('token_revoked');
     const caller: WsUser | undefined = ws.users.get(ws.tokens.get(token) ?? '');
     if (caller === undefined) return fail('invalid_auth');
-    const failure = failures.find((f) => f.times > 0 && f.method === method);
+    const failure = failures.find((f) => f.times > 0 && f.method === method && f.delayMs === undefined);
     if (failure) {
       failure.times -= 1;
       if (failure.error) return fail(failure.error, {}, true);
@@ -135,6 +140,11 @@ export async function startSlackServer(ws: SlackWorkspace, tiers: RateTiers, con
       const method = /^\/api\/([A-Za-z.]+)$/.exec(url.pathname)?.[1];
       const upload = /^\/upload\/v1\/([A-Z0-9]+)$/.exec(url.pathname)?.[1];
       if (method !== undefined) {
+        const slow = failures.find((f) => f.times > 0 && f.method === method && f.delayMs !== undefined);
+        if (slow) {
+          slow.times -= 1;
+          await sleep(slow.delayMs!);
+        }
         const called = callMethod(method, req, url, body);
         answer = { ...called, headers: { 'content-type': 'application/json; charset=utf-8', ...called.headers } };
       } else if (upload !== undefined && req.method === 'POST') {
