@@ -50,7 +50,8 @@ describe('threadgate serve --watch', () => {
     writeFileSync(join(folder, 'live.ts'), moduleText('v2'));
     await until(async () => (await version()).version === 'v2', 10_000, 'the edited module live');
     expect(await version()).toEqual({ version: 'v2', word: 'one', greeting: 'hello', kept: 'v1' });
-    expect(gw.lines.find((l) => l.event === 'connector_reloaded')).toMatchObject({ connector: 'live', reason: 'live.ts changed' });
+    // Logged after the new module answers: its line may come a moment after the answer.
+    expect(await gw.waitForLine((l) => l.event === 'connector_reloaded', 10_000)).toMatchObject({ connector: 'live', reason: 'live.ts changed' });
 
     writeFileSync(join(folder, 'helper.ts'), "export const WORD = 'two';\n");
     await until(async () => (await version()).word === 'two', 10_000, 'the edited helper live');
