@@ -15,7 +15,9 @@
  * On PostgreSQL the gateways' round trips to the store (`/metrics`,
  * threadgate_store_round_trips_total) are read when the load ended and after
  * the drain, per stored webhook: its intake, then its delivery as well.
- * BENCH_CASES picks cases: sqlite, pg1, pg2 (default: all three).
+ * BENCH_CASES picks cases: sqlite, pg1, pg2 (default: all three); BENCH_WRITE_CONNECTIONS sets
+ * `store.write_connections` of the PostgreSQL cases; BENCH_PG_STATEMENTS=1
+ * lists each PostgreSQL case's statements (delivery-counter.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,6 +32,7 @@ import { startChildSandbox, type ChildSandbox } from '../support/child-sandbox.t
 import type { LoadOutput } from '../receiver/receiver-load.ts';
 import { cpuSince, processCpuMicros, processesCpuMicros } from '../support/measure.ts';
 import { spawnJson } from '../support/spawn-json.ts';
+import { DeliveryCounter, STATEMENT_SETTINGS } from './delivery-counter.ts';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = 10;
@@ -40,6 +43,8 @@ const MAIN = join(import.meta.dirname, '../../src/cli/threadgate.js');
 const LOAD_SCRIPT = join(import.meta.dirname, '../receiver/receiver-load.ts');
 /** Which cases run (BENCH_CASES, comma-separated): sqlite, pg1 (one replica), pg2 (two). */
 const CASES = new Set((process.env.BENCH_CASES ?? 'sqlite,pg1,pg2').split(',').map((c) => c.trim()));
+/** BENCH_WRITE_CONNECTIONS: `store.write_connections` of the PostgreSQL cases (default: the store's). */
+const WRITE_CONNECTIONS = process.env.BENCH_WRITE_CONNECTIONS === undefined ? {} : { write_connections: Number(process.env.BENCH_WRITE_CONNECTIONS) };
 const NOOP_MODULE = join(import.meta.dirname, '../support/noop-connector.ts');
 
 export interface Replica {
@@ -113,6 +118,7 @@ async function runCase(name: string, store: Record<string, unknown>, replicas: n
   try {
     for (let i = 0; i < replicas; i++) started.push(await serve(config));
     const reader = await openSettingsStore(loadSettings({ path: config }), { migrate: false });
+    const counter = await DeliveryCounter.open(reader, store.url as string | undefined);
     try {
       const registration = (await reader.read.registrations.get('bench'))!;
       // Every process of the cluster (postmaster, backends, writers) names postgres on its command line.
@@ -125,13 +131,12 @@ async function runCase(name: string, store: Record<string, unknown>, replicas: n
       );
       const loadEnded = performance.now();
       const tripsAtEnd = await roundTrips(started);
-      const count = async (statuses: string) => (await reader.read.sql.get<{ n: number }>(`select count(*) as n from deliveries where status in (${statuses})`))!.n;
-      const delivered = await count(`'delivered'`);
+      const delivered = await counter.count(`'delivered'`);
       const answered = outs.reduce((n, o) => n + o.warmup.ok2xx + o.measured.ok2xx, 0);
-      const rows = await count(`'accepted', 'delivered'`);
+      const rows = await counter.count(`'accepted', 'delivered'`);
       const ok = rows >= answered;
       let drained = `not within ${DRAIN_WAIT_S} s`;
-      for (let left = rows - delivered; performance.now() - loadEnded < DRAIN_WAIT_S * 1000; left = rows - (await count(`'delivered'`))) {
+      for (let left = rows - delivered; performance.now() - loadEnded < DRAIN_WAIT_S * 1000; left = (await counter.undelivered()) ? 1 : 0) {
         if (left === 0) {
           drained = `${fmt((performance.now() - loadEnded) / 1000, 2)} s`;
           break;
@@ -139,8 +144,11 @@ async function runCase(name: string, store: Record<string, unknown>, replicas: n
         await new Promise((r) => setTimeout(r, 50));
       }
       const gatewayMicros = started.reduce((n, r, i) => n + processCpuMicros(r.child.pid!) - gatewaysBefore[i]!, 0);
-      const postgresMicros = cpuSince(postgresBefore, processesCpuMicros('postgres'));
+      // The bench's own counting is no work of the gateways': its server process is left out.
+      const postgresMicros = cpuSince(postgresBefore, processesCpuMicros('postgres')) - counter.serverMicros();
       const tripsAfter = await roundTrips(started);
+      const statements = await counter.statements(rows);
+      if (statements.length > 0) console.log(`${name}: the server's statements, by time\n${statements.join('\n')}`);
       const perWebhook = (n: number | undefined) => (n === undefined ? '—' : fmt(n / rows, 2));
       return {
         roundTrips: tripsAtEnd === undefined ? '—' : `${perWebhook(tripsAtEnd)} / ${perWebhook(tripsAfter)}`,
@@ -153,6 +161,7 @@ async function runCase(name: string, store: Record<string, unknown>, replicas: n
         check: `${answered} answered 2xx, ${rows} stored -> ${ok ? 'OK' : 'MISMATCH'}`,
       };
     } finally {
+      await counter.close();
       await reader.close();
     }
   } finally {
@@ -166,12 +175,13 @@ const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFracti
 export async function benchReceiverReplicas(): Promise<void> {
   console.log(`node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}; ${CONNECTIONS} connections in all, ${SECONDS} s measured per case`);
   const sandbox = await startChildSandbox();
-  const cluster = await startPostgres();
+  const cluster = await startPostgres(STATEMENT_SETTINGS);
   try {
     const results: CaseResult[] = [];
     if (CASES.has('sqlite')) results.push(await runCase('SQLite, 1 gateway', {}, 1, sandbox));
-    if (CASES.has('pg1')) results.push(await runCase('PostgreSQL, 1 replica', { url: await cluster.createDatabase('one_replica') }, 1, sandbox));
-    if (CASES.has('pg2')) results.push(await runCase('PostgreSQL, 2 replicas', { url: await cluster.createDatabase('two_replicas') }, 2, sandbox));
+    const pg = (url: string) => ({ url, ...WRITE_CONNECTIONS });
+    if (CASES.has('pg1')) results.push(await runCase('PostgreSQL, 1 replica', pg(await cluster.createDatabase('one_replica')), 1, sandbox));
+    if (CASES.has('pg2')) results.push(await runCase('PostgreSQL, 2 replicas', pg(await cluster.createDatabase('two_replicas')), 2, sandbox));
     const base = results.find((r) => r.name.startsWith('SQLite'))?.perSecond;
     console.log('| store | req/s | p99 ms | × SQLite | delivered when the load ended | all delivered after the load | round trips a webhook: load end / drained | CPU µs a webhook: gateways / PostgreSQL |');
     console.log('|---|---:|---:|---:|---:|---:|---:|---:|');

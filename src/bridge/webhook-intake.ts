@@ -159,16 +159,22 @@ export class WebhookIntake {
         verification,
         error: null,
       };
-      const id = await tx.deliveries.insertOriginal({ ...base, duplicateOf: null, status: 'accepted' }, now);
-      if (id === undefined) {
+      const stored = await tx.deliveries.insertOriginal({ ...base, duplicateOf: null, status: 'accepted' }, now);
+      if (stored === undefined) {
         // Seen before: recorded as a duplicate of the first, and not delivered again.
         const original = (await tx.deliveries.originalOf(connector, eventAt, dedupKey)) as number;
         return { deliveryId: await tx.deliveries.insert({ ...base, duplicateOf: original, status: 'duplicate' }, now), duplicate: true };
       }
+      const { id, jobId } = stored;
       const payload: DeliverJobPayload = { connector, delivery: id, thread: event.thread_id };
-      // The job's id on the delivery goes with the runner's take of the job.
       const job = { kind: DELIVER_JOB, payload, orderKey: deliveryOrder(connector, event.thread_id), ...this.#d.budget };
-      await this.#d.queue.enqueue(tx, job, (jobId) => tx.deliveries.setJob(id, jobId));
+      if (jobId !== undefined) {
+        // PostgreSQL: the delivery names the id its job takes already, and its row is not written again.
+        await this.#d.queue.enqueue(tx, { ...job, id: jobId });
+      } else {
+        // The job's id on the delivery goes with the runner's take of the job.
+        await this.#d.queue.enqueue(tx, job, (newId) => tx.deliveries.setJob(id, newId));
+      }
       return { deliveryId: id, duplicate: false };
     }, WEBHOOK_BATCH);
     this.#d.onResult?.(connector, result.duplicate ? 'duplicate' : 'accepted');

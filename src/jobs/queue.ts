@@ -44,6 +44,8 @@ export interface EnqueueInput {
   orderKey?: string;
   /** The lane a claim takes it in (a platform post's connector): named by every job of a kind the runner runs in lanes, by no other. */
   lane?: string;
+  /** The id reserved for it in `tx` (PostgreSQL: its delivery names it already); absent: the store gives the next. */
+  id?: number;
 }
 
 /** A job just inserted in a write, as the runner is told of it (`JobQueue.onEnqueued`). */
@@ -116,6 +118,7 @@ export class JobQueue {
       runAt,
       orderKey: input.orderKey ?? null,
       lane: input.lane ?? null,
+      ...(input.id === undefined ? {} : { id: input.id }),
     };
     const id = await tx.jobs.insert(row, now);
     const job = { id, kind: row.kind, runAt, lane: row.lane, payload: row.payload, maxAttempts: row.maxAttempts, giveUpAt: row.giveUpAt };

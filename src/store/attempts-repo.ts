@@ -4,6 +4,7 @@
  * platform POST an inbound item took part in. Written in the
  * same write as the items' own status.
  */
+import { CLOSE_ATTEMPT, OPEN_ATTEMPT } from './delivery-statements.ts';
 import type { Sql } from './sql.ts';
 import type { AttemptOutcome, InboundOutcome } from './schema.ts';
 
@@ -42,16 +43,13 @@ export class AttemptsRepo {
     this.#db = db;
   }
 
-  async openDelivery(delivery: number, jobId: number | null, attempt: number, replay: boolean, now: number): Promise<number> {
-    const id = await this.#db.insert(
-      `insert into delivery_attempts (delivery, job_id, attempt, replay, started_at, outcome) values (?, ?, ?, ?, ?, 'running')`,
-      [delivery, jobId, attempt, replay ? 1 : 0, now],
-    );
-    return id as number;
+  /** Merged with the attempts its neighbours open (delivery-statements.ts). */
+  openDelivery(delivery: number, jobId: number | null, attempt: number, replay: boolean, now: number): Promise<number> {
+    return this.#db.merged(OPEN_ATTEMPT, [delivery, jobId, attempt, replay ? 1 : 0, now]);
   }
 
-  async closeDelivery(id: number, outcome: Exclude<AttemptOutcome, 'running'>, error: string | null, externalId: string | null, now: number): Promise<void> {
-    await this.#db.run(`update delivery_attempts set ended_at = ?, outcome = ?, error = ?, external_id = ? where id = ?`, [now, outcome, error, externalId, id]);
+  closeDelivery(id: number, outcome: Exclude<AttemptOutcome, 'running'>, error: string | null, externalId: string | null, now: number): Promise<void> {
+    return this.#db.merged(CLOSE_ATTEMPT, [id, now, outcome, error, externalId]);
   }
 
   async ofDelivery(delivery: number): Promise<DeliveryAttemptRow[]> {

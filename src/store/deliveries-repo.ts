@@ -4,6 +4,7 @@
  * for it), failed (retrying) or dead as the
  * connector's job runs.
  */
+import { DELIVERY_BY_ID, INSERT_ORIGINAL, RECORD_OUTCOME, SET_DELIVERY_JOB, type StoredOriginal } from './delivery-statements.ts';
 import type { Sql, SqlDialect } from './sql.ts';
 import type { DeliveryStatus } from './schema.ts';
 
@@ -101,44 +102,40 @@ export class DeliveriesRepo {
   }
 
   async insert(d: NewDelivery, now: number): Promise<number> {
-    return (await this.#insert(d, now, '')) as number;
+    return (await this.#db.insert(
+      `insert into deliveries (connector, event_type, dedup_key, event_at, duplicate_of, thread_id, chat_id, body,
+         body_truncated, headers, verification, status, error, received_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        d.connector, d.eventType, d.dedupKey, d.eventAt, d.duplicateOf, d.threadId, d.chatId, d.body, d.bodyTruncated ? 1 : 0,
+        JSON.stringify(d.headers), d.verification, d.status, d.error, now, now,
+      ],
+    )) as number;
   }
 
   /**
    * Inserts `d`, the first of its event (`duplicateOf` null), unless that event has its original already: then
    * nothing is stored and the answer is undefined. One statement against deliveries_dedup instead of a look-up and
-   * an insert.
+   * an insert; on PostgreSQL it also reserves the id of the delivery's job (delivery-statements.ts).
    */
-  insertOriginal(d: NewDelivery & { duplicateOf: null }, now: number): Promise<number | undefined> {
-    return this.#insert(d, now, ' on conflict (connector, event_at, dedup_key) where dedup_key is not null and duplicate_of is null do nothing');
+  insertOriginal(d: NewDelivery & { duplicateOf: null }, now: number): Promise<StoredOriginal | undefined> {
+    return this.#db.merged(INSERT_ORIGINAL, [
+      d.connector, d.eventType, d.dedupKey, d.eventAt, d.threadId, d.chatId, d.body, d.bodyTruncated ? 1 : 0, JSON.stringify(d.headers),
+      d.verification, d.status, d.error, now,
+    ]);
   }
 
-  async #insert(d: NewDelivery, now: number, onConflict: string): Promise<number | undefined> {
-    return this.#db.insert(
-      `insert into deliveries (connector, event_type, dedup_key, event_at, duplicate_of, thread_id, chat_id, body,
-         body_truncated, headers, verification, status, error, received_at, updated_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)${onConflict}`,
-      [
-        d.connector, d.eventType, d.dedupKey, d.eventAt, d.duplicateOf, d.threadId, d.chatId, d.body, d.bodyTruncated ? 1 : 0,
-        JSON.stringify(d.headers), d.verification, d.status, d.error, now, now,
-      ],
-    );
-  }
-
-  async setJob(id: number, jobId: number): Promise<void> {
-    await this.#db.run(`update deliveries set job_id = ? where id = ?`, [jobId, id]);
+  setJob(id: number, jobId: number): Promise<void> {
+    return this.#db.merged(SET_DELIVERY_JOB, [id, jobId]);
   }
 
   async byId(id: number): Promise<DeliveryRow | undefined> {
-    const r = await this.#db.get<RawDelivery>(`select * from deliveries where id = ?`, [id]);
+    const r = (await this.#db.merged(DELIVERY_BY_ID, id)) as RawDelivery | undefined;
     return r && toDelivery(r);
   }
 
-  async recordOutcome(id: number, status: DeliveryStatus, error: string | null, externalId: string | null, now: number): Promise<void> {
-    await this.#db.run(
-      `update deliveries set status = ?, error = ?, external_id = coalesce(?, external_id), updated_at = ? where id = ?`,
-      [status, error, externalId, now, id],
-    );
+  recordOutcome(id: number, status: DeliveryStatus, error: string | null, externalId: string | null, now: number): Promise<void> {
+    return this.#db.merged(RECORD_OUTCOME, [id, status, error, externalId, now]);
   }
 
   /** Cuts a stored body to `maxBytes` (characters of it, at most that many bytes for ASCII), recording the cut. */

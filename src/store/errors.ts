@@ -41,3 +41,8 @@ export class StoreUnavailableError extends ThreadgateError {
 export class StoreTxAbortedError extends ThreadgateError {
   readonly code = 'TG_STORE_TX_ABORTED';
 }
+
+/** PostgreSQL: a merged statement (sql.ts `Mergeable`) answered a different number of rows than it was given: a bug in its `many`. */
+export class StoreMergeError extends ThreadgateError {
+  readonly code = 'TG_STORE_MERGE_FAILED';
+}

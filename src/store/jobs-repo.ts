@@ -4,6 +4,7 @@
  * workers never hold the same job; every statement on a held job names its
  * lease owner and reports whether it still held it.
  */
+import { COMPLETE_JOB, HOLD, INSERT_JOB, INSERT_JOB_WITH_ID, pgOrderFree, TAKE_JOB } from './job-statements.ts';
 import { besideId, type Sql } from './sql.ts';
 import { ORDERED_UNFINISHED_JOB } from './sqlite/order-index.ts';
 import type { JobStatus } from './statuses.ts';
@@ -31,12 +32,12 @@ export interface NewJobRow {
   runAt: number;
   /** The lane a claim takes it in (jobs/lanes.ts); null or absent: the kind has none. */
   lane?: string | null;
+  /** An id reserved for it (PostgreSQL: by the delivery it acts on, delivery-statements.ts); absent: the next. */
+  id?: number;
 }
 
 const COLUMNS = 'id, kind, payload, status, attempts, max_attempts, give_up_at, run_at, last_error';
 
-/** A claim's or a take's change to the jobs it holds; its parameters: owner, lease end, now. */
-const HOLD = `update jobs set status = 'running', attempts = attempts + 1, lease_owner = ?, lease_until = ?, updated_at = ?`;
 
 export class JobsRepo {
   readonly #db: Sql;
@@ -48,13 +49,10 @@ export class JobsRepo {
     this.#status = besideId(db.dialect, 'status');
   }
 
-  async insert(j: NewJobRow, now: number): Promise<number> {
-    const id = await this.#db.insert(
-      `insert into jobs (kind, payload, max_attempts, retry_for_ms, give_up_at, run_at, created_at, updated_at, order_key, lane)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [j.kind, j.payload, j.maxAttempts, j.retryForMs, j.giveUpAt, j.runAt, now, now, j.orderKey, j.lane ?? null],
-    );
-    return id as number;
+  /** Merged with the inserts of the write's neighbours (job-statements.ts). */
+  insert(j: NewJobRow, now: number): Promise<number> {
+    const row = [j.kind, j.payload, j.maxAttempts, j.retryForMs, j.giveUpAt, j.runAt, now, now, j.orderKey, j.lane ?? null] as const;
+    return j.id === undefined ? this.#db.merged(INSERT_JOB, row) : this.#db.merged(INSERT_JOB_WITH_ID, [j.id, ...row]);
   }
 
   /**
@@ -73,10 +71,7 @@ export class JobsRepo {
   claim(kind: string, owner: string, until: number, now: number, limit: number, expired = true, lane: string | null = null): Promise<JobRow[]> {
     const postgres = this.#db.dialect === 'postgres';
     const lock = postgres ? ' for update of c skip locked' : '';
-    const inOrder = postgres
-      ? ` and (c.order_key is null or not exists (select 1 from jobs e where e.order_key = c.order_key and e.id < c.id
-         and e.finished_at is null and (e.status = 'running' or (e.status = 'queued' and e.run_at <= ?))))`
-      : '';
+    const inOrder = postgres ? ` and (${pgOrderFree('c', '?')})` : '';
     const orderNow = postgres ? [now] : [];
     const ofLane = ` and ${laneIs('c.lane', lane)}`;
     const kindLane = kindAndLane(kind, lane);
@@ -101,33 +96,14 @@ export class JobsRepo {
     return this.#db.all<JobRow>(`${HOLD} where id in (${picked}) returning ${COLUMNS}`, [owner, until, now, ...pickedParams]);
   }
 
-  /**
-   * Takes the queued job `id` for `owner` if it is due and nothing stands before it: the claim of one job just
-   * enqueued in the same write, which then starts as soon as that write commits. False when it is not to be taken now.
-   * What stands before it: on PostgreSQL an earlier job of its order key, due and queued or running (on another
-   * replica maybe); on SQLite, whose one gateway keeps a thread's order with its per-thread locks, an earlier due job
-   * of its kind that no claim took yet (another process queued it: a replay from the CLI), so that the claims take
-   * them in due order (jobs_due; sqlite/order-index.ts); a kind taken on enqueue has no lanes. No RETURNING: the
-   * caller wrote the row, and SQLite would pay a temporary b-tree for it (sql.ts `insert`).
-   */
-  async take(id: number, owner: string, until: number, now: number): Promise<boolean> {
-    const before =
-      this.#db.dialect === 'postgres'
-        ? `order_key is null or not exists (select 1 from jobs e where e.order_key = jobs.order_key and e.id < jobs.id
-             and e.finished_at is null and (e.status = 'running' or (e.status = 'queued' and e.run_at <= ?)))`
-        : `not exists (select 1 from jobs e where e.kind = jobs.kind and e.lane is null and e.status = 'queued' and e.run_at <= ? and e.id < jobs.id)`;
-    // By the primary key alone (besideId): a plan cached on an empty table read it through jobs_due, every due job.
-    const take = `${HOLD} where id = ? and ${this.#status} = 'queued' and run_at <= ? and (${before})`;
-    const { changes } = await this.#db.run(take, [owner, until, now, id, now, now]);
-    return changes === 1;
+  /** Takes the queued job `id`, just enqueued in this write, for `owner` if nothing stands before it (job-statements.ts). */
+  take(id: number, owner: string, until: number, now: number): Promise<boolean> {
+    return this.#db.merged(TAKE_JOB, [id, owner, until, now]);
   }
 
-  async complete(id: number, owner: string, now: number): Promise<boolean> {
-    return this.#held(
-      `update jobs set status = 'done', lease_owner = null, lease_until = null, updated_at = ?, finished_at = ?
-       where id = ? and lease_owner = ? and ${this.#status} = 'running'`,
-      [now, now, id, owner],
-    );
+  /** Merged with the completions of the write's neighbours (job-statements.ts). */
+  complete(id: number, owner: string, now: number): Promise<boolean> {
+    return this.#db.merged(COMPLETE_JOB, [id, owner, now]);
   }
 
   async requeue(id: number, owner: string, runAt: number, error: string, now: number): Promise<boolean> {

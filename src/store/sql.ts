@@ -31,6 +31,23 @@ export interface Sql {
   /** The first row, or undefined. */
   get<T>(sql: string, params?: SqlParams): Promise<T | undefined>;
   all<T>(sql: string, params?: SqlParams): Promise<T[]>;
+  /**
+   * `statement` for one row: its single form on SQLite; on PostgreSQL, inside a write, merged with the same
+   * statement of the write's neighbours issued in the same tick (postgres/statement-merger.ts).
+   */
+  merged<P, R>(statement: Mergeable<P, R>, params: P): Promise<R>;
+}
+
+/**
+ * A statement about one row that the callers of one transaction issue side by side (the writes of a batch, the
+ * jobs of a claim, a completion's records). `one` is its form for one row, on either backend; `many`, PostgreSQL's
+ * form for several (arrays with `unnest`, `= any`), answers each row's result in the order given. Both must send
+ * their statements before their first await: a merged statement keeps its place among the transaction's others.
+ */
+export interface Mergeable<P, R> {
+  readonly name: string;
+  one(db: Sql, params: P): Promise<R>;
+  many(db: Sql, params: readonly P[]): Promise<R[]>;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Threads and their external references.
  */
-import type { Sql } from './sql.ts';
+import { pgValue } from './postgres/pg-value.ts';
+import type { Mergeable, Sql } from './sql.ts';
 
 export interface ThreadRow {
   id: number;
@@ -41,6 +42,24 @@ const toThread = (r: RawThread): ThreadRow => ({
 
 const COLUMNS = 'id, connector, thread_key, thread_id, chat_id, mapping_id, closed, created_at, updated_at';
 
+/**
+ * A thread by the platform's thread id: read by every delivery as it starts, side by side with the other
+ * deliveries a claim started (sql.ts `Mergeable`). Merged, the rows are paired with the asks by their key.
+ */
+export const BY_THREAD_ID: Mergeable<readonly [string, string], RawThread | undefined> = {
+  name: 'thread_by_thread_id',
+  one: (db, params) => db.get<RawThread>(`select ${COLUMNS} from threads where connector = ? and thread_id = ?`, params),
+  async many(db, asks) {
+    const rows = await db.all<RawThread>(
+      `select ${COLUMNS} from threads where (connector, thread_id) in (select * from unnest(?::text[], ?::text[]))`,
+      [asks.map(([connector]) => connector), asks.map(([, threadId]) => threadId)],
+    );
+    const key = (connector: unknown, threadId: unknown) => JSON.stringify([connector, threadId]);
+    const byKey = new Map(rows.map((r) => [key(r.connector, r.thread_id), r]));
+    return asks.map(([connector, threadId]) => byKey.get(key(pgValue(connector), pgValue(threadId))));
+  },
+};
+
 export class ThreadsRepo {
   readonly #db: Sql;
 
@@ -53,7 +72,8 @@ export class ThreadsRepo {
   }
 
   async byThreadId(connector: string, threadId: string): Promise<ThreadRow | undefined> {
-    return this.#one(`select ${COLUMNS} from threads where connector = ? and thread_id = ?`, [connector, threadId]);
+    const r = await this.#db.merged(BY_THREAD_ID, [connector, threadId]);
+    return r && toThread(r);
   }
 
   async byId(id: number): Promise<ThreadRow | undefined> {

@@ -6,7 +6,7 @@
  * is known (`afterCommit`).
  */
 import { StoreTxEndedError } from './errors.ts';
-import type { RunResult, Sql, SqlDialect, SqlParams } from './sql.ts';
+import type { Mergeable, RunResult, Sql, SqlDialect, SqlParams } from './sql.ts';
 
 /** Told whether the write is stored: true after its COMMIT (and fsync) returned, false when it was rolled back. */
 export type CommitListener = (committed: boolean) => void;
@@ -66,6 +66,10 @@ export class TxSql implements Sql {
 
   all<T>(sql: string, params?: SqlParams): Promise<T[]> {
     return this.#live ? this.#inner.all<T>(sql, params) : ended();
+  }
+
+  merged<P, R>(statement: Mergeable<P, R>, params: P): Promise<R> {
+    return this.#live ? this.#inner.merged(statement, params) : ended();
   }
 }
 

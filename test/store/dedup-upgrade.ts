@@ -50,7 +50,7 @@ export async function expectUpgraded(store: Store): Promise<void> {
       tx.deliveries.insertOriginal(
         { connector: 'desk', eventType: 'message_created', dedupKey, eventAt, duplicateOf: null, threadId: 't', chatId: null, body: '{}', bodyTruncated: false, headers: {}, verification: 'valid', status: 'accepted', error: null },
         2000,
-      ),
+      ).then((stored) => stored?.id),
     );
   expect(await again(MESSAGE_AT, OLD_ROWS[0]![1]!)).toBeUndefined();
   expect(await again(SUGGESTION_AT, OLD_ROWS[1]![1]!)).toBeUndefined();

@@ -85,7 +85,7 @@ describe('sqlite store: the write path opens no temporary b-tree', () => {
     const seen = await store.write(async (tx) => {
       const recording = new RecordingSql(tx.sql);
       const repos = new Repos(recording);
-      const delivery = await repos.deliveries.insertOriginal({ ...webhook(), duplicateOf: null, status: 'accepted' }, NOW);
+      const delivery = (await repos.deliveries.insertOriginal({ ...webhook(), duplicateOf: null, status: 'accepted' }, NOW))?.id;
       const job = await repos.jobs.insert(
         { kind: 'connector.deliver', payload: '{}', orderKey: 'deliver:hook:t', maxAttempts: 3, retryForMs: 60_000, giveUpAt: NOW + 60_000, runAt: NOW },
         NOW,

@@ -40,7 +40,8 @@ async function asOwner(binary: string, args: string[]): Promise<void> {
   await run(command, argv, { maxBuffer: 16 * 1024 * 1024 });
 }
 
-export async function startPostgres(): Promise<RunningPostgres> {
+/** `settings`: more `-c name=value` for the server (a benchmark's pg_stat_statements). */
+export async function startPostgres(settings: readonly string[] = []): Promise<RunningPostgres> {
   const dir = mkdtempSync(join(tmpdir(), 'tg-postgres-'));
   const data = join(dir, 'data');
   const pwfile = join(dir, 'pw');
@@ -55,7 +56,7 @@ export async function startPostgres(): Promise<RunningPostgres> {
   await asOwner('initdb', ['-D', data, '-U', SUPERUSER, `--pwfile=${pwfile}`, '-A', 'scram-sha-256', '-E', 'UTF8', '--no-locale']);
   const host = '127.0.0.1';
   const port = await freePort(host);
-  const options = `-p ${port} -c listen_addresses=${host} -k ${dir} -c max_connections=200 -c shared_buffers=64MB`;
+  const options = `-p ${port} -c listen_addresses=${host} -k ${dir} -c max_connections=200 -c shared_buffers=64MB${settings.map((x) => ` -c ${x}`).join('')}`;
   const start = () => asOwner('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '60', '-o', options, 'start']);
   await start();
   const url = (database: string) => `postgres://${SUPERUSER}:${PASSWORD}@${host}:${port}/${database}`;

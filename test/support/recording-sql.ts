@@ -3,7 +3,7 @@
  * parameters, for tests that look at the statements a repository makes
  * (their plans, their shape).
  */
-import type { RunResult, Sql, SqlParams } from '../../src/store/sql.ts';
+import type { Mergeable, RunResult, Sql, SqlParams } from '../../src/store/sql.ts';
 
 export class RecordingSql implements Sql {
   readonly dialect: Sql['dialect'];
@@ -33,5 +33,10 @@ export class RecordingSql implements Sql {
   all<T>(sql: string, params: SqlParams = []): Promise<T[]> {
     this.seen.push({ sql, params });
     return this.#inner.all<T>(sql, params);
+  }
+
+  /** Its single form, recorded as such. */
+  merged<P, R>(statement: Mergeable<P, R>, params: P): Promise<R> {
+    return statement.one(this, params);
   }
 }

@@ -24,7 +24,8 @@ import pg from 'pg';
 import { StoreImportError } from '../errors.ts';
 import { migrationStatus } from '../migrations.ts';
 import { applyPgMigrations } from './pg-migrations.ts';
-import { PG_TYPES, pgValue } from './pg-sql.ts';
+import { PG_TYPES } from './pg-sql.ts';
+import { pgValue } from './pg-value.ts';
 import { redactUrl } from './redact-url.ts';
 
 interface CopiedTable {

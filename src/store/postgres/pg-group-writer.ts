@@ -23,13 +23,17 @@
  * second ones, so a run of N such writes waits for the round trips of one,
  * not of N. The run ends when all of them settled, never earlier: a write
  * that throws rolls the group back only once its neighbours are done, so none
- * of them sends a statement outside the transaction.
+ * of them sends a statement outside the transaction. What they issue side by
+ * side as merged statements (sql.ts `Mergeable`) goes out as one statement
+ * for all of their rows (statement-merger.ts); when such a statement fails,
+ * none of them is blamed and each runs again alone.
  */
 import type pg from 'pg';
 import { StoreUnavailableError } from '../errors.ts';
 import { Repos } from '../repos.ts';
 import { TxSql } from '../tx-sql.ts';
 import { asUnavailable, isConflict, PgSql } from './pg-sql.ts';
+import { isSharedFailure, StatementMerger } from './statement-merger.ts';
 
 export type PgWrite<T> = (tx: Repos) => T | Promise<T>;
 
@@ -128,7 +132,7 @@ export class PgGroupWriter {
       // The one that threw gets its error; the others run again alone, in order. Not when it lost a race (it runs
       // again too), nor when its statement only found the transaction aborted by an earlier write that caught its
       // own failed statement (in_failed_sql_transaction): that write is to blame, and alone it gets the error.
-      const blameless = isConflict(cause) || isAbortedByOther(cause);
+      const blameless = isConflict(cause) || isAbortedByOther(cause) || isSharedFailure(cause);
       const failed = err instanceof WriteThrew && !blameless ? err.index : -1;
       for (const [i, p] of group.entries()) {
         if (i === failed) p.reject(cause);
@@ -145,12 +149,13 @@ export class PgGroupWriter {
   /** The group's writes one after another in the open transaction, a run of one batch name at once; their results. */
   async #together(client: pg.PoolClient, group: Pending[], txs: (TxSql | undefined)[]): Promise<unknown[]> {
     const values: unknown[] = [];
+    const merger = new StatementMerger(new PgSql(client, { prepare: this.#o.prepare }));
     for (let start = 0; start < group.length; ) {
       const batch = group[start]!.batch;
       let end = start + 1;
       if (batch !== undefined) while (end < group.length && group[end]!.batch === batch) end++;
       const run = group.slice(start, end).map(async (p, k) => {
-        const tx = new TxSql(new PgSql(client, { prepare: this.#o.prepare }));
+        const tx = new TxSql(new PgSql(client, { prepare: this.#o.prepare, merger }));
         txs[start + k] = tx;
         try {
           return await p.fn(new Repos(tx));
@@ -161,7 +166,7 @@ export class PgGroupWriter {
       const settled = await Promise.allSettled(run);
       const failures = settled.flatMap((r, k) => (r.status === 'rejected' ? [{ index: start + k, cause: r.reason as unknown }] : []));
       // The write to blame: the first whose error is its own, not the aborted transaction a neighbour left it.
-      const blamed = failures.find((f) => !isAbortedByOther(f.cause)) ?? failures[0];
+      const blamed = failures.find((f) => !isAbortedByOther(f.cause) && !isSharedFailure(f.cause)) ?? failures[0];
       if (blamed !== undefined) throw new WriteThrew(blamed.index, blamed.cause);
       for (const r of settled) values.push((r as PromiseFulfilledResult<unknown>).value);
       start = end;

@@ -12,7 +12,9 @@
  */
 import pg from 'pg';
 import { StoreUnavailableError } from '../errors.ts';
-import type { RunResult, Sql, SqlParams } from '../sql.ts';
+import type { Mergeable, RunResult, Sql, SqlParams } from '../sql.ts';
+import type { StatementMerger } from './statement-merger.ts';
+import { pgValue } from './pg-value.ts';
 
 /** Answers numbers for int8 (ids, counts, ms times) and numeric (sums), per pool (pg's `types` option). */
 export const PG_TYPES = {
@@ -68,17 +70,6 @@ export function numberPlaceholders(sql: string): Statement {
   return statement;
 }
 
-/**
- * One parameter as PostgreSQL is given it. SQLite takes booleans as 0/1 only through our own code; keep the
- * same values here. PostgreSQL text cannot hold U+0000, which SQLite stores: it becomes U+FFFD, so a mail or a
- * refused body with one is still stored (and ids with one still deduplicate, always mapped the same way).
- * Also used by the copy of a SQLite store (import-sqlite.ts), so copied rows match rows written here.
- */
-export function pgValue(v: unknown): unknown {
-  if (typeof v === 'boolean') return v ? 1 : 0;
-  return typeof v === 'string' && v.includes('\u0000') ? v.replaceAll('\u0000', '\uFFFD') : v;
-}
-
 function values(params: SqlParams | undefined): unknown[] {
   if (params === undefined) return [];
   if (!Array.isArray(params)) throw new TypeError('named parameters are not supported by the PostgreSQL store; use positional ?');
@@ -110,11 +101,20 @@ export class PgSql implements Sql {
   readonly dialect = 'postgres';
   readonly #db: Queryable;
   readonly #prepare: boolean;
+  readonly #merger: StatementMerger | undefined;
+  readonly #ordered: boolean;
 
-  /** `prepare`: statements are prepared once per connection and then only bound and run (not with PgBouncer < 1.21 in transaction mode). */
-  constructor(db: Queryable, options: { prepare?: boolean } = {}) {
+  /**
+   * `prepare`: statements are prepared once per connection and then only bound and run (not with PgBouncer < 1.21
+   * in transaction mode). `merger`: the transaction's, when this is a write's executor, or the pool's for reads
+   * (statement-merger.ts). `ordered` (default true): this executor's statements keep their order; false for the
+   * pool's reads, which go to any connection in any order anyway, so each may join any waiting one.
+   */
+  constructor(db: Queryable, options: { prepare?: boolean; merger?: StatementMerger; ordered?: boolean } = {}) {
     this.#db = db;
     this.#prepare = options.prepare ?? true;
+    this.#merger = options.merger;
+    this.#ordered = options.ordered ?? true;
   }
 
   #query(sql: string, params: SqlParams | undefined): pg.QueryConfig {
@@ -123,6 +123,8 @@ export class PgSql implements Sql {
   }
 
   async #exec(sql: string, params: SqlParams | undefined): Promise<pg.QueryResult> {
+    // What waits to be merged was issued first: it goes first.
+    this.#merger?.flush();
     try {
       return await this.#db.query(this.#query(sql, params));
     } catch (err) {
@@ -148,5 +150,9 @@ export class PgSql implements Sql {
   async all<T>(sql: string, params?: SqlParams): Promise<T[]> {
     const result = await this.#exec(sql, params);
     return result.rows as T[];
+  }
+
+  merged<P, R>(statement: Mergeable<P, R>, params: P): Promise<R> {
+    return this.#merger ? this.#merger.add(this.#ordered ? this : {}, statement, params) : statement.one(this, params);
   }
 }

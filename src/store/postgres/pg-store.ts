@@ -25,6 +25,7 @@ import { applyPgMigrations, pgMigrationStatus } from './pg-migrations.ts';
 import { ConnectionTraffic } from './connection-traffic.ts';
 import { asUnavailable, isConflict, PG_TYPES, PgSql } from './pg-sql.ts';
 import { PgWakeups } from './pg-wakeups.ts';
+import { StatementMerger } from './statement-merger.ts';
 import { redactUrl } from './redact-url.ts';
 
 export interface PostgresStoreOptions {
@@ -90,7 +91,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   }
   const retries = options.conflictRetries ?? 5;
   const prepare = { prepare: options.preparedStatements ?? true };
-  const read = new Repos(new PgSql(pool, prepare));
+  // Reads asked for side by side (the thread of each delivery a claim started) go out as one statement.
+  const read = new Repos(new PgSql(pool, { ...prepare, merger: new StatementMerger(new PgSql(pool, prepare), { reads: true }), ordered: false }));
   let inFlight = 0;
   let drained: (() => void) | undefined;
   let closing: Promise<void> | undefined;
@@ -127,7 +129,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     let tx: TxSql | undefined;
     try {
       const value = await transaction(async (client) => {
-        tx = new TxSql(new PgSql(client, prepare));
+        tx = new TxSql(new PgSql(client, { ...prepare, merger: new StatementMerger(new PgSql(client, prepare)) }));
         try {
           return await fn(new Repos(tx));
         } finally {

@@ -6,7 +6,7 @@
  * (plain-parameters.ts).
  */
 import type Database from 'better-sqlite3';
-import type { RunResult, Sql, SqlParams } from '../sql.ts';
+import type { Mergeable, RunResult, Sql, SqlParams } from '../sql.ts';
 import { plainParameters } from './plain-parameters.ts';
 
 export class SqliteSql implements Sql {
@@ -58,6 +58,11 @@ export class SqliteSql implements Sql {
     } catch (err) {
       return Promise.reject(err as Error);
     }
+  }
+
+  /** One row at a time: a write's statements run as they are issued, each at the cost of a function call. */
+  merged<P, R>(statement: Mergeable<P, R>, params: P): Promise<R> {
+    return statement.one(this, params);
   }
 }
 

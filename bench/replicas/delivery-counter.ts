@@ -1,0 +1,81 @@
+/**
+ * How bench:receiver-replicas counts the deliveries stored and delivered,
+ * and what that costs the server. On PostgreSQL it counts on a connection of
+ * its own, whose server process's CPU is then left out of the figure for the
+ * gateways' work: a count of 60,000 deliveries took 44 ms of the server, and
+ * polled every 50 ms during the drain it was a quarter of the CPU measured.
+ * The drain's poll asks only whether any delivery waits (`exists`, by the
+ * status index), not how many.
+ *
+ * With BENCH_PG_STATEMENTS=1 the cluster loads pg_stat_statements and each
+ * PostgreSQL case prints its statements by time, a webhook's share of each.
+ */
+import pg from 'pg';
+import type { Store } from '../../src/store/store.ts';
+import { processCpuMicros } from '../support/measure.ts';
+
+export const STATEMENTS = process.env.BENCH_PG_STATEMENTS === '1';
+/** The server settings that make `statements()` possible. */
+export const STATEMENT_SETTINGS = STATEMENTS ? ['shared_preload_libraries=pg_stat_statements', 'pg_stat_statements.track_planning=on'] : [];
+
+const UNDELIVERED = `select exists (select 1 from deliveries where status in ('accepted', 'failed')) as waiting`;
+
+export class DeliveryCounter {
+  readonly #store: Store;
+  readonly #client: pg.Client | undefined;
+  readonly #pid: number | undefined;
+  readonly #cpuAtOpen: number;
+
+  private constructor(store: Store, client?: pg.Client, pid?: number) {
+    this.#store = store;
+    this.#client = client;
+    this.#pid = pid;
+    this.#cpuAtOpen = pid === undefined ? 0 : processCpuMicros(pid);
+  }
+
+  /** Counts through `store` (SQLite), or on a connection of its own to `url` (PostgreSQL). */
+  static async open(store: Store, url: string | undefined): Promise<DeliveryCounter> {
+    if (url === undefined) return new DeliveryCounter(store);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    if (STATEMENTS) await client.query('create extension if not exists pg_stat_statements; select pg_stat_statements_reset()');
+    const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
+    return new DeliveryCounter(store, client, rows[0]!.pid);
+  }
+
+  /** Deliveries whose status is one of `statuses` (SQL literals). */
+  async count(statuses: string): Promise<number> {
+    const sql = `select count(*) as n from deliveries where status in (${statuses})`;
+    if (this.#client === undefined) return (await this.#store.read.sql.get<{ n: number }>(sql))!.n;
+    return Number((await this.#client.query<{ n: string }>(sql)).rows[0]!.n);
+  }
+
+  /** Whether any delivery waits for its connector. */
+  async undelivered(): Promise<boolean> {
+    if (this.#client === undefined) return Boolean((await this.#store.read.sql.get<{ waiting: number }>(UNDELIVERED))!.waiting);
+    return (await this.#client.query<{ waiting: boolean }>(UNDELIVERED)).rows[0]!.waiting;
+  }
+
+  /** CPU µs the server spent on this counter's connection since it opened (0 on SQLite: the bench's own process). */
+  serverMicros(): number {
+    return this.#pid === undefined ? 0 : processCpuMicros(this.#pid) - this.#cpuAtOpen;
+  }
+
+  /** With BENCH_PG_STATEMENTS=1: the statements run since the counter opened, by time, each with its calls a webhook. */
+  async statements(webhooks: number): Promise<string[]> {
+    if (!STATEMENTS || this.#client === undefined) return [];
+    const { rows } = await this.#client.query<{ calls: string; exec: number; plan: number; rows: string; query: string }>(
+      `select calls, total_exec_time as exec, total_plan_time as plan, rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 140) as query
+       from pg_stat_statements where query not like '%pg_stat_statements%' order by total_exec_time + total_plan_time desc limit 20`,
+    );
+    return rows.map((r) => {
+      const perWebhook = (Number(r.calls) / webhooks).toFixed(2);
+      const micros = (((r.exec + r.plan) * 1000) / webhooks).toFixed(1);
+      return `  ${perWebhook} calls, ${micros} µs (plan ${((r.plan * 1000) / webhooks).toFixed(1)}) a webhook, ${r.rows} rows: ${r.query}`;
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.#client?.end();
+  }
+}

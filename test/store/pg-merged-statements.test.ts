@@ -1,0 +1,161 @@
+/**
+ * Merged statements on PostgreSQL (statement-merger.ts): the same statement
+ * about a row of its own, issued side by side by the writes of a batch or the
+ * jobs of a claim, goes out once for all of them, each caller answered its
+ * own row's result — as the one-row form would have answered it — and each
+ * caller's statements keep their order. A merged statement that fails blames
+ * nobody: each write runs again alone, and only the one at fault fails.
+ */
+import pg from 'pg';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { INSERT_ORIGINAL, type OriginalInsert } from '../../src/store/delivery-statements.ts';
+import { PgSql } from '../../src/store/postgres/pg-sql.ts';
+import { isSharedFailure, StatementMerger } from '../../src/store/postgres/statement-merger.ts';
+import { Repos } from '../../src/store/repos.ts';
+import type { Mergeable, Sql } from '../../src/store/sql.ts';
+import type { Store } from '../../src/store/store.ts';
+import { jobRow } from '../support/job-rows.ts';
+import { postgresDatabase } from '../support/postgres.ts';
+import { RecordingSql } from '../support/recording-sql.ts';
+import { openTestStore } from '../support/store-backends.ts';
+
+const NOW = 1_800_000_000_000;
+
+/** A transaction on a connection of its own: its merger, its callers' executors, the statements sent (recorded). */
+async function transaction(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  onTestFinished(() => client.end());
+  await client.query('begin');
+  const sent = new RecordingSql(new PgSql(client));
+  const merger = new StatementMerger(sent);
+  const caller = () => new PgSql(client, { merger });
+  return { client, sent, merger, caller };
+}
+
+const original = (key: string | null, thread = 't'): OriginalInsert => [
+  'hook', 'message_created', key, key === null ? null : '2026-11-29T10:00:00Z', thread, 'chat', '{}', 0, '{}', 'valid', 'accepted', null, NOW,
+];
+
+describe('PostgreSQL store: merged statements', () => {
+  it('sends the side-by-side statements of several callers once, each answered its own row', async () => {
+    const { sent, caller } = await transaction(await openStoreUrl());
+    const callers = Array.from({ length: 5 }, caller);
+    const ids = await Promise.all(callers.map((c, i) => new Repos(c).jobs.insert(jobRow(`k:${i}`, NOW), NOW)));
+    expect(sent.seen.filter((s) => s.sql.includes('insert into jobs'))).toHaveLength(1);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b)); // in the order asked
+    const rows = await callers[0]!.all<{ id: number; order_key: string }>(`select id, order_key from jobs order by id`);
+    expect(rows).toEqual(ids.map((id, i) => ({ id, order_key: `k:${i}` })));
+  });
+
+  it('answers an event stored before, or twice in one statement, with nothing: only its first is stored', async () => {
+    const { caller } = await transaction(await openStoreUrl());
+    const first = caller();
+    const stored = await first.merged(INSERT_ORIGINAL, original('old'));
+    const results = await Promise.all(['new', 'old', 'new', null, 'other', null].map((key) => caller().merged(INSERT_ORIGINAL, original(key))));
+    expect(results.map((r) => r !== undefined)).toEqual([true, false, false, true, true, true]);
+    const ids = results.flatMap((r) => (r ? [r.id] : []));
+    const rows = await first.all<{ id: number; dedup_key: string | null; job_id: number }>(`select id, dedup_key, job_id from deliveries where id > ? order by id`, [stored!.id]);
+    expect(rows.map((r) => [r.id, r.dedup_key])).toEqual([[ids[0], 'new'], [ids[1], null], [ids[2], 'other'], [ids[3], null]]);
+    // Each names the id its job takes: reserved, one each.
+    expect(rows.map((r) => r.job_id)).toEqual(results.flatMap((r) => (r ? [r.jobId] : [])));
+    expect(new Set(rows.map((r) => r.job_id)).size).toBe(4);
+  });
+
+  it('tells each completion whether its owner held the job, and runs a repeated row one at a time', async () => {
+    const { caller } = await transaction(await openStoreUrl());
+    const repos = new Repos(caller());
+    const ids = await Promise.all([0, 1, 2].map((i) => repos.jobs.insert(jobRow(`c:${i}`, NOW), NOW)));
+    await Promise.all(ids.map((id) => repos.jobs.take(id, 'me', NOW + 30_000, NOW)));
+    const owners = ['me', 'someone else', 'me'];
+    const done = await Promise.all(ids.map((id, i) => new Repos(caller()).jobs.complete(id, owners[i]!, NOW)));
+    expect(done).toEqual([true, false, true]);
+    // The same job twice in one tick: the first completes it, the second finds it done, as apart.
+    const [again, twice] = await Promise.all([new Repos(caller()).jobs.complete(ids[1]!, 'me', NOW), new Repos(caller()).jobs.complete(ids[1]!, 'me', NOW)]);
+    expect([again, twice]).toEqual([true, false]);
+  });
+
+  it("takes the first of a thread's jobs enqueued side by side, as one by one, and each other thread's", async () => {
+    const { sent, caller } = await transaction(await openStoreUrl());
+    const keys = ['thread-a', 'thread-a', 'thread-b', null];
+    const ids = await Promise.all(keys.map((key) => new Repos(caller()).jobs.insert(jobRow(key, NOW), NOW)));
+    sent.seen.length = 0;
+    const taken = await Promise.all(ids.map((id) => new Repos(caller()).jobs.take(id, 'me', NOW + 30_000, NOW)));
+    expect(taken).toEqual([true, false, true, true]);
+    expect(sent.seen.filter((s) => s.sql.includes('update jobs'))).toHaveLength(1);
+  });
+
+  it("keeps each caller's order: a statement joins a waiting one only if its caller issued nothing since", async () => {
+    const { sent, caller } = await transaction(await openStoreUrl());
+    const [a, b] = [caller(), caller()];
+    const log: string[] = [];
+    const step = (name: string, body: (db: Sql) => Promise<unknown>): Mergeable<string, string> => ({
+      name,
+      one: async (db, who) => (await body(db), log.push(`${name}:${who}`), who),
+      many: async (db, who) => (await body(db), log.push(`${name}:${who.join('+')}`), [...who]),
+    });
+    const x = step('x', (db) => db.run(`select 1`));
+    const y = step('y', (db) => db.run(`select 2`));
+    await Promise.all([a.merged(x, 'a'), b.merged(y, 'b'), a.merged(y, 'a'), b.merged(x, 'b')]);
+    // a: x then y; b: y then x. a's y joins b's; b's x cannot join a's (b issued y since): it goes last.
+    expect(log).toEqual(['x:a', 'y:b+a', 'x:b']);
+    // A statement not merged sends what waits first.
+    sent.seen.length = 0;
+    const merged = a.merged(x, 'a');
+    expect(sent.seen).toEqual([]); // waiting for the tick's end
+    const next = b.run(`select 3`);
+    expect(sent.seen.map((s) => s.sql)).toEqual(['select 1']); // sent before b's statement
+    await Promise.all([merged, next]);
+    expect(log.at(-1)).toBe('x:a');
+  });
+
+  it("reads side by side through the pool in one statement: each delivery's thread, or none", async () => {
+    const { store } = await openTestStore('postgres');
+    const [a, b] = await store.write(async (tx) => [await tx.threads.ensure('hook', 'key-a', 'thread-a', NOW), await tx.threads.ensure('mail', 'key-b', 'thread-b', NOW)]);
+    const before = store.roundTrips!();
+    const found = await Promise.all([
+      store.read.threads.byThreadId('hook', 'thread-a'),
+      store.read.threads.byThreadId('hook', 'thread-b'), // another connector's id
+      store.read.threads.byThreadId('mail', 'thread-b'),
+      store.read.threads.byThreadId('hook', 'thread-a'),
+    ]);
+    expect(store.roundTrips!() - before).toBe(1);
+    expect(found.map((t) => t?.id)).toEqual([a.id, undefined, b.id, a.id]);
+    expect(found[2]).toEqual(b);
+  });
+
+  it('fails every caller of a merged statement that fails with the same error, marked shared', async () => {
+    const { caller } = await transaction(await openStoreUrl());
+    const bad = { ...jobRow('k', NOW), kind: null as unknown as string };
+    const results = await Promise.allSettled([jobRow('k', NOW), bad].map((row) => new Repos(caller()).jobs.insert(row, NOW)));
+    const errors = results.map((r) => (r.status === 'rejected' ? (r.reason as Error) : undefined));
+    expect(errors[0]).toBeDefined();
+    expect(errors[0]).toBe(errors[1]);
+    expect(isSharedFailure(errors[0])).toBe(true);
+    expect((errors[0] as { code?: string }).code).toBe('23502'); // not_null_violation
+  });
+
+  it('in a group, a write whose row fails a merged statement gets its error; its neighbours are stored', async () => {
+    const { store } = await openTestStore('postgres');
+    const kinds = ['a', 'b', null, 'd'];
+    const results = await Promise.allSettled(
+      kinds.map((kind) => store.write((tx) => tx.jobs.insert({ ...jobRow(null, NOW), kind: kind as string }, NOW), { batch: 'test' })),
+    );
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect(((results[2] as PromiseRejectedResult).reason as { code?: string }).code).toBe('23502');
+    expect(await kindsStored(store)).toEqual(['a', 'b', 'd']);
+  });
+});
+
+async function kindsStored(store: Store): Promise<string[]> {
+  return (await store.read.sql.all<{ kind: string }>(`select kind from jobs order by id`)).map((r) => r.kind);
+}
+
+/** A migrated database of its own. */
+async function openStoreUrl(): Promise<string> {
+  const url = await postgresDatabase();
+  const { openPostgresStore } = await import('../../src/store/postgres/pg-store.ts');
+  const store = await openPostgresStore({ url, wakeups: false });
+  await store.close();
+  return url;
+}
