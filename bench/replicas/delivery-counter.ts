@@ -8,7 +8,8 @@
  * status index), not how many.
  *
  * With BENCH_PG_STATEMENTS=1 the cluster loads pg_stat_statements and each
- * PostgreSQL case prints its statements by time, a webhook's share of each.
+ * PostgreSQL case prints its statements by time, a webhook's share of each,
+ * and the WAL a webhook wrote.
  */
 import pg from 'pg';
 import type { Store } from '../../src/store/store.ts';
@@ -38,7 +39,7 @@ export class DeliveryCounter {
     if (url === undefined) return new DeliveryCounter(store);
     const client = new pg.Client({ connectionString: url });
     await client.connect();
-    if (STATEMENTS) await client.query('create extension if not exists pg_stat_statements; select pg_stat_statements_reset()');
+    if (STATEMENTS) await client.query(`create extension if not exists pg_stat_statements; select pg_stat_statements_reset(); select pg_stat_reset_shared('wal')`);
     const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
     return new DeliveryCounter(store, client, rows[0]!.pid);
   }
@@ -68,11 +69,14 @@ export class DeliveryCounter {
       `select calls, total_exec_time as exec, total_plan_time as plan, rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 140) as query
        from pg_stat_statements where query not like '%pg_stat_statements%' order by total_exec_time + total_plan_time desc limit 20`,
     );
-    return rows.map((r) => {
+    const wal = (await this.#client.query<{ records: string; fpi: string; bytes: string }>(`select wal_records as records, wal_fpi as fpi, wal_bytes as bytes from pg_stat_wal`)).rows[0]!;
+    const each = (n: string) => (Number(n) / webhooks).toFixed(1);
+    const head = `  WAL a webhook: ${each(wal.records)} records, ${each(wal.fpi)} full pages, ${each(wal.bytes)} bytes`;
+    return [head, ...rows.map((r) => {
       const perWebhook = (Number(r.calls) / webhooks).toFixed(2);
       const micros = (((r.exec + r.plan) * 1000) / webhooks).toFixed(1);
       return `  ${perWebhook} calls, ${micros} µs (plan ${((r.plan * 1000) / webhooks).toFixed(1)}) a webhook, ${r.rows} rows: ${r.query}`;
-    });
+    })];
   }
 
   async close(): Promise<void> {
