@@ -6,7 +6,7 @@
  * SQLite; on PostgreSQL one statement for the rows of a tick.
  */
 import { pgValue } from './postgres/pg-value.ts';
-import { BY_IDS, byKey, columns, insertedIds } from './mergeable.ts';
+import { BY_IDS, byKey, columns, idColumns, insertedIds } from './mergeable.ts';
 import type { Mergeable } from './sql.ts';
 
 /** connector, event_type, dedup_key, event_at, thread_id, chat_id, body, body_truncated, headers, verification, status, error, now. */
@@ -74,8 +74,7 @@ export const SET_DELIVERY_JOB: Mergeable<readonly [number, number], void> = byKe
     await db.run(`update deliveries set job_id = ? where id = ?`, [jobId, id]);
   },
   async (db, rows) => {
-    const cols = columns(rows, 2);
-    await db.run(`update deliveries d set job_id = v.job_id from unnest(?::bigint[], ?::bigint[]) as v(id, job_id) where ${BY_IDS('d')}`, [...cols, cols[0]]);
+    await db.run(`update deliveries d set job_id = v.job_id from unnest(?::bigint[], ?::bigint[]) as v(id, job_id) where ${BY_IDS('d')}`, idColumns(rows, 2));
     return rows.map(() => undefined);
   },
 );
@@ -90,11 +89,10 @@ export const RECORD_OUTCOME: Mergeable<OutcomeUpdate, void> = byKey(
     await db.run(`update deliveries set status = ?, error = ?, external_id = coalesce(?, external_id), updated_at = ? where id = ?`, [status, error, externalId, now, id]);
   },
   async (db, rows) => {
-    const cols = columns(rows, 5);
     await db.run(
       `update deliveries d set status = v.status, error = v.error, external_id = coalesce(v.external_id, d.external_id), updated_at = v.now
        from unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::bigint[]) as v(id, status, error, external_id, now) where ${BY_IDS('d')}`,
-      [...cols, cols[0]],
+      idColumns(rows, 5),
     );
     return rows.map(() => undefined);
   },
@@ -139,11 +137,10 @@ export const CLOSE_ATTEMPT: Mergeable<AttemptClosing, void> = byKey(
     await db.run(`update delivery_attempts set ended_at = ?, outcome = ?, error = ?, external_id = ? where id = ?`, [endedAt, outcome, error, externalId, id]);
   },
   async (db, rows) => {
-    const cols = columns(rows, 5);
     await db.run(
       `update delivery_attempts a set ended_at = v.ended_at, outcome = v.outcome, error = v.error, external_id = v.external_id
        from unnest(?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::text[]) as v(id, ended_at, outcome, error, external_id) where ${BY_IDS('a')}`,
-      [...cols, cols[0]],
+      idColumns(rows, 5),
     );
     return rows.map(() => undefined);
   },

@@ -3,7 +3,7 @@
  * (sql.ts `Mergeable`): a webhook's job queued, a job's completion. One row
  * each on SQLite; on PostgreSQL one statement for the rows of a tick.
  */
-import { BY_IDS, byKey, columns, insertedIds } from './mergeable.ts';
+import { BY_IDS, byKey, columns, idColumns, insertedIds } from './mergeable.ts';
 import { besideId, type Mergeable } from './sql.ts';
 
 /** kind, payload, max_attempts, retry_for_ms, give_up_at, run_at, created_at, updated_at, order_key, lane. */
@@ -81,13 +81,12 @@ export const TAKE_JOB: Mergeable<JobTake, boolean> = byKey(
     return changes === 1;
   },
   async (db, rows) => {
-    const cols = columns(rows, 4);
     const taken = await db.all<{ id: number }>(
       `update jobs set status = 'running', attempts = attempts + 1, lease_owner = v.owner, lease_until = v.until, updated_at = v.now
        from unnest(?::bigint[], ?::text[], ?::bigint[], ?::bigint[]) as v(id, owner, until, now)
        where ${BY_IDS('jobs')} and jobs.status || '' = 'queued' and jobs.run_at <= v.now and (${pgOrderFree('jobs', 'v.now')})
        returning jobs.id`,
-      [...cols, cols[0]],
+      idColumns(rows, 4),
     );
     const ids = new Set(taken.map((r) => r.id));
     return rows.map(([id]) => ids.has(id));
@@ -109,13 +108,12 @@ export const COMPLETE_JOB: Mergeable<JobCompletion, boolean> = byKey(
     return changes === 1;
   },
   async (db, rows) => {
-    const cols = columns(rows, 3);
     const done = await db.all<{ id: number }>(
       `update jobs j set status = 'done', lease_owner = null, lease_until = null, updated_at = v.now, finished_at = v.now
        from unnest(?::bigint[], ?::text[], ?::bigint[]) as v(id, owner, now)
        where ${BY_IDS('j')} and j.lease_owner = v.owner and j.status || '' = 'running'
        returning j.id`,
-      [...cols, cols[0]],
+      idColumns(rows, 3),
     );
     const ids = new Set(done.map((r) => r.id));
     return rows.map(([id]) => ids.has(id));

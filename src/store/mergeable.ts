@@ -32,11 +32,17 @@ export function columns<P extends readonly unknown[]>(rows: readonly P[], width:
 
 /**
  * The join of a table (`alias`) with its rows' new values `v` (`unnest(…) as v(id, …)`), its ids given once more as
- * the statement's last parameter. By the ids alone a plan reads the table through its primary key: joined on
- * `v.id` only, the generic plan PostgreSQL keeps when it made it on an empty table scans the table whole
- * (4 ms a completion behind 50,000 jobs when measured; test/store/generic-plans.test.ts).
+ * the statement's last parameter (`idColumns`). By the ids alone a plan reads the table through its primary key:
+ * joined on `v.id` only, the generic plan PostgreSQL keeps when it made it on an empty table scans the table whole
+ * (4 ms a completion behind 50,000 jobs when measured; test/store/merged-generic-plans.test.ts).
  */
 export const BY_IDS = (alias: string): string => `${alias}.id = any(?::bigint[]) and ${alias}.id = v.id`;
+
+/** The parameters of a statement joined `BY_IDS`: `columns` of rows whose first value is the id, then the ids again. */
+export function idColumns<P extends readonly unknown[]>(rows: readonly P[], width: number): unknown[][] {
+  const cols = columns(rows, width);
+  return [...cols, cols[0]!];
+}
 
 /**
  * The ids of the rows an `insert … select … from unnest(…) returning id` inserted, in the order of its input: the

@@ -1,6 +1,7 @@
 /**
  * Threads and their external references.
  */
+import { columns } from './mergeable.ts';
 import { pgValue } from './postgres/pg-value.ts';
 import type { Mergeable, Sql } from './sql.ts';
 
@@ -52,7 +53,7 @@ export const BY_THREAD_ID: Mergeable<readonly [string, string], RawThread | unde
   async many(db, asks) {
     const rows = await db.all<RawThread>(
       `select ${COLUMNS} from threads where (connector, thread_id) in (select * from unnest(?::text[], ?::text[]))`,
-      [asks.map(([connector]) => connector), asks.map(([, threadId]) => threadId)],
+      columns(asks, 2),
     );
     const key = (connector: unknown, threadId: unknown) => JSON.stringify([connector, threadId]);
     const byKey = new Map(rows.map((r) => [key(r.connector, r.thread_id), r]));

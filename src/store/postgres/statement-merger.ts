@@ -54,25 +54,19 @@ export class StatementMerger {
   /** Each caller's latest place in `#waiting`. */
   readonly #placeOf = new Map<object, number>();
   #scheduled = false;
-  /** Whether this transaction plans without sequential scans yet (before its first many-rows statement); true for reads. */
-  #indexesOnly: boolean;
+  /** Whether the plan settings (`MERGED_PLANS`) are still to be sent: before a transaction's first many-rows statement. */
+  #settingsDue: boolean;
 
   /** `reads`: merges the pool's reads, outside any transaction (no plan settings: they would hold for one statement). */
   constructor(db: Sql, options: { reads?: boolean } = {}) {
     this.#db = db;
-    this.#indexesOnly = options.reads === true;
+    this.#settingsDue = options.reads !== true;
   }
 
   /** `statement` for `caller`, sent with the same statement of other callers at the tick's end (or before the next unmerged one). */
   add<P, R>(caller: object, statement: Mergeable<P, R>, params: P): Promise<R> {
     return new Promise<R>((resolve, reject) => {
-      let at = -1;
-      for (let i = this.#waiting.length - 1; i >= 0; i--) {
-        if (this.#waiting[i]!.statement === statement) {
-          at = i;
-          break;
-        }
-      }
+      let at = this.#waiting.findLastIndex((w) => w.statement === statement);
       // Joining an earlier statement would send this one before what the caller issued since.
       if (at < 0 || (this.#placeOf.get(caller) ?? -1) > at) at = this.#waiting.push({ statement: statement as Mergeable<unknown, unknown>, entries: [] }) - 1;
       this.#waiting[at]!.entries.push({ params, resolve: resolve as (value: unknown) => void, reject });
@@ -105,8 +99,8 @@ export class StatementMerger {
       if (typeof err === 'object' && err !== null) shared.add(err);
       for (const e of entries) e.reject(err);
     };
-    if (!this.#indexesOnly) {
-      this.#indexesOnly = true;
+    if (this.#settingsDue) {
+      this.#settingsDue = false;
       // Out with the statement, not a round trip of its own; a failure fails the statement after it too.
       this.#db.run(MERGED_PLANS).catch(() => {});
     }
