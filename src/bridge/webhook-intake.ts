@@ -161,19 +161,20 @@ export class WebhookIntake {
       };
       const stored = await tx.deliveries.insertOriginal({ ...base, duplicateOf: null, status: 'accepted' }, now);
       if (stored === undefined) {
-        // Seen before: recorded as a duplicate of the first, and not delivered again.
-        const original = (await tx.deliveries.originalOf(connector, eventAt, dedupKey)) as number;
-        return { deliveryId: await tx.deliveries.insert({ ...base, duplicateOf: original, status: 'duplicate' }, now), duplicate: true };
+        // Seen before: recorded as a duplicate of the first, and not delivered again; the write's last statement.
+        const recording = tx.deliveries.insertDuplicate({ ...base, dedupKey: dedupKey as string, eventAt, duplicateOf: null, status: 'duplicate' }, now);
+        tx.sent();
+        return { deliveryId: await recording, duplicate: true };
       }
       const { id, jobId } = stored;
       const payload: DeliverJobPayload = { connector, delivery: id, thread: event.thread_id };
       const job = { kind: DELIVER_JOB, payload, orderKey: deliveryOrder(connector, event.thread_id), ...this.#d.budget };
       if (jobId !== undefined) {
         // PostgreSQL: the delivery names the id its job takes already, and its row is not written again.
-        await this.#d.queue.enqueue(tx, { ...job, id: jobId });
+        await this.#d.queue.enqueue(tx, { ...job, id: jobId }, { last: true });
       } else {
         // The job's id on the delivery goes with the runner's take of the job.
-        await this.#d.queue.enqueue(tx, job, (newId) => tx.deliveries.setJob(id, newId));
+        await this.#d.queue.enqueue(tx, job, { alongside: (newId) => tx.deliveries.setJob(id, newId), last: true });
       }
       return { deliveryId: id, duplicate: false };
     }, WEBHOOK_BATCH);

@@ -24,6 +24,8 @@ export interface JobContext<P> {
    * should `work` throw, nothing of it is stored and the job fails as usual).
    * On PostgreSQL completions of one group run at once (a batch, store.ts
    * `WriteOptions`): `work` touches rows of this job's own (its delivery, its attempt).
+   * It sends all its statements before its first await and fails only through
+   * them: the write's COMMIT goes out with them (`Repos.sent`).
    */
   complete(work?: TxWork): void;
   /**

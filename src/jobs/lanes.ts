@@ -66,6 +66,11 @@ export interface Lane {
   reserved: number;
   /** Due jobs may wait that no claim has seen: the last claim was full, or an enqueue was not taken since. */
   backlog: boolean;
+  /**
+   * The last claim took a job for every slot it had, or an enqueue found no slot since: due jobs are left behind
+   * (false until a claim says so: PostgreSQL's takes check a thread's order themselves).
+   */
+  full: boolean;
   /** When a claim last looked for running jobs whose lease ran out (ms). */
   expiredLookedAt: number;
   wake: () => void;
@@ -109,7 +114,7 @@ export class LaneBook {
     const known = entry.lanes.get(name);
     if (known) return { lane: known, created: false };
     const slots = this.#slotsOf(kind, name, entry.concurrency);
-    const lane: Lane = { kind, name, slots, inFlight: new Map(), reserved: 0, backlog: true, expiredLookedAt: 0, wake: () => {}, loop: null };
+    const lane: Lane = { kind, name, slots, inFlight: new Map(), reserved: 0, backlog: true, full: false, expiredLookedAt: 0, wake: () => {}, loop: null };
     slots.members.push(lane);
     entry.lanes.set(name, lane);
     return { lane, created: true };

@@ -15,58 +15,9 @@ import { countJobsByStatus } from '../store/status-counts.ts';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff.ts';
 import { describeFailure, LeaseLostError, JobNotDeadError, JobNotFoundError } from './errors.ts';
 import { DEFAULT_RETRY_BUDGET, isLastTry, nextRunAt } from './retry-budget.ts';
+import type { EnqueueInput, Enqueued, EnqueueListener, FailOutcome, Job, TxWork } from './job-types.ts';
 
-export interface Job<P = unknown> {
-  id: number;
-  kind: string;
-  payload: P;
-  status: JobStatus;
-  attempts: number;
-  maxAttempts: number;
-  /** Unix ms after which no new try starts; null for a job queued before deadlines existed. */
-  giveUpAt: number | null;
-  /** Whether a failure of the current try dead-letters the job (decided when it was read: at the claim for a running job). */
-  lastTry: boolean;
-  runAt: number;
-  lastError: string | null;
-}
-
-export interface EnqueueInput {
-  kind: string;
-  payload: unknown;
-  /** The attempt cap; default DEFAULT_RETRY_BUDGET's. */
-  maxAttempts?: number;
-  /** How long it is retried from now; default DEFAULT_RETRY_BUDGET's (3 days). */
-  retryForMs?: number;
-  /** Unix ms; default now. */
-  runAt?: number;
-  /** Jobs of one key run one at a time, in the order queued, on any replica (a thread's deliveries or posts). */
-  orderKey?: string;
-  /** The lane a claim takes it in (a platform post's connector): named by every job of a kind the runner runs in lanes, by no other. */
-  lane?: string;
-  /** The id reserved for it in `tx` (PostgreSQL: its delivery names it already); absent: the store gives the next. */
-  id?: number;
-}
-
-/** A job just inserted in a write, as the runner is told of it (`JobQueue.onEnqueued`). */
-export interface Enqueued {
-  id: number;
-  kind: string;
-  runAt: number;
-  lane: string | null;
-  /** The row's payload (JSON), attempts and deadline as written: a take needs no read of them. */
-  payload: string;
-  maxAttempts: number;
-  giveUpAt: number;
-}
-
-/** Runs inside the enqueuing write: may take the job there (`JobQueue.take`) or wait for the commit to look. */
-export type EnqueueListener = (tx: Repos, job: Enqueued) => Promise<void>;
-
-export type FailOutcome = { status: 'queued'; runAt: number } | { status: 'dead' };
-
-/** Work done in a job's grouped write (its outcome, its failure records). */
-export type TxWork = (tx: Repos) => void | Promise<void>;
+export type { EnqueueInput, Enqueued, EnqueueListener, FailOutcome, Job, TxWork };
 
 /**
  * The batch of a job's completion (store.ts `WriteOptions`): it and its work (a delivery's outcome and attempt) touch
@@ -103,9 +54,11 @@ export class JobQueue {
    * Adds a job in the caller's write `tx` (the one that stores what the job acts on). The runner is told in the same
    * write: it may take the job there, to start it as soon as the write commits, and otherwise looks once it did.
    * `alongside` is the caller's own use of the new job's id in `tx` (its id on the row it acts on), issued with the
-   * runner's take: on PostgreSQL the two statements travel together (pg-store.ts, pipeline).
+   * runner's take: on PostgreSQL the two statements travel together (pg-store.ts, pipeline). `last`: the caller's
+   * write issues nothing after this; once the job's statements are sent the write says so (`Repos.sent`), and on
+   * PostgreSQL its COMMIT travels with them.
    */
-  async enqueue(tx: Repos, input: EnqueueInput, alongside?: (jobId: number) => Promise<unknown>): Promise<number> {
+  async enqueue(tx: Repos, input: EnqueueInput, options: { alongside?: (jobId: number) => Promise<unknown>; last?: boolean } = {}): Promise<number> {
     const now = this.#now();
     const retryForMs = input.retryForMs ?? DEFAULT_RETRY_BUDGET.retryForMs;
     const runAt = input.runAt ?? now;
@@ -120,13 +73,17 @@ export class JobQueue {
       lane: input.lane ?? null,
       ...(input.id === undefined ? {} : { id: input.id }),
     };
-    const id = await tx.jobs.insert(row, now);
+    const inserted = tx.jobs.insert(row, now);
+    // A reserved id (PostgreSQL) is known before the row is stored: the runner's take goes out with the insert.
+    const id = input.id ?? (await inserted);
     const job = { id, kind: row.kind, runAt, lane: row.lane, payload: row.payload, maxAttempts: row.maxAttempts, giveUpAt: row.giveUpAt };
     // Other processes (replicas on PostgreSQL) hear of it once it is stored, unless this one starts it.
     tx.afterCommit((committed) => {
       if (!this.#startsHere.delete(id) && committed) this.#store.wakeups?.queued(row.kind, row.lane);
     });
-    await Promise.all([this.#enqueued?.(tx, job), alongside?.(id)]);
+    const sent = Promise.all([inserted, this.#enqueued?.(tx, job), options.alongside?.(id)]);
+    if (options.last) tx.sent();
+    await sent;
     return id;
   }
 
@@ -178,9 +135,12 @@ export class JobQueue {
    */
   completeWith(id: number, owner: string, work?: TxWork): Promise<true> {
     return this.#store.write(async (tx) => {
-      // Together: on PostgreSQL the work's statements and the completion travel at once (pg-store.ts, pipeline).
-      // Checked in the same write: a run whose lease moved on records nothing (the write fails and is rolled back alone).
-      const [, completed] = await Promise.all([work?.(tx), tx.jobs.complete(id, owner, this.#now())]);
+      // Together: on PostgreSQL the work's statements, the completion and the COMMIT travel at once (pg-store.ts).
+      // Checked in the same write: a run whose lease moved on records nothing (the write fails and is rolled back alone;
+      // on PostgreSQL the completion's statement fails, so the COMMIT sent with it rolls back).
+      const sending = Promise.all([work?.(tx), tx.jobs.complete(id, owner, this.#now())]);
+      tx.sent();
+      const [, completed] = await sending;
       held(completed, id, owner);
       return true as const;
     }, COMPLETION_BATCH);

@@ -19,34 +19,15 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Repos } from '../store/repos.ts';
 import { JobLaneError } from './errors.ts';
+import type { JobKindOptions } from './job-kind-options.ts';
 import { runJob, type JobHandler, type JobOutcome } from './job-run.ts';
-import { LaneBook, nap, type Kind, type Lane, type LaneLoad, type LaneOptions } from './lanes.ts';
+import { LaneBook, nap, type Kind, type Lane, type LaneLoad } from './lanes.ts';
 import type { Enqueued, Job, JobQueue } from './queue.ts';
+
+export type { JobKindOptions };
 
 /** How often, at most, a lane's claims look for jobs whose lease ran out (or a quarter of its lease, if shorter). */
 const EXPIRED_LOOK_MS = 1_000;
-
-export interface JobKindOptions<P> {
-  handler: JobHandler<P>;
-  /** Jobs running at once (of a kind without lanes). */
-  concurrency?: number;
-  leaseMs?: number;
-  /**
-   * Take a job of this kind in the write that enqueues it when a slot is free (and none of its order key stands
-   * before it), so it starts as soon as that write commits. Not for kinds whose enqueuers look for a queued job to
-   * join (a thread's platform posts): a job taken at once is no longer queued to be joined. Not with `lanes`.
-   */
-  takeOnEnqueue?: boolean;
-  /**
-   * Runs in the write that claims or takes a job of this kind, for each job, before it starts (e.g. its attempt
-   * opened in the same commit as its claim); the result reaches the handler as `ctx.claimed`. The calls for the jobs
-   * of one claim run at once, their statements interleaved. If one throws, the claim fails with it: it must not throw
-   * for one job's sake (a row gone is an undefined result).
-   */
-  onClaim?: (tx: Repos, job: Job<P>) => Promise<unknown>;
-  /** Claim the kind's jobs per lane (EnqueueInput.lane, which every job of the kind must name), each lane with its own slots. */
-  lanes?: LaneOptions;
-}
 
 export interface RunnerOptions {
   logger: Logger;
@@ -189,7 +170,8 @@ export class JobRunner {
       if (!committed) return;
       // A short claim took every due job (SQLite); on PostgreSQL it may have passed over jobs whose thread runs
       // (on another replica, maybe), which a finished job can free: there, every end of a job looks again.
-      lane.backlog = claimed.length === capacity || !this.#queue.claimTakesAllDue;
+      lane.full = claimed.length === capacity;
+      lane.backlog = lane.full || !this.#queue.claimTakesAllDue;
       this.#start(lane, claimed, owner, notes);
     });
     // Leases that ran out (a process gone, a handler stuck) are looked for now and then, not by every claim: that
@@ -198,12 +180,17 @@ export class JobRunner {
     const now = Date.now();
     const expired = now - lane.expiredLookedAt >= Math.min(EXPIRED_LOOK_MS, kind.leaseMs / 4);
     if (expired) lane.expiredLookedAt = now;
-    claimed = await this.#queue.claimIn(tx, kind.name, owner, kind.leaseMs, capacity, expired, lane.name);
-    slots.keep(claimed.length); // the slots it did not fill are free for takes in the same group
-    // All at once: on PostgreSQL their statements travel together (pg-store.ts, pipeline), in the order issued.
+    const claiming = this.#queue.claimIn(tx, kind.name, owner, kind.leaseMs, capacity, expired, lane.name);
+    // The write's last statements (the claim, or the onClaims after it): on PostgreSQL its COMMIT goes out with them.
     const onClaim = kind.onClaim;
+    if (!onClaim) tx.sent();
+    claimed = await claiming;
+    slots.keep(claimed.length); // the slots it did not fill are free for takes in the same group
     if (!onClaim) return;
-    const claimNotes = await Promise.all(claimed.map((job) => onClaim(tx, job)));
+    // All at once: on PostgreSQL their statements travel together (pg-store.ts, pipeline), in the order issued.
+    const noting = Promise.all(claimed.map((job) => onClaim(tx, job)));
+    tx.sent();
+    const claimNotes = await noting;
     claimed.forEach((job, i) => notes.set(job.id, claimNotes[i]));
   }
 
@@ -220,8 +207,10 @@ export class JobRunner {
       lane.backlog = true;
       lane.wake();
     };
-    // With jobs waiting for a claim, it goes first, in due order (SQLite; PostgreSQL's take checks the order itself).
-    const waiting = lane.backlog && this.#queue.claimTakesAllDue;
+    // With due jobs waiting for a claim, it goes behind them, in due order: on SQLite any a claim has not seen; on
+    // PostgreSQL those a full claim left behind (a short one only passed over busy threads: the take checks a thread's order).
+    const waiting = this.#queue.claimTakesAllDue ? lane.backlog : lane.full;
+    if (lane.slots.free() <= 0) lane.full = true;
     if (!kind.takeOnEnqueue || waiting || lane.slots.free() <= 0) {
       if (!waiting && lane.slots.free() > 0) this.#queue.startsHere(job.id); // claimed here: nobody else is woken
       tx.afterCommit((committed) => committed && missed());
@@ -236,7 +225,8 @@ export class JobRunner {
       else missed();
     });
     taken = await this.#queue.take(tx, job, owner, kind.leaseMs);
-    if (taken && kind.onClaim) notes.set(taken.id, await kind.onClaim(tx, taken));
+    // Not once the write sent all its statements (its COMMIT may be out): the run does without the claim's note.
+    if (taken && kind.onClaim && !tx.allSent) notes.set(taken.id, await kind.onClaim(tx, taken));
   }
 
   /**

@@ -4,7 +4,7 @@
  * for it), failed (retrying) or dead as the
  * connector's job runs.
  */
-import { DELIVERY_BY_ID, INSERT_ORIGINAL, RECORD_OUTCOME, SET_DELIVERY_JOB, type StoredOriginal } from './delivery-statements.ts';
+import { DELIVERY_BY_ID, INSERT_ORIGINAL, OPEN_ATTEMPT_READING, RECORD_OUTCOME, SET_DELIVERY_JOB, type StoredOriginal } from './delivery-statements.ts';
 import type { Sql, SqlDialect } from './sql.ts';
 import type { DeliveryStatus } from './schema.ts';
 
@@ -101,6 +101,23 @@ export class DeliveriesRepo {
     return row?.id;
   }
 
+  /**
+   * Records `d` as a duplicate of its event's original, found by the statement itself (deliveries_dedup), so that the
+   * write need not wait for a look-up first: the original's row must be stored (this write's `insertOriginal` found it).
+   */
+  async insertDuplicate(d: NewDelivery & { dedupKey: string; eventAt: string }, now: number): Promise<number> {
+    return (await this.#db.insert(
+      `insert into deliveries (connector, event_type, dedup_key, event_at, duplicate_of, thread_id, chat_id, body,
+         body_truncated, headers, verification, status, error, received_at, updated_at)
+       select ?, ?, ?, ?, (select id from deliveries where connector = ? and event_at = ? and dedup_key = ? and duplicate_of is null),
+         ?, ?, ?, ?, ?, ?, 'duplicate', ?, ?, ?`,
+      [
+        d.connector, d.eventType, d.dedupKey, d.eventAt, d.connector, d.eventAt, d.dedupKey, d.threadId, d.chatId, d.body,
+        d.bodyTruncated ? 1 : 0, JSON.stringify(d.headers), d.verification, d.error, now, now,
+      ],
+    )) as number;
+  }
+
   async insert(d: NewDelivery, now: number): Promise<number> {
     return (await this.#db.insert(
       `insert into deliveries (connector, event_type, dedup_key, event_at, duplicate_of, thread_id, chat_id, body,
@@ -132,6 +149,15 @@ export class DeliveriesRepo {
   async byId(id: number): Promise<DeliveryRow | undefined> {
     const r = (await this.#db.merged(DELIVERY_BY_ID, id)) as RawDelivery | undefined;
     return r && toDelivery(r);
+  }
+
+  /**
+   * A claim's look at delivery `id`: an attempt opened on it and its row, in one statement (merged with the claim's
+   * other jobs); undefined when the delivery is gone (nothing opened).
+   */
+  async openAttempt(id: number, jobId: number, attempt: number, replay: boolean, now: number): Promise<{ delivery: DeliveryRow; attempt: number } | undefined> {
+    const opened = await this.#db.merged(OPEN_ATTEMPT_READING, [id, jobId, attempt, replay ? 1 : 0, now]);
+    return opened && { delivery: toDelivery(opened.row as unknown as RawDelivery), attempt: opened.attempt };
   }
 
   recordOutcome(id: number, status: DeliveryStatus, error: string | null, externalId: string | null, now: number): Promise<void> {

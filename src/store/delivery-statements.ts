@@ -127,6 +127,58 @@ export const OPEN_ATTEMPT: Mergeable<AttemptOpening, number> = {
   },
 };
 
+/** A delivery's row as stored and the attempt opened on it, in one statement; undefined when the delivery is gone. */
+export interface OpenedAttempt {
+  row: Record<string, unknown>;
+  attempt: number;
+}
+
+const ATTEMPT_COLUMNS = 'delivery, job_id, attempt, replay, started_at, outcome';
+
+/**
+ * A claim's look at a job's delivery: the attempt opened (only while the delivery is stored: retention may have
+ * removed it) and the row read, one statement, so that a claim's jobs merge into one and the claim's COMMIT can
+ * follow it (pg-group-writer.ts). The read sees the row as before the statement, which does not change it.
+ */
+export const OPEN_ATTEMPT_READING: Mergeable<AttemptOpening, OpenedAttempt | undefined> = {
+  name: 'open_attempt_reading',
+  async one(db, row) {
+    const live = `where exists (select 1 from deliveries where id = ?)`;
+    if (db.dialect === 'sqlite') {
+      const opening = db.insert(`insert into delivery_attempts (${ATTEMPT_COLUMNS}) select ?, ?, ?, ?, ?, 'running' ${live}`, [...row, row[0]]);
+      const reading = db.get<Record<string, unknown>>(`select * from deliveries where id = ?`, [row[0]]);
+      const [attempt, read] = await Promise.all([opening, reading]);
+      return read && attempt !== undefined ? { row: read, attempt } : undefined;
+    }
+    const read = await db.get<Record<string, unknown> & { attempt_id: number | null }>(
+      `with a as (insert into delivery_attempts (${ATTEMPT_COLUMNS}) select ?, ?, ?, ?, ?, 'running' ${live} returning id)
+       select d.*, (select id from a) as attempt_id from deliveries d where d.id = ?`,
+      [...row, row[0], row[0]],
+    );
+    if (read?.attempt_id == null) return undefined;
+    const { attempt_id: attempt, ...stored } = read;
+    return { row: stored, attempt };
+  },
+  async many(db, rows) {
+    const read = await db.all<Record<string, unknown> & { id: number; attempt_ids: number[] | null }>(
+      `with a as (
+         insert into delivery_attempts (${ATTEMPT_COLUMNS})
+         select v.*, 'running' from unnest(?::bigint[], ?::bigint[], ?::int[], ?::int[], ?::bigint[]) as v(delivery, job_id, attempt, replay, started_at)
+         where exists (select 1 from deliveries d where d.id = v.delivery) returning id, delivery)
+       select d.*, (select array_agg(a.id order by a.id) from a where a.delivery = d.id) as attempt_ids
+       from deliveries d where d.id = any(?::bigint[])`,
+      [...columns(rows, 5), rows.map(([delivery]) => delivery)],
+    );
+    // A delivery's attempts of this statement rise in input order (mergeable.ts `insertedIds`).
+    const byId = new Map(read.map(({ attempt_ids: ids, ...stored }) => [stored.id, { stored, ids: ids ?? [] }]));
+    return rows.map(([delivery]) => {
+      const found = byId.get(delivery);
+      const attempt = found?.ids.shift();
+      return found && attempt !== undefined ? { row: found.stored, attempt } : undefined;
+    });
+  },
+};
+
 /** attempt id, ended at, outcome, error, external id. */
 export type AttemptClosing = readonly [number, number, string, string | null, string | null];
 

@@ -96,26 +96,40 @@ export const TAKE_JOB: Mergeable<JobTake, boolean> = byKey(
 /** id, lease owner, now: true when the owner still held the job (it is done now). */
 export type JobCompletion = readonly [number, string, number];
 
+/** SQLSTATE of `threadgate_held` (migrations/postgres/0012): a completion found a job's lease gone. */
+const NOT_HELD = 'TGL01';
+
+/**
+ * On PostgreSQL a job no longer held fails the statement (`threadgate_held`), so that the write's COMMIT, sent with
+ * it (pg-group-writer.ts), rolls back: merged, every caller runs again alone (a shared failure), where the one whose
+ * lease is gone is answered false, its transaction aborted.
+ */
 export const COMPLETE_JOB: Mergeable<JobCompletion, boolean> = byKey(
   'complete_job',
   ([id]) => id,
   async (db, [id, owner, now]) => {
-    const { changes } = await db.run(
-      `update jobs set status = 'done', lease_owner = null, lease_until = null, updated_at = ?, finished_at = ?
-       where id = ? and lease_owner = ? and ${besideId(db.dialect, 'status')} = 'running'`,
-      [now, now, id, owner],
+    const update = `update jobs set status = 'done', lease_owner = null, lease_until = null, updated_at = ?, finished_at = ?
+       where id = ? and lease_owner = ? and ${besideId(db.dialect, 'status')} = 'running'`;
+    if (db.dialect === 'sqlite') return (await db.run(update, [now, now, id, owner])).changes === 1;
+    const held = db.get(`with done as (${update} returning id) select threadgate_held((select count(*) from done), 1)`, [now, now, id, owner]);
+    return held.then(
+      () => true,
+      (err: unknown) => {
+        if ((err as { code?: unknown }).code === NOT_HELD) return false;
+        throw err;
+      },
     );
-    return changes === 1;
   },
   async (db, rows) => {
-    const done = await db.all<{ id: number }>(
-      `update jobs j set status = 'done', lease_owner = null, lease_until = null, updated_at = v.now, finished_at = v.now
-       from unnest(?::bigint[], ?::text[], ?::bigint[]) as v(id, owner, now)
-       where ${BY_IDS('j')} and j.lease_owner = v.owner and j.status || '' = 'running'
-       returning j.id`,
-      idColumns(rows, 3),
+    await db.get(
+      `with done as (
+         update jobs j set status = 'done', lease_owner = null, lease_until = null, updated_at = v.now, finished_at = v.now
+         from unnest(?::bigint[], ?::text[], ?::bigint[]) as v(id, owner, now)
+         where ${BY_IDS('j')} and j.lease_owner = v.owner and j.status || '' = 'running'
+         returning j.id)
+       select threadgate_held((select count(*) from done), ?)`,
+      [...idColumns(rows, 3), rows.length],
     );
-    const ids = new Set(done.map((r) => r.id));
-    return rows.map(([id]) => ids.has(id));
+    return rows.map(() => true);
   },
 );

@@ -49,6 +49,19 @@ export class Repos {
     this.sql.afterCommit(listener);
   }
 
+  /**
+   * In a write: it issues no more statements, only awaits those it sent (TxSql `sent`). On PostgreSQL its COMMIT
+   * may then travel with them, a round trip less; after this the write may fail only through its statements.
+   */
+  sent(): void {
+    if (this.sql instanceof TxSql) this.sql.sent();
+  }
+
+  /** In a write on PostgreSQL: whether it said it sent all its statements (`sent`); false for reads and on SQLite. */
+  get allSent(): boolean {
+    return this.sql instanceof TxSql && this.sql.allSent;
+  }
+
   get attempts(): AttemptsRepo {
     return (this.#attempts ??= new AttemptsRepo(this.sql));
   }

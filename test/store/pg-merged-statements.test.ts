@@ -62,17 +62,33 @@ describe('PostgreSQL store: merged statements', () => {
     expect(new Set(rows.map((r) => r.job_id)).size).toBe(4);
   });
 
-  it('tells each completion whether its owner held the job, and runs a repeated row one at a time', async () => {
-    const { caller } = await transaction(await openStoreUrl());
-    const repos = new Repos(caller());
+  it("fails a merged completion as a statement when a job's lease is gone, and answers false alone; a repeated row runs one at a time", async () => {
+    const url = await openStoreUrl();
+    const setup = await transaction(url);
+    const repos = new Repos(setup.caller());
     const ids = await Promise.all([0, 1, 2].map((i) => repos.jobs.insert(jobRow(`c:${i}`, NOW), NOW)));
     await Promise.all(ids.map((id) => repos.jobs.take(id, 'me', NOW + 30_000, NOW)));
+    await setup.client.query('commit');
     const owners = ['me', 'someone else', 'me'];
-    const done = await Promise.all(ids.map((id, i) => new Repos(caller()).jobs.complete(id, owners[i]!, NOW)));
-    expect(done).toEqual([true, false, true]);
+    // Merged: the statement fails (the COMMIT sent with it rolls back), every caller with the same, shared error.
+    const { client, caller } = await transaction(url);
+    const merged = await Promise.allSettled(ids.map((id, i) => new Repos(caller()).jobs.complete(id, owners[i]!, NOW)));
+    expect(merged.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    const reasons = merged.map((r) => (r as PromiseRejectedResult).reason as { code?: string });
+    expect(reasons.every((e) => e === reasons[0] && isSharedFailure(e) && e.code === 'TGL01')).toBe(true);
+    await client.query('rollback');
+    // Alone (as the group writer runs them again): the one whose lease is gone answers false.
+    const alone: boolean[] = [];
+    for (const [i, id] of ids.entries()) {
+      const one = await transaction(url);
+      alone.push(await new Repos(one.caller()).jobs.complete(id, owners[i]!, NOW));
+      await one.client.query(alone[i] ? 'commit' : 'rollback');
+    }
+    expect(alone).toEqual([true, false, true]);
     // The same job twice in one tick: the first completes it, the second finds it done, as apart.
-    const [again, twice] = await Promise.all([new Repos(caller()).jobs.complete(ids[1]!, 'me', NOW), new Repos(caller()).jobs.complete(ids[1]!, 'me', NOW)]);
-    expect([again, twice]).toEqual([true, false]);
+    const twice = await transaction(url); // ids[1] still runs for 'me': the attempt of 'someone else' was rolled back
+    const [first, second] = await Promise.all([new Repos(twice.caller()).jobs.complete(ids[1]!, 'me', NOW), new Repos(twice.caller()).jobs.complete(ids[1]!, 'me', NOW)]);
+    expect([first, second]).toEqual([true, false]);
   });
 
   it("takes the first of a thread's jobs enqueued side by side, as one by one, and each other thread's", async () => {

@@ -21,4 +21,9 @@ describe('numbering placeholders for PostgreSQL', () => {
   it('keeps a single minus (arithmetic) as it is', () => {
     expect(numberPlaceholders(`select ? - 1, x -? from t`).text).toBe(`select $1 - 1, x -$2 from t`);
   });
+
+  it('notes the array casts of a merged statement, whose columns then travel in binary (pg-array.ts)', () => {
+    const { arrays } = numberPlaceholders(`select * from unnest(?::bigint[], ?::TEXT[], ?::int[], ?::text) where id = any(?::int8[]) and x = ?`);
+    expect(arrays).toEqual(['int8', 'text', 'int4', undefined, 'int8', undefined]);
+  });
 });

@@ -96,7 +96,7 @@ describe('PostgreSQL store', () => {
     await upgradedFrom('0006', storeOldDeliveries, async (after) => {
       await expectUpgraded(after);
       // The migration's helper function is gone with it.
-      expect(await after.read.sql.get(`select count(*)::int as n from pg_proc where proname like 'threadgate_%'`)).toEqual({ n: 0 });
+      expect(await after.read.sql.get(`select count(*)::int as n from pg_proc where proname like 'threadgate_event_at%'`)).toEqual({ n: 0 });
     });
   });
 

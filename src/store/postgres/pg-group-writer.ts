@@ -32,13 +32,17 @@ import type pg from 'pg';
 import { StoreUnavailableError } from '../errors.ts';
 import { Repos } from '../repos.ts';
 import { TxSql } from '../tx-sql.ts';
+import { CommittedAnyway } from './committed-anyway.ts';
 import { asUnavailable, isConflict, PgSql } from './pg-sql.ts';
 import { isSharedFailure, StatementMerger } from './statement-merger.ts';
 
 export type PgWrite<T> = (tx: Repos) => T | Promise<T>;
 
-/** Runs `body` in a transaction on a pooled connection: committed when it resolves, rolled back when it throws. */
-export type PgTransaction = <T>(body: (client: pg.PoolClient) => Promise<T>) => Promise<T>;
+/**
+ * Runs `body` in a transaction on a pooled connection: committed when it resolves, rolled back when it throws;
+ * `commit` sends the COMMIT before `body` resolved, behind the statements sent so far (pg-store.ts).
+ */
+export type PgTransaction = <T>(body: (client: pg.PoolClient, commit: () => void) => Promise<T>) => Promise<T>;
 
 export interface PgGroupWriterOptions {
   transaction: PgTransaction;
@@ -60,13 +64,15 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
-/** The write at `index` of the group threw `cause`: the group is rolled back. */
+/** The write at `index` of the group threw `cause`: the group is rolled back. `outcomes`: each write's, as far as they ran. */
 class WriteThrew extends Error {
   readonly index: number;
+  readonly outcomes: readonly PromiseSettledResult<unknown>[];
 
-  constructor(index: number, cause: unknown) {
+  constructor(index: number, cause: unknown, outcomes: readonly PromiseSettledResult<unknown>[]) {
     super('a write of the group threw', { cause });
     this.index = index;
+    this.outcomes = outcomes;
   }
 }
 
@@ -101,7 +107,7 @@ export class PgGroupWriter {
     setImmediate(() => {
       this.#scheduled = false;
       while (this.#open < this.#o.connections && this.#queue.length > 0) {
-        const group = this.#queue.splice(0, this.#o.maxGroup);
+        const group = this.#takeGroup();
         this.#open++;
         void this.#run(group).finally(() => {
           this.#open--;
@@ -109,6 +115,16 @@ export class PgGroupWriter {
         });
       }
     });
+  }
+
+  /** The next group: the first waiting write and those of its batch (unbatched writes with each other), in order. */
+  #takeGroup(): Pending[] {
+    const batch = this.#queue[0]!.batch;
+    const group: Pending[] = [];
+    const rest: Pending[] = [];
+    for (const p of this.#queue) (p.batch === batch && group.length < this.#o.maxGroup ? group : rest).push(p);
+    this.#queue = rest;
+    return group;
   }
 
   async #run(group: Pending[]): Promise<void> {
@@ -120,8 +136,19 @@ export class PgGroupWriter {
     const txs: (TxSql | undefined)[] = [];
     let values: unknown[];
     try {
-      values = await this.#o.transaction((client) => this.#together(client, group, txs));
+      values = await this.#o.transaction((client, commit) => this.#together(client, group, txs, commit));
     } catch (err) {
+      if (err instanceof CommittedAnyway && err.cause instanceof WriteThrew) {
+        // Stored, though a write failed on its own after it said it sent everything (a bug in it): none runs again.
+        const { outcomes } = err.cause;
+        for (const tx of txs) tx?.settle(true);
+        group.forEach((p, i) => {
+          const o = outcomes[i];
+          if (o?.status === 'fulfilled') p.resolve(o.value);
+          else p.reject(o?.reason);
+        });
+        return;
+      }
       for (const tx of txs) tx?.settle(false);
       const cause = err instanceof WriteThrew ? err.cause : err;
       const unavailable = asUnavailable(cause);
@@ -146,31 +173,43 @@ export class PgGroupWriter {
     });
   }
 
-  /** The group's writes one after another in the open transaction, a run of one batch name at once; their results. */
-  async #together(client: pg.PoolClient, group: Pending[], txs: (TxSql | undefined)[]): Promise<unknown[]> {
-    const values: unknown[] = [];
+  /**
+   * The group's writes one after another in the open transaction, a run of one batch name at once; their results.
+   * Once every write of the last run sent all its statements (`Repos.sent`) or returned, the COMMIT goes out
+   * behind them (`commit`): the group's last round trip carries it.
+   */
+  async #together(client: pg.PoolClient, group: Pending[], txs: (TxSql | undefined)[], commit: () => void): Promise<unknown[]> {
+    const outcomes: PromiseSettledResult<unknown>[] = [];
     const merger = new StatementMerger(new PgSql(client, { prepare: this.#o.prepare }));
     for (let start = 0; start < group.length; ) {
       const batch = group[start]!.batch;
       let end = start + 1;
       if (batch !== undefined) while (end < group.length && group[end]!.batch === batch) end++;
+      let unsent = end === group.length ? end - start : Infinity;
+      const oneSent = () => {
+        if (--unsent > 0) return;
+        merger.flush();
+        commit();
+      };
       const run = group.slice(start, end).map(async (p, k) => {
-        const tx = new TxSql(new PgSql(client, { prepare: this.#o.prepare, merger }));
+        const tx = new TxSql(new PgSql(client, { prepare: this.#o.prepare, merger }), oneSent);
         txs[start + k] = tx;
         try {
-          return await p.fn(new Repos(tx));
+          const value = await p.fn(new Repos(tx));
+          tx.sent();
+          return value;
         } finally {
           tx.end();
         }
       });
       const settled = await Promise.allSettled(run);
+      outcomes.push(...settled);
       const failures = settled.flatMap((r, k) => (r.status === 'rejected' ? [{ index: start + k, cause: r.reason as unknown }] : []));
       // The write to blame: the first whose error is its own, not the aborted transaction a neighbour left it.
       const blamed = failures.find((f) => !isAbortedByOther(f.cause) && !isSharedFailure(f.cause)) ?? failures[0];
-      if (blamed !== undefined) throw new WriteThrew(blamed.index, blamed.cause);
-      for (const r of settled) values.push((r as PromiseFulfilledResult<unknown>).value);
+      if (blamed !== undefined) throw new WriteThrew(blamed.index, blamed.cause, outcomes);
       start = end;
     }
-    return values;
+    return outcomes.map((r) => (r as PromiseFulfilledResult<unknown>).value);
   }
 }

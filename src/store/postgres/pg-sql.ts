@@ -14,6 +14,7 @@ import pg from 'pg';
 import { StoreUnavailableError } from '../errors.ts';
 import type { Mergeable, RunResult, Sql, SqlParams } from '../sql.ts';
 import type { StatementMerger } from './statement-merger.ts';
+import { arrayCastAt, binaryArray, type ArrayElement } from './pg-array.ts';
 import { pgValue } from './pg-value.ts';
 
 /** Answers numbers for int8 (ids, counts, ms times) and numeric (sums), per pool (pg's `types` option). */
@@ -33,6 +34,8 @@ interface Statement {
   text: string;
   /** A name for the server-side prepared statement: the same SQL text, the same name, on every connection. */
   name: string;
+  /** By parameter: the element type of the array it is cast to (`?::bigint[]`), sent in binary (pg-array.ts). */
+  arrays: readonly (ArrayElement | undefined)[];
 }
 
 const statements = new Map<string, Statement>();
@@ -43,6 +46,7 @@ export function numberPlaceholders(sql: string): Statement {
   let statement = statements.get(sql);
   if (statement !== undefined) return statement;
   let n = 0;
+  const arrays: (ArrayElement | undefined)[] = [];
   let quote: string | null = null;
   let comment = false;
   let text = '';
@@ -61,19 +65,25 @@ export function numberPlaceholders(sql: string): Statement {
     } else if (ch === '-' && sql[i + 1] === '-') {
       comment = true;
       text += ch;
-    } else text += ch === '?' ? `$${++n}` : ch;
+    } else if (ch === '?') {
+      arrays[n] = arrayCastAt(sql.slice(i + 1, i + 16));
+      text += `$${++n}`;
+    } else text += ch;
   }
-  statement = { text, name: `tg_${statements.size.toString(36)}` };
+  statement = { text, name: `tg_${statements.size.toString(36)}`, arrays };
   // The repositories' SQL is a bounded set; should dynamic SQL ever grow past it, the rest is neither kept nor prepared.
   if (statements.size < MAX_STATEMENTS) statements.set(sql, statement);
-  else statement = { text, name: '' };
+  else statement = { text, name: '', arrays };
   return statement;
 }
 
-function values(params: SqlParams | undefined): unknown[] {
+function values(params: SqlParams | undefined, arrays: Statement['arrays']): unknown[] {
   if (params === undefined) return [];
   if (!Array.isArray(params)) throw new TypeError('named parameters are not supported by the PostgreSQL store; use positional ?');
-  return (params as unknown[]).map(pgValue);
+  return (params as unknown[]).map((v, i) => {
+    const element = arrays[i];
+    return (element !== undefined && Array.isArray(v) && binaryArray(v, element)) || pgValue(v);
+  });
 }
 
 /**
@@ -118,8 +128,8 @@ export class PgSql implements Sql {
   }
 
   #query(sql: string, params: SqlParams | undefined): pg.QueryConfig {
-    const { text, name } = numberPlaceholders(sql);
-    return this.#prepare && name !== '' ? { name, text, values: values(params) } : { text, values: values(params) };
+    const { text, name, arrays } = numberPlaceholders(sql);
+    return this.#prepare && name !== '' ? { name, text, values: values(params, arrays) } : { text, values: values(params, arrays) };
   }
 
   async #exec(sql: string, params: SqlParams | undefined): Promise<pg.QueryResult> {

@@ -26,6 +26,7 @@ import { ConnectionTraffic } from './connection-traffic.ts';
 import { asUnavailable, isConflict, PG_TYPES, PgSql } from './pg-sql.ts';
 import { PgWakeups } from './pg-wakeups.ts';
 import { StatementMerger } from './statement-merger.ts';
+import { CommittedAnyway } from './committed-anyway.ts';
 import { redactUrl } from './redact-url.ts';
 
 export interface PostgresStoreOptions {
@@ -97,26 +98,40 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   let drained: (() => void) | undefined;
   let closing: Promise<void> | undefined;
 
-  /** Runs `body` in a transaction on a pooled connection: committed when it resolves, rolled back when it throws. */
-  async function transaction<T>(body: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  /**
+   * Runs `body` in a transaction on a pooled connection: committed when it resolves, rolled back when it throws.
+   * `body` may send the COMMIT before it resolves (`commit`: once its writes sent all their statements); it goes out
+   * behind them, pipelined, and what they answer decides: a failed statement turns it into a rollback.
+   */
+  async function transaction<T>(body: (client: pg.PoolClient, commit: () => void) => Promise<T>): Promise<T> {
     const client = await pool.connect();
     let broken: Error | undefined;
     // The server going away under a checked-out connection is an 'error' event on it (unhandled, it would end the
     // process): the query under way fails with it anyway; the connection is dropped on release.
     const onError = (err: Error) => (broken = err);
     client.on('error', onError);
+    let early: Promise<pg.QueryResult> | undefined;
+    const commit = () => {
+      if (early) return;
+      early = client.query('commit');
+      early.catch(() => {});
+    };
     try {
       // Out with the body's first statements (pipeline mode), not a round trip of its own; a failure fails them too.
       const begun = client.query('begin');
       begun.catch(() => {});
-      const value = await body(client);
+      const value = await body(client, commit).catch(async (err: unknown) => {
+        // A write failed on its own after it said it sent everything, and the COMMIT sent behind it stored the rest.
+        const sent = early && (await early.catch(() => undefined));
+        throw sent?.command === 'COMMIT' ? new CommittedAnyway(err) : err;
+      });
       await begun;
       // A transaction a failed statement aborted answers its COMMIT with a rollback, not an error.
-      const done = await client.query('commit');
+      const done = await (early ?? client.query('commit'));
       if (done.command === 'ROLLBACK') throw new StoreTxAbortedError('a statement of the transaction failed (its error was caught): nothing was stored');
       return value;
     } catch (err) {
-      await client.query('rollback').catch((rollbackErr: Error) => (broken = rollbackErr));
+      if (!(err instanceof CommittedAnyway)) await client.query('rollback').catch((rollbackErr: Error) => (broken = rollbackErr));
       throw err;
     } finally {
       client.off('error', onError);
@@ -128,8 +143,13 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   async function once<T>(fn: (tx: Repos) => T | Promise<T>): Promise<T> {
     let tx: TxSql | undefined;
     try {
-      const value = await transaction(async (client) => {
-        tx = new TxSql(new PgSql(client, { ...prepare, merger: new StatementMerger(new PgSql(client, prepare)) }));
+      const value = await transaction(async (client, commit) => {
+        const merger = new StatementMerger(new PgSql(client, prepare));
+        // Once it sent all its statements, its COMMIT follows them (after what waits to be merged).
+        tx = new TxSql(new PgSql(client, { ...prepare, merger }), () => {
+          merger.flush();
+          commit();
+        });
         try {
           return await fn(new Repos(tx));
         } finally {
@@ -139,6 +159,10 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       tx?.settle(true);
       return value;
     } catch (err) {
+      if (err instanceof CommittedAnyway) {
+        tx?.settle(true);
+        throw err.cause;
+      }
       tx?.settle(false);
       throw err;
     }
