@@ -88,4 +88,20 @@ describe('PostgreSQL store: a COMMIT sent with the last statements', () => {
     for (const key of ['p', 'late', 'q']) expect(await store.read.state.get('c', key)).toBe(key);
     expect(await store.read.state.get('c', 'after')).toBeUndefined();
   });
+
+  it('keeps a lone write that failed on its own after its COMMIT went out stored, its listeners told so', async () => {
+    const store = await open();
+    const told: boolean[] = [];
+    const late = store.write(async (tx) => {
+      tx.afterCommit((committed) => told.push(committed));
+      const set = tx.state.set('c', 'lone', 'lone', NOW);
+      tx.sent();
+      await set;
+      await tx.state.set('c', 'lone-after', 'after', NOW);
+    });
+    await expect(late).rejects.toMatchObject({ code: 'TG_STORE_TX_ENDED' });
+    expect(told).toEqual([true]);
+    expect(await store.read.state.get('c', 'lone')).toBe('lone');
+    expect(await store.read.state.get('c', 'lone-after')).toBeUndefined();
+  });
 });
