@@ -92,8 +92,8 @@ export class OutboundDispatch {
    * commit of its own before the hand-over, and a crash during it still leaves the attempt open in the log. The
    * delivery is read there too and handed to the run: the writer has just written or looked at its pages, where a
    * read on the reading connection after a commit starts from an empty page cache (5 µs a delivery; 11 % of the
-   * drain's main thread). Both statements go out at once (the claim's last, with its COMMIT on PostgreSQL). A
-   * delivery gone (retention) opens nothing; the run then fails on it.
+   * drain's main thread). One statement does both (the claim's last, with its COMMIT on PostgreSQL). A delivery
+   * gone (retention) opens nothing; the run then fails on it.
    */
   readonly openAttempt = async (tx: Repos, job: Job<DeliverJobPayload>): Promise<ClaimedDelivery | undefined> =>
     tx.deliveries.openAttempt(job.payload.delivery, job.id, job.attempts, job.payload.replay === true, this.#now());

@@ -162,7 +162,7 @@ export class WebhookIntake {
       const stored = await tx.deliveries.insertOriginal({ ...base, duplicateOf: null, status: 'accepted' }, now);
       if (stored === undefined) {
         // Seen before: recorded as a duplicate of the first, and not delivered again; the write's last statement.
-        const recording = tx.deliveries.insertDuplicate({ ...base, dedupKey: dedupKey as string, eventAt, duplicateOf: null, status: 'duplicate' }, now);
+        const recording = tx.deliveries.insertDuplicate({ ...base, dedupKey: dedupKey as string }, now);
         tx.sent();
         return { deliveryId: await recording, duplicate: true };
       }

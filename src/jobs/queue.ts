@@ -81,9 +81,9 @@ export class JobQueue {
     tx.afterCommit((committed) => {
       if (!this.#startsHere.delete(id) && committed) this.#store.wakeups?.queued(row.kind, row.lane);
     });
-    const sent = Promise.all([inserted, this.#enqueued?.(tx, job), options.alongside?.(id)]);
+    const issued = Promise.all([inserted, this.#enqueued?.(tx, job), options.alongside?.(id)]);
     if (options.last) tx.sent();
-    await sent;
+    await issued;
     return id;
   }
 

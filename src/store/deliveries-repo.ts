@@ -105,7 +105,7 @@ export class DeliveriesRepo {
    * Records `d` as a duplicate of its event's original, found by the statement itself (deliveries_dedup), so that the
    * write need not wait for a look-up first: the original's row must be stored (this write's `insertOriginal` found it).
    */
-  async insertDuplicate(d: NewDelivery & { dedupKey: string; eventAt: string }, now: number): Promise<number> {
+  async insertDuplicate(d: Omit<NewDelivery, 'duplicateOf' | 'status'> & { dedupKey: string; eventAt: string }, now: number): Promise<number> {
     return (await this.#db.insert(
       `insert into deliveries (connector, event_type, dedup_key, event_at, duplicate_of, thread_id, chat_id, body,
          body_truncated, headers, verification, status, error, received_at, updated_at)

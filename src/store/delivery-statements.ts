@@ -112,14 +112,16 @@ export const DELIVERY_BY_ID: Mergeable<number, Record<string, unknown> | undefin
 /** delivery, job id, attempt, replay (0/1), started at: the new attempt's id. */
 export type AttemptOpening = readonly [number, number | null, number, number, number];
 
+const ATTEMPT_COLUMNS = 'delivery, job_id, attempt, replay, started_at, outcome';
+
 export const OPEN_ATTEMPT: Mergeable<AttemptOpening, number> = {
   name: 'open_attempt',
   async one(db, row) {
-    return (await db.insert(`insert into delivery_attempts (delivery, job_id, attempt, replay, started_at, outcome) values (?, ?, ?, ?, ?, 'running')`, row)) as number;
+    return (await db.insert(`insert into delivery_attempts (${ATTEMPT_COLUMNS}) values (?, ?, ?, ?, ?, 'running')`, row)) as number;
   },
   async many(db, rows) {
     const inserted = await db.all<{ id: number }>(
-      `insert into delivery_attempts (delivery, job_id, attempt, replay, started_at, outcome)
+      `insert into delivery_attempts (${ATTEMPT_COLUMNS})
        select *, 'running' from unnest(?::bigint[], ?::bigint[], ?::int[], ?::int[], ?::bigint[]) returning id`,
       columns(rows, 5),
     );
@@ -133,7 +135,6 @@ export interface OpenedAttempt {
   attempt: number;
 }
 
-const ATTEMPT_COLUMNS = 'delivery, job_id, attempt, replay, started_at, outcome';
 
 /**
  * A claim's look at a job's delivery: the attempt opened (only while the delivery is stored: retention may have
@@ -146,7 +147,7 @@ export const OPEN_ATTEMPT_READING: Mergeable<AttemptOpening, OpenedAttempt | und
     const live = `where exists (select 1 from deliveries where id = ?)`;
     if (db.dialect === 'sqlite') {
       const opening = db.insert(`insert into delivery_attempts (${ATTEMPT_COLUMNS}) select ?, ?, ?, ?, ?, 'running' ${live}`, [...row, row[0]]);
-      const reading = db.get<Record<string, unknown>>(`select * from deliveries where id = ?`, [row[0]]);
+      const reading = DELIVERY_BY_ID.one(db, row[0]);
       const [attempt, read] = await Promise.all([opening, reading]);
       return read && attempt !== undefined ? { row: read, attempt } : undefined;
     }
