@@ -4,14 +4,16 @@
  * its own, whose server process's CPU is then left out of the figure for the
  * gateways' work: a count of 60,000 deliveries took 44 ms of the server, and
  * polled every 50 ms during the drain it was a quarter of the CPU measured.
- * The drain's poll asks only whether any delivery waits (`exists`, by the
- * status index), not how many.
+ * The drain's poll asks only whether any delivery waits, not how many: whether
+ * a delivery job is queued or running (`exists`, by jobs_due and jobs_status;
+ * PostgreSQL indexes no delivery status the poll could read).
  *
  * With BENCH_PG_STATEMENTS=1 the cluster loads pg_stat_statements and each
  * PostgreSQL case prints its statements by time, a webhook's share of each,
  * and the WAL a webhook wrote.
  */
 import pg from 'pg';
+import { DELIVER_JOB } from '../../src/bridge/webhook-intake.ts';
 import type { Store } from '../../src/store/store.ts';
 import { processCpuMicros } from '../support/measure.ts';
 
@@ -19,7 +21,8 @@ export const STATEMENTS = process.env.BENCH_PG_STATEMENTS === '1';
 /** The server settings that make `statements()` possible. */
 export const STATEMENT_SETTINGS = STATEMENTS ? ['shared_preload_libraries=pg_stat_statements', 'pg_stat_statements.track_planning=on'] : [];
 
-const UNDELIVERED = `select exists (select 1 from deliveries where status in ('accepted', 'failed')) as waiting`;
+const UNDELIVERED = `select (exists (select 1 from jobs where kind = '${DELIVER_JOB}' and status = 'queued')
+  or exists (select 1 from jobs where kind = '${DELIVER_JOB}' and status = 'running')) as waiting`;
 
 export class DeliveryCounter {
   readonly #store: Store;
@@ -69,9 +72,14 @@ export class DeliveryCounter {
       `select calls, total_exec_time as exec, total_plan_time as plan, rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 140) as query
        from pg_stat_statements where query not like '%pg_stat_statements%' order by total_exec_time + total_plan_time desc limit 20`,
     );
-    const wal = (await this.#client.query<{ records: string; fpi: string; bytes: string }>(`select wal_records as records, wal_fpi as fpi, wal_bytes as bytes from pg_stat_wal`)).rows[0]!;
-    const each = (n: string) => (Number(n) / webhooks).toFixed(1);
-    const head = `  WAL a webhook: ${each(wal.records)} records, ${each(wal.fpi)} full pages, ${each(wal.bytes)} bytes`;
+    const wal = (
+      await this.#client.query<{ records: string; fpi: string; bytes: string; syncs: string; commits: string }>(
+        `select wal_records as records, wal_fpi as fpi, wal_bytes as bytes, wal_sync as syncs,
+           (select xact_commit from pg_stat_database where datname = current_database()) as commits from pg_stat_wal`,
+      )
+    ).rows[0]!;
+    const each = (n: string, digits = 1) => (Number(n) / webhooks).toFixed(digits);
+    const head = `  WAL a webhook: ${each(wal.records)} records, ${each(wal.fpi)} full pages, ${each(wal.bytes)} bytes, ${each(wal.syncs, 3)} syncs; ${each(wal.commits, 3)} commits`;
     return [head, ...rows.map((r) => {
       const perWebhook = (Number(r.calls) / webhooks).toFixed(2);
       const micros = (((r.exec + r.plan) * 1000) / webhooks).toFixed(1);

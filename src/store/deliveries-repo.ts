@@ -4,6 +4,7 @@
  * for it), failed (retrying) or dead as the
  * connector's job runs.
  */
+import { deliveryStatusIn } from './delivery-status-sql.ts';
 import { DELIVERY_BY_ID, INSERT_ORIGINAL, OPEN_ATTEMPT_READING, RECORD_OUTCOME, SET_DELIVERY_JOB, type StoredOriginal } from './delivery-statements.ts';
 import type { Sql, SqlDialect } from './sql.ts';
 import type { DeliveryStatus } from './schema.ts';
@@ -175,7 +176,8 @@ export class DeliveriesRepo {
 
   /** What the stored refused records hold: the bytes of their bodies, headers and errors (see `storedBytes`). */
   async refusedBytes(): Promise<number> {
-    const row = await this.#db.get<{ n: number }>(`select coalesce(sum(${storedBytesSql(this.#db.dialect)}), 0) as n from deliveries where status = 'rejected'`);
+    const [rejected, params] = deliveryStatusIn(this.#db.dialect, ['rejected'])!;
+    const row = await this.#db.get<{ n: number }>(`select coalesce(sum(${storedBytesSql(this.#db.dialect)}), 0) as n from deliveries where ${rejected}`, params);
     return Number(row?.n ?? 0);
   }
 

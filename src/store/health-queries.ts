@@ -4,9 +4,11 @@
  * letters waiting per connector, whether a connector got something through
  * after a dead letter, and how long the oldest due job of each kind has
  * waited. Each reads a live or partial index: dead jobs by `jobs_status`
- * (status, kind), deliveries by `deliveries_status` (status, received_at),
+ * (status, kind), deliveries by `deliveries_status` (status, received_at; on
+ * PostgreSQL dead ones by `deliveries_flagged`, delivery-status-sql.ts),
  * inbound messages by `inbound_status` (status, rowid), due jobs by `jobs_due`.
  */
+import { deliveryStatusIn } from './delivery-status-sql.ts';
 import type { Sql } from './sql.ts';
 
 /** Where the last read of dead jobs stopped: their `finished_at`, then id. */
@@ -66,7 +68,8 @@ export const DEAD_LETTER_RECORDS = { delivery: 'deliveries', inbound: 'inbound_m
 export async function deadLettersByConnector(db: Sql): Promise<{ record: keyof typeof DEAD_LETTER_RECORDS; connector: string; n: number }[]> {
   const out: { record: keyof typeof DEAD_LETTER_RECORDS; connector: string; n: number }[] = [];
   for (const [record, table] of Object.entries(DEAD_LETTER_RECORDS) as [keyof typeof DEAD_LETTER_RECORDS, string][]) {
-    const rows = await db.all<{ connector: string; n: number | string }>(`select connector, count(*) as n from ${table} where status = 'dead' group by connector`);
+    const [dead, params] = record === 'delivery' ? deliveryStatusIn(db.dialect, ['dead'])! : [`status = 'dead'`, []];
+    const rows = await db.all<{ connector: string; n: number | string }>(`select connector, count(*) as n from ${table} where ${dead} group by connector`, params);
     for (const r of rows) out.push({ record, connector: r.connector, n: Number(r.n) });
   }
   return out;

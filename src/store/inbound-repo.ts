@@ -144,7 +144,7 @@ export class InboundRepo {
     const { changes } = await this.#db.run(
       `update inbound_messages set status = 'dead', last_error = ?
        where thread = ? and status = 'pending'
-         and (job_id = ? or job_id is null or job_id in (select id from jobs where status in ('done', 'dead')))`,
+         and (job_id = ? or job_id is null or exists (select 1 from jobs j where j.id = inbound_messages.job_id and j.status in ('done', 'dead')))`,
       [error, threadRowId, jobId],
     );
     return changes;

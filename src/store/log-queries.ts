@@ -5,6 +5,7 @@
  */
 import type { Sql } from './sql.ts';
 import type { DeliveryStatus, InboundStatus } from './schema.ts';
+import { deliveryStatusIn } from './delivery-status-sql.ts';
 import { eq, MAX_PAGE, oneOf, where } from './sql-filters.ts';
 
 export interface DeliveryFilter {
@@ -67,9 +68,9 @@ export interface InboundSummary {
 
 export { MAX_PAGE };
 
-function deliveryWhere(f: DeliveryFilter): { sql: string; params: unknown[] } {
+function deliveryWhere(db: Sql, f: DeliveryFilter): { sql: string; params: unknown[] } {
   return where([
-    oneOf('d.status', f.status),
+    deliveryStatusIn(db.dialect, f.status, 'd'),
     eq('d.connector', f.connector),
     eq('d.event_type', f.event),
     eq('d.thread_id', f.thread),
@@ -81,7 +82,7 @@ function deliveryWhere(f: DeliveryFilter): { sql: string; params: unknown[] } {
 }
 
 export async function listDeliveries(db: Sql, f: DeliveryFilter): Promise<DeliverySummary[]> {
-  const { sql, params } = deliveryWhere(f);
+  const { sql, params } = deliveryWhere(db, f);
   const rows = await db.all<DeliverySummary>(
     `select d.id, d.connector, d.event_type as "eventType", d.status, d.thread_id as "threadId", d.chat_id as "chatId",
        d.verification, d.error, d.external_id as "externalId", d.received_at as "receivedAt", d.updated_at as "updatedAt",
@@ -94,7 +95,7 @@ export async function listDeliveries(db: Sql, f: DeliveryFilter): Promise<Delive
 
 /** The ids of every delivery the filter matches (all of them, `limit` ignored), oldest first. */
 export async function matchingDeliveryIds(db: Sql, f: DeliveryFilter): Promise<number[]> {
-  const { sql, params } = deliveryWhere(f);
+  const { sql, params } = deliveryWhere(db, f);
   const rows = await db.all<{ id: number }>(`select d.id from deliveries d ${sql} order by d.id asc`, params);
   return rows.map((r) => r.id);
 }

@@ -193,7 +193,7 @@ async function copy(source: Database.Database, client: pg.PoolClient, onTable: I
 async function planTables(source: Database.Database, client: pg.PoolClient): Promise<Plan[]> {
   const { rows } = await client.query<{ table_name: string; column_name: string; column_default: string | null }>(
     `select table_name, column_name, column_default from information_schema.columns
-      where table_schema = current_schema() and table_name = any($1) order by table_name, ordinal_position`,
+      where table_schema = current_schema() and table_name = any($1) and is_generated = 'NEVER' order by table_name, ordinal_position`,
     [COPIED_TABLES.map((t) => t.name)],
   );
   const problems: string[] = [];
