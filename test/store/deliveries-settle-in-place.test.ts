@@ -101,9 +101,11 @@ describe.each(STORE_BACKENDS)('%s store: deliveries by status', (backend) => {
     expect(await outcomeUpdates(store, third!, 'delivered')).toEqual({ updated: 1, inPlace: 0 });
     const flagged = await store.read.sql.all<{ id: number; flagged_status: string | null }>(`select id, flagged_status from deliveries order by id`);
     expect(flagged.map((r) => r.flagged_status)).toEqual([null, null, null]);
-    // Room on each page for the new versions beside the old.
-    const options = await store.read.sql.get<{ options: string[] }>(`select reloptions as options from pg_class where relname = 'deliveries'`);
-    expect(options!.options).toContain('fillfactor=70');
+    // Room on each page for the new versions beside the old: deliveries', jobs' and attempts' (postgres/0013, 0014).
+    const options = await store.read.sql.all<{ relname: string; options: string[] }>(
+      `select relname, reloptions as options from pg_class where relname in ('deliveries', 'jobs', 'delivery_attempts') order by relname`,
+    );
+    expect(options.map((o) => [o.relname, o.options])).toEqual([['deliveries', ['fillfactor=70']], ['delivery_attempts', ['fillfactor=80']], ['jobs', ['fillfactor=70']]]);
   });
 
   it.runIf(backend === 'postgres')('reads the flagged statuses through deliveries_flagged: the log, the dead letters, the refused bytes', async () => {
