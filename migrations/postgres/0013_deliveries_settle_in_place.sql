@@ -7,13 +7,8 @@
 -- The statuses an operator looks up among many rows (rejected, failed, dead) stay indexed through `flagged_status`,
 -- a copy of `status` kept only for them, so it changes on the rare moves into and out of them and not on a success.
 -- The queries that filter on those statuses name it as well (src/store/delivery-status-sql.ts).
---
--- jobs_status keeps only running and dead jobs: queued ones are read through jobs_due, done ones never by status,
--- and a job's insert and completion add no entry to it.
 ALTER TABLE deliveries SET (fillfactor = 70);
 ALTER TABLE deliveries ADD COLUMN flagged_status text
   GENERATED ALWAYS AS (CASE WHEN status IN ('rejected', 'failed', 'dead') THEN status END) STORED;
 DROP INDEX deliveries_status;
 CREATE INDEX deliveries_flagged ON deliveries (flagged_status, received_at) WHERE flagged_status IS NOT NULL;
-DROP INDEX jobs_status;
-CREATE INDEX jobs_status ON jobs (status, kind) WHERE status IN ('running', 'dead');
