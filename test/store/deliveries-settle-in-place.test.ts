@@ -20,12 +20,15 @@ const delivery = (n: number, connector = 'desk'): NewDelivery => ({
   body: `{"n":${n}}`, bodyTruncated: false, headers: {}, verification: 'valid', status: 'accepted', error: null,
 });
 
-/** Stores one accepted delivery per entry, then moves each to its status; the ids, in order. */
+/** Each delivery's own dedup key. */
+let stores = 0;
+
+/** Stores one delivery per entry (accepted, or rejected as refused ones are), then moves each to its status; the ids, in order. */
 async function stored(store: Store, statuses: readonly DeliveryStatus[], connector?: string): Promise<number[]> {
   const now = Date.now();
   const ids = await store.write(async (tx) => {
     const out: number[] = [];
-    for (const [i, s] of statuses.entries()) out.push(await tx.deliveries.insert({ ...delivery(out.length + Math.random(), connector), status: s === 'rejected' ? 'rejected' : 'accepted', error: null }, now - i));
+    for (const [i, s] of statuses.entries()) out.push(await tx.deliveries.insert({ ...delivery((stores += 1), connector), status: s === 'rejected' ? 'rejected' : 'accepted' }, now - i));
     return out;
   });
   await store.write(async (tx) => {
