@@ -135,7 +135,6 @@ export interface OpenedAttempt {
   attempt: number;
 }
 
-
 /**
  * A claim's look at a job's delivery: the attempt opened (only while the delivery is stored: retention may have
  * removed it) and the row read, one statement, so that a claim's jobs merge into one and the claim's COMMIT can

@@ -12,6 +12,7 @@ import { deadLettersByConnector } from '../../src/store/health-queries.ts';
 import { listDeliveries, matchingDeliveryIds } from '../../src/store/log-queries.ts';
 import type { DeliveryStatus } from '../../src/store/statuses.ts';
 import type { Store } from '../../src/store/store.ts';
+import { explainPlans } from '../support/explain-plans.ts';
 import { RecordingSql } from '../support/recording-sql.ts';
 import { openTestStore, STORE_BACKENDS } from '../support/store-backends.ts';
 
@@ -54,16 +55,11 @@ async function outcomeUpdates(store: Store, id: number, status: DeliveryStatus):
   });
 }
 
-/** The plans of the statements `read` makes, with sequential scans discouraged (as a large table would). */
+/** The plans of the statements `read` makes (support/explain-plans.ts). */
 async function plansOf(store: Store, read: (sql: RecordingSql) => Promise<unknown>): Promise<string[]> {
   const recording = new RecordingSql(store.read.sql);
   await read(recording);
-  return store.write(async (tx) => {
-    await tx.sql.run('set local enable_seqscan = off');
-    const out: string[] = [];
-    for (const s of recording.seen) out.push((await tx.sql.all<{ 'QUERY PLAN': string }>(`explain ${s.sql}`, s.params)).map((r) => r['QUERY PLAN']).join('\n'));
-    return out;
-  });
+  return explainPlans(store, recording.seen);
 }
 
 describe.each(STORE_BACKENDS)('%s store: deliveries by status', (backend) => {

@@ -13,28 +13,13 @@ import { describe, expect, it } from 'vitest';
 import { DELIVER_JOB } from '../../src/bridge/webhook-intake.ts';
 import { JobsRepo } from '../../src/store/jobs-repo.ts';
 import { UNINDEXED_ORDER_KIND } from '../../src/store/sqlite/order-index.ts';
-import type { SqlParams } from '../../src/store/sql.ts';
-import type { Store } from '../../src/store/store.ts';
+import { explainPlans } from '../support/explain-plans.ts';
 import { jobRow } from '../support/job-rows.ts';
 import { RecordingSql } from '../support/recording-sql.ts';
 import { openTestStore, STORE_BACKENDS } from '../support/store-backends.ts';
 
 const KIND = DELIVER_JOB;
 const POST_KIND = 'platform.post_messages';
-
-/** Each statement's plan, explained inside one write (PostgreSQL told not to prefer reading the table whole). */
-async function plans(store: Store, statements: readonly { sql: string; params: SqlParams }[]): Promise<string[]> {
-  return store.write(async (tx) => {
-    const postgres = tx.sql.dialect === 'postgres';
-    if (postgres) await tx.sql.run('set local enable_seqscan = off');
-    const out: string[] = [];
-    for (const s of statements) {
-      const rows = await tx.sql.all<Record<string, string>>(`${postgres ? 'explain' : 'explain query plan'} ${s.sql}`, s.params);
-      out.push(rows.map((r) => (postgres ? r['QUERY PLAN'] : r.detail)).join('\n'));
-    }
-    return out;
-  });
-}
 
 describe.each(STORE_BACKENDS)('%s store: the jobs indexes of live jobs', (backend) => {
   it('plans the claim, the take and the next due time on them, with finished jobs beside', async () => {
@@ -67,7 +52,7 @@ describe.each(STORE_BACKENDS)('%s store: the jobs indexes of live jobs', (backen
     });
     const nextDue = new RecordingSql(store.read.sql);
     await new JobsRepo(nextDue).nextDueAt(KIND);
-    const [take, queuedOfOrder, claimWithExpired, claim, due] = await plans(store, [...recorder.seen, ...nextDue.seen]);
+    const [take, queuedOfOrder, claimWithExpired, claim, due] = await explainPlans(store, [...recorder.seen, ...nextDue.seen]);
 
     // SQLite's take looks for an earlier due job of the kind (its order index leaves deliveries out); PostgreSQL's for
     // an earlier one of the order key.
@@ -94,7 +79,7 @@ describe.each(STORE_BACKENDS)('%s store: the jobs indexes of live jobs', (backen
     const jobs = new JobsRepo(recording);
     expect((await jobs.lanes(POST_KIND)).sort()).toEqual(['hooks', 'mail', 'redmine', 'tickets']);
     expect(await jobs.nextDueAt(POST_KIND, 'redmine')).toBe(now);
-    const [lanes, due] = await plans(store, recording.seen);
+    const [lanes, due] = await explainPlans(store, recording.seen);
     const claimed = await store.write(async (tx) => {
       const lane = new RecordingSql(tx.sql);
       const claims = new JobsRepo(lane);
@@ -108,7 +93,7 @@ describe.each(STORE_BACKENDS)('%s store: the jobs indexes of live jobs', (backen
     expect(claimed.taken).toHaveLength(10);
     const owned = await store.read.sql.all<{ lane: string }>(`select lane from jobs where lease_owner = 'me'`);
     expect(owned.map((r) => r.lane)).toEqual(Array(10).fill('redmine'));
-    const [claimWithExpired, claim] = await plans(store, claimed.seen);
+    const [claimWithExpired, claim] = await explainPlans(store, claimed.seen);
     for (const plan of [lanes, due, claimWithExpired, claim]) expect(plan).toContain('jobs_due');
     // The lane's own entries, in due order: not the other lanes' waiting jobs, and nothing sorted.
     if (backend === 'sqlite') for (const plan of [claimWithExpired, claim]) expect(plan).toContain('jobs_due (kind=? AND lane=? AND run_at<?)');
