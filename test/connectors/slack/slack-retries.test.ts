@@ -39,7 +39,7 @@ describe('Slack connector, events again and events lost', () => {
   });
 
   it('events whose answers all came “too late” are retried by Slack and make one message', { timeout: 60_000 }, async () => {
-    const s = await slack({ eventTimeoutMs: 1 });
+    const s = await slack({ eventTimeoutMs: 0 });
     const tg = await gatewayFor(s);
     const said = await s.customerSays(s.support, 'Is anyone reading this?');
     const attempts = await said.delivered;

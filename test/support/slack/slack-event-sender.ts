@@ -35,6 +35,7 @@ export interface SenderOptions {
   teamId: string;
   appId: string;
   botUserId: string;
+  /** How long Slack waits for an answer; 0: no answer is ever in time (every attempt is `http_timeout`). */
   timeoutMs?: number;
   retryDelaysMs?: readonly number[];
 }
@@ -132,10 +133,10 @@ export class EventSender {
     const sent = this.post(url, body, { ...this.signedHeaders(body), ...retry });
     // Slack does not wait past its timeout: the request goes on, and the retry is sent meanwhile.
     sent.catch(() => undefined);
-    const late = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), this.timeoutMs).unref());
+    const late = this.timeoutMs === 0 ? Promise.resolve('late' as const) : new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), this.timeoutMs).unref());
     const done = (status: number | null, reason?: string): EventAttempt => ({ eventId, retryNum, status, ...(reason ? { reason } : {}), durationMs: Date.now() - at, at });
     try {
-      const answer = await Promise.race([sent, late]);
+      const answer = await Promise.race([late, sent]);
       if (answer === 'late') return done(null, 'http_timeout');
       if (answer.status >= 200 && answer.status < 300) return done(answer.status);
       return done(answer.status, answer.headers.get('x-slack-no-retry') === '1' ? 'no_retry' : 'http_error');

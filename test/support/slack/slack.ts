@@ -32,7 +32,7 @@ import { startSlackServer, type OrderedFailure, type RecordedCall } from './slac
 import { SlackWorkspace, type WsChannel, type WsMessage, type WsUser } from './slack-workspace.ts';
 
 export interface SlackOptions {
-  /** How long the sender waits for an answer before it retries (Slack: 3 s). */
+  /** How long the sender waits for an answer before it retries (Slack: 3 s); 0: every answer comes too late. */
   eventTimeoutMs?: number;
   /** The waits before the 1st, 2nd and 3rd retry (Slack: at once, a minute, five minutes). */
   retryDelaysMs?: number[];
@@ -105,7 +105,7 @@ export async function startSlack(options: SlackOptions = {}): Promise<TestSlack>
   const support = ws.addChannel('support', { members: [bot.id, customer.id, colleague.id, otherBot.id] });
   const elsewhere = ws.addChannel('elsewhere', { members: [bot.id, customer.id] });
   const shared = ws.addChannel('shared', { connect: true, members: [bot.id, external.id, customer.id] });
-  const events = new EventSender({ signingSecret, teamId: ws.teamId, appId: bot.appId!, botUserId: bot.id, ...(options.eventTimeoutMs ? { timeoutMs: options.eventTimeoutMs } : {}), ...(options.retryDelaysMs ? { retryDelaysMs: options.retryDelaysMs } : {}) });
+  const events = new EventSender({ signingSecret, teamId: ws.teamId, appId: bot.appId!, botUserId: bot.id, ...(options.eventTimeoutMs !== undefined ? { timeoutMs: options.eventTimeoutMs } : {}), ...(options.retryDelaysMs ? { retryDelaysMs: options.retryDelaysMs } : {}) });
 
   let json: SlackJson | undefined;
   const eventOf = (m: WsMessage) => {
