@@ -17,7 +17,10 @@
  * the drain, per stored webhook: its intake, then its delivery as well.
  * BENCH_CASES picks cases: sqlite, pg1, pg2 (default: all three); BENCH_WRITE_CONNECTIONS sets
  * `store.write_connections` of the PostgreSQL cases; BENCH_PG_STATEMENTS=1
- * lists each PostgreSQL case's statements (delivery-counter.ts).
+ * lists each PostgreSQL case's statements (delivery-counter.ts). BENCH_ROUNDS
+ * (1) runs the cases that many times in turn, each PostgreSQL case against
+ * the SQLite run of its own round, and ends with each one's median ratio:
+ * one round's ratio moves by a few hundredths with the machine.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -45,6 +48,8 @@ const LOAD_SCRIPT = join(import.meta.dirname, '../receiver/receiver-load.ts');
 const CASES = new Set((process.env.BENCH_CASES ?? 'sqlite,pg1,pg2').split(',').map((c) => c.trim()));
 /** BENCH_WRITE_CONNECTIONS: `store.write_connections` of the PostgreSQL cases (default: the store's). */
 const WRITE_CONNECTIONS = process.env.BENCH_WRITE_CONNECTIONS === undefined ? {} : { write_connections: Number(process.env.BENCH_WRITE_CONNECTIONS) };
+/** BENCH_ROUNDS: the cases run this many times in turn, each PostgreSQL case against the SQLite run of its round; with more than one, the median ratio. */
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 const NOOP_MODULE = join(import.meta.dirname, '../support/noop-connector.ts');
 
 export interface Replica {
@@ -173,27 +178,40 @@ async function runCase(name: string, store: Record<string, unknown>, replicas: n
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 export async function benchReceiverReplicas(): Promise<void> {
-  console.log(`node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}; ${CONNECTIONS} connections in all, ${SECONDS} s measured per case`);
+  console.log(`node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}; ${CONNECTIONS} connections in all, ${SECONDS} s measured per case, ${ROUNDS} round(s)`);
   const sandbox = await startChildSandbox();
   const cluster = await startPostgres(STATEMENT_SETTINGS);
   try {
-    const results: CaseResult[] = [];
-    if (CASES.has('sqlite')) results.push(await runCase('SQLite, 1 gateway', {}, 1, sandbox));
-    const pg = (url: string) => ({ url, ...WRITE_CONNECTIONS });
-    if (CASES.has('pg1')) results.push(await runCase('PostgreSQL, 1 replica', pg(await cluster.createDatabase('one_replica')), 1, sandbox));
-    if (CASES.has('pg2')) results.push(await runCase('PostgreSQL, 2 replicas', pg(await cluster.createDatabase('two_replicas')), 2, sandbox));
-    const base = results.find((r) => r.name.startsWith('SQLite'))?.perSecond;
-    console.log('| store | req/s | p99 ms | × SQLite | delivered when the load ended | all delivered after the load | round trips a webhook: load end / drained | CPU µs a webhook: gateways / PostgreSQL |');
-    console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
-    for (const r of results) {
-      const ratio = base === undefined ? '—' : fmt(r.perSecond / base, 2);
-      console.log(`| ${r.name} | ${fmt(r.perSecond)} | ${fmt(r.p99, 1)} | ${ratio} | ${r.deliveredAtEnd} | ${r.drained} | ${r.roundTrips} | ${fmt(r.cpu.gateway)} / ${r.cpu.postgres === undefined ? '—' : fmt(r.cpu.postgres)} |`);
+    const ratios = new Map<string, number[]>();
+    for (let round = 1; round <= ROUNDS; round++) {
+      const results: CaseResult[] = [];
+      if (CASES.has('sqlite')) results.push(await runCase('SQLite, 1 gateway', {}, 1, sandbox));
+      const pg = (url: string) => ({ url, ...WRITE_CONNECTIONS });
+      if (CASES.has('pg1')) results.push(await runCase('PostgreSQL, 1 replica', pg(await cluster.createDatabase(`one_replica_${round}`)), 1, sandbox));
+      if (CASES.has('pg2')) results.push(await runCase('PostgreSQL, 2 replicas', pg(await cluster.createDatabase(`two_replicas_${round}`)), 2, sandbox));
+      const base = results.find((r) => r.name.startsWith('SQLite'))?.perSecond;
+      if (ROUNDS > 1) console.log(`Round ${round} of ${ROUNDS}:`);
+      console.log('| store | req/s | p99 ms | × SQLite | delivered when the load ended | all delivered after the load | round trips a webhook: load end / drained | CPU µs a webhook: gateways / PostgreSQL |');
+      console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+      for (const r of results) {
+        const ratio = base === undefined ? undefined : r.perSecond / base;
+        if (ratio !== undefined && !r.name.startsWith('SQLite')) ratios.set(r.name, [...(ratios.get(r.name) ?? []), ratio]);
+        console.log(`| ${r.name} | ${fmt(r.perSecond)} | ${fmt(r.p99, 1)} | ${ratio === undefined ? '—' : fmt(ratio, 2)} | ${r.deliveredAtEnd} | ${r.drained} | ${r.roundTrips} | ${fmt(r.cpu.gateway)} / ${r.cpu.postgres === undefined ? '—' : fmt(r.cpu.postgres)} |`);
+      }
+      for (const r of results) console.log(`${r.name}: ${r.check}`);
     }
-    for (const r of results) console.log(`${r.name}: ${r.check}`);
+    if (ROUNDS > 1) for (const [name, r] of ratios) console.log(`${name}: × SQLite per round ${r.map((x) => fmt(x, 2)).join(', ')}; median ${fmt(median(r), 2)}`);
   } finally {
     await cluster.stop();
     await sandbox.close();
   }
+}
+
+/** The middle value (the mean of the two middle ones for an even count). */
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 if (import.meta.main) await benchReceiverReplicas();
