@@ -4,7 +4,8 @@
  * throws fails alone while the others commit, as does one that caught its
  * own failed statement (no false success); `write_connections: 0` gives
  * every write a transaction of its own; and the setting cannot take more
- * connections than the pool has.
+ * connections than the pool has. A group's transaction begins with the
+ * plan settings its merged statements need; a lone write keeps the defaults.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -78,6 +79,17 @@ describe('PostgreSQL store: group commit', () => {
     expect(neighbour).toEqual({ status: 'fulfilled', value: 'stored' });
     expect(await store.read.state.get('c', 'swallowed')).toBeUndefined();
     expect(await store.read.state.get('c', 'neighbour')).toBe(2);
+  });
+
+  it("plans a group's statements as merged ones need from its BEGIN on; a lone write keeps the server's defaults", async () => {
+    const store = await open();
+    const settings = `select current_setting('enable_seqscan') || ' ' || current_setting('plan_cache_mode') as s`;
+    const inGroup = await Promise.all(['a', 'b', 'c'].map(() => store.write(async (tx) => (await tx.sql.get<{ s: string }>(settings))!.s)));
+    expect(inGroup).toEqual(['off force_generic_plan', 'off force_generic_plan', 'off force_generic_plan']);
+    expect(await store.write(async (tx) => (await tx.sql.get<{ s: string }>(settings))!.s)).toBe('on auto');
+    // Set for the transaction only: the next one on the same connections starts from the defaults again.
+    expect(await Promise.all(['d', 'e'].map(() => store.write(async (tx) => { await tx.state.set('c', 'k', 1, Date.now()); return (await tx.sql.get<{ s: string }>(settings))!.s; })))).toEqual(['off force_generic_plan', 'off force_generic_plan']);
+    expect(await store.read.sql.get<{ s: string }>(settings)).toEqual({ s: 'on auto' });
   });
 
   it('gives every write a transaction of its own with write_connections 0', async () => {

@@ -34,15 +34,16 @@ import { Repos } from '../repos.ts';
 import { TxSql } from '../tx-sql.ts';
 import { CommittedAnyway } from './committed-anyway.ts';
 import { asUnavailable, isConflict, PgSql } from './pg-sql.ts';
-import { isSharedFailure, StatementMerger } from './statement-merger.ts';
+import { BEGIN_WITH_MERGED_PLANS, isSharedFailure, StatementMerger } from './statement-merger.ts';
 
 export type PgWrite<T> = (tx: Repos) => T | Promise<T>;
 
 /**
  * Runs `body` in a transaction on a pooled connection: committed when it resolves, rolled back when it throws;
- * `commit` sends the COMMIT before `body` resolved, behind the statements sent so far (pg-store.ts).
+ * `commit` sends the COMMIT before `body` resolved, behind the statements sent so far (pg-store.ts). `begin`: the
+ * query that opens it (default `begin`).
  */
-export type PgTransaction = <T>(body: (client: pg.PoolClient, commit: () => void) => Promise<T>) => Promise<T>;
+export type PgTransaction = <T>(body: (client: pg.PoolClient, commit: () => void) => Promise<T>, begin?: string) => Promise<T>;
 
 export interface PgGroupWriterOptions {
   transaction: PgTransaction;
@@ -136,7 +137,8 @@ export class PgGroupWriter {
     const txs: (TxSql | undefined)[] = [];
     let values: unknown[];
     try {
-      values = await this.#o.transaction((client, commit) => this.#together(client, group, txs, commit));
+      // Side by side, its writes merge their statements: the plan settings for them go out with the BEGIN.
+      values = await this.#o.transaction((client, commit) => this.#together(client, group, txs, commit), BEGIN_WITH_MERGED_PLANS);
     } catch (err) {
       if (err instanceof CommittedAnyway && err.cause instanceof WriteThrew) {
         // Stored, though a write failed on its own after it said it sent everything (a bug in it): none runs again.
@@ -180,7 +182,7 @@ export class PgGroupWriter {
    */
   async #together(client: pg.PoolClient, group: Pending[], txs: (TxSql | undefined)[], commit: () => void): Promise<unknown[]> {
     const outcomes: PromiseSettledResult<unknown>[] = [];
-    const merger = new StatementMerger(new PgSql(client, { prepare: this.#o.prepare }));
+    const merger = new StatementMerger(new PgSql(client, { prepare: this.#o.prepare }), { plansSet: true });
     for (let start = 0; start < group.length; ) {
       const batch = group[start]!.batch;
       let end = start + 1;

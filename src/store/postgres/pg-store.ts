@@ -103,7 +103,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
    * `body` may send the COMMIT before it resolves (`commit`: once its writes sent all their statements); it goes out
    * behind them, pipelined, and what they answer decides: a failed statement turns it into a rollback.
    */
-  async function transaction<T>(body: (client: pg.PoolClient, commit: () => void) => Promise<T>): Promise<T> {
+  async function transaction<T>(body: (client: pg.PoolClient, commit: () => void) => Promise<T>, begin = 'begin'): Promise<T> {
     const client = await pool.connect();
     let broken: Error | undefined;
     // The server going away under a checked-out connection is an 'error' event on it (unhandled, it would end the
@@ -118,7 +118,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     };
     try {
       // Out with the body's first statements (pipeline mode), not a round trip of its own; a failure fails them too.
-      const begun = client.query('begin');
+      const begun = client.query(begin);
       begun.catch(() => {});
       const value = await body(client, commit).catch(async (err: unknown) => {
         // A write failed on its own after it said it sent everything, and the COMMIT sent behind it stored the rest.

@@ -13,7 +13,8 @@
  * goes.
  *
  * The first many-rows statement of a transaction is preceded by settings for
- * the rest of it. No sequential scans: PostgreSQL keeps the generic plan it
+ * the rest of it; a group's transaction, whose writes merge side by side,
+ * begins with them instead (`BEGIN_WITH_MERGED_PLANS`). No sequential scans: PostgreSQL keeps the generic plan it
  * made for a prepared statement on a new database, where a table never
  * analyzed is thought to be a few pages, and joined with `unnest` the
  * deliveries were read whole (1.2 ms a statement behind 60,000 rows when
@@ -44,6 +45,12 @@ const shared = new WeakSet<object>();
 /** How the rest of a transaction plans once it sends a many-rows statement: by indexes, and once per statement. */
 export const MERGED_PLANS = `select set_config('enable_seqscan', 'off', true), set_config('plan_cache_mode', 'force_generic_plan', true)`;
 
+/**
+ * The same settings with the transaction's BEGIN, one simple query (a group's transaction, whose writes side by side
+ * merge their statements): no statement of its own to bind, run and answer.
+ */
+export const BEGIN_WITH_MERGED_PLANS = 'begin; set local enable_seqscan = off; set local plan_cache_mode = force_generic_plan';
+
 /** Whether `err` failed a merged statement of several callers (no one of them is known to be at fault). */
 export const isSharedFailure = (err: unknown): boolean => typeof err === 'object' && err !== null && shared.has(err);
 
@@ -57,10 +64,13 @@ export class StatementMerger {
   /** Whether the plan settings (`MERGED_PLANS`) are still to be sent: before a transaction's first many-rows statement. */
   #settingsDue: boolean;
 
-  /** `reads`: merges the pool's reads, outside any transaction (no plan settings: they would hold for one statement). */
-  constructor(db: Sql, options: { reads?: boolean } = {}) {
+  /**
+   * `reads`: merges the pool's reads, outside any transaction (no plan settings: they would hold for one statement).
+   * `plansSet`: the transaction began with the settings (`BEGIN_WITH_MERGED_PLANS`).
+   */
+  constructor(db: Sql, options: { reads?: boolean; plansSet?: boolean } = {}) {
     this.#db = db;
-    this.#settingsDue = options.reads !== true;
+    this.#settingsDue = options.reads !== true && options.plansSet !== true;
   }
 
   /** `statement` for `caller`, sent with the same statement of other callers at the tick's end (or before the next unmerged one). */
