@@ -21,6 +21,9 @@
  * (1) runs the cases that many times in turn, each PostgreSQL case against
  * the SQLite run of its own round, and ends with each one's median ratio:
  * one round's ratio moves by a few hundredths with the machine.
+ * BENCH_WARMUP_SECONDS (2): the load before each measured window.
+ * BENCH_GATEWAY_NODE_ARGS: flags for the gateways' `node` that NODE_OPTIONS
+ * refuses (`--log-deopt --logfile=…`, to see what V8 deoptimizes).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -39,7 +42,7 @@ import { DeliveryCounter, STATEMENT_SETTINGS } from './delivery-counter.ts';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = 10;
-const WARMUP_SECONDS = 2;
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 /** How long after the load the bench waits for the deliveries to catch up. */
 const DRAIN_WAIT_S = 60;
 const MAIN = join(import.meta.dirname, '../../src/cli/threadgate.js');
@@ -60,7 +63,7 @@ export interface Replica {
 /** `threadgate serve` on `config` and a free port; resolves once its /readyz answers 200 (store open, channel registered). */
 export async function serve(config: string): Promise<Replica> {
   const port = await freePort();
-  const child = spawn(process.execPath, [MAIN, 'serve', '--config', config, '--port', String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...(process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean), MAIN, 'serve', '--config', config, '--port', String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
