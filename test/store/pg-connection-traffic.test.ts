@@ -4,7 +4,8 @@
  * socket write, where node-postgres alone writes each statement's messages on
  * their own (a system call a statement), and each still gets its own answer;
  * and its round trips are counted: statements sent at once are one, the same
- * statements awaited one by one are one each.
+ * statements awaited one by one are one each. A statement sent from a tick
+ * queued after the first one's (a merger's flush) leaves with it.
  */
 import type { Socket } from 'node:net';
 import pg from 'pg';
@@ -55,6 +56,18 @@ describe('PostgreSQL: what a watched connection sends', () => {
     expect(traffic.roundTrips).toBe(1);
     // The next tick's statements: one write more.
     await burst(client);
+    expect(writes()).toBe(2);
+    expect(traffic.roundTrips).toBe(2);
+  });
+
+  it("sends a BEGIN with the statements a tick queued after it sends (a merger's flush): one write, one round trip", async () => {
+    const { client, writes, traffic } = await connection(true);
+    const begun = client.query('begin');
+    // As statement-merger.ts does: the merged statement is sent from a tick queued after the BEGIN went out.
+    const merged = new Promise<number[]>((resolve, reject) => process.nextTick(() => burst(client).then(resolve, reject)));
+    await begun;
+    expect(await merged).toEqual(Array.from({ length: STATEMENTS }, (_, i) => i));
+    await client.query('commit');
     expect(writes()).toBe(2);
     expect(traffic.roundTrips).toBe(2);
   });

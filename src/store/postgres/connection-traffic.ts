@@ -43,6 +43,9 @@ export class ConnectionTraffic {
       corked = false;
       corks?.uncork();
     };
+    // One hop more: ticks queued after the first statement's (a merger's flush, statement-merger.ts) run first, and
+    // what they send leaves with it. A group's BEGIN went out alone before its first merged statement.
+    const uncorkLater = () => process.nextTick(uncork);
     let inFlight = 0;
     const answered = () => {
       inFlight -= 1;
@@ -51,7 +54,7 @@ export class ConnectionTraffic {
       if (corks && !corked) {
         corked = true;
         corks.cork();
-        process.nextTick(uncork);
+        process.nextTick(uncorkLater);
       }
       if (inFlight === 0) this.#roundTrips += 1;
       const result = query(...args);
