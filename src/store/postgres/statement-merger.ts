@@ -14,14 +14,14 @@
  *
  * The first many-rows statement of a transaction is preceded by settings for
  * the rest of it; a group's transaction, whose writes merge side by side,
- * begins with them instead (`BEGIN_WITH_MERGED_PLANS`). No sequential scans: PostgreSQL keeps the generic plan it
- * made for a prepared statement on a new database, where a table never
- * analyzed is thought to be a few pages, and joined with `unnest` the
- * deliveries were read whole (1.2 ms a statement behind 60,000 rows when
- * measured); every statement of a write finds its rows by an index, and
- * without sequential scans the plans say so whatever the statistics. Generic
- * plans: planned for each run's arrays, the outcomes' update cost 78 µs of
- * planning a run.
+ * begins with them instead (`BEGIN_WITH_MERGED_PLANS`). No sequential scans:
+ * PostgreSQL keeps the generic plan it made for a prepared statement on a
+ * new database, where a table never analyzed is thought to be a few pages,
+ * and joined with `unnest` the deliveries were read whole (1.2 ms a
+ * statement behind 60,000 rows when measured); every statement of a write
+ * finds its rows by an index, and without sequential scans the plans say so
+ * whatever the statistics. Generic plans: planned for each run's arrays, the
+ * outcomes' update cost 78 µs of planning a run.
  * A merged statement that fails fails every caller in it with the same
  * error, marked shared (`isSharedFailure`): the group writer blames none of
  * them, and each runs again alone, where the one at fault meets its error.
