@@ -25,6 +25,7 @@ import { parseArgs } from 'node:util';
 import type { GetLoadSummary } from './get-load.ts';
 import { CHATS_PATH, KEY } from './proxy-bench-constants.ts';
 import { measureStreams, reportStreams } from './proxy-streams.ts';
+import { median } from '../support/measure.ts';
 import { spawnJson } from '../support/spawn-json.ts';
 import { spawnServer, type SpawnedServer } from '../support/spawn-server.ts';
 
@@ -52,11 +53,6 @@ const LABEL: Record<Case, string> = {
   threadgate: 'threadgate proxy',
 };
 
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
 
 async function expectOk(name: string, url: string, headers: Record<string, string>): Promise<void> {

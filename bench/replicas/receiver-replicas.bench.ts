@@ -36,7 +36,7 @@ import { freePort } from '../../test/support/ports.ts';
 import { startPostgres } from '../../test/support/postgres-server.ts';
 import { startChildSandbox, type ChildSandbox } from '../support/child-sandbox.ts';
 import type { LoadOutput } from '../receiver/receiver-load.ts';
-import { cpuSince, processCpuMicros, processesCpuMicros } from '../support/measure.ts';
+import { cpuSince, median, processCpuMicros, processesCpuMicros } from '../support/measure.ts';
 import { spawnJson } from '../support/spawn-json.ts';
 import { DeliveryCounter, STATEMENT_SETTINGS } from './delivery-counter.ts';
 
@@ -208,13 +208,6 @@ export async function benchReceiverReplicas(): Promise<void> {
     await cluster.stop();
     await sandbox.close();
   }
-}
-
-/** The middle value (the mean of the two middle ones for an even count). */
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 if (import.meta.main) await benchReceiverReplicas();

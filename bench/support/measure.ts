@@ -8,6 +8,13 @@ export interface Measured {
   microsPerOp: number;
 }
 
+/** The middle value of `xs` (the mean of the two middle ones for an even count). */
+export function median(xs: readonly number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
 export function measure(name: string, ops: number, fn: (i: number) => void): Measured {
   for (let i = 0; i < Math.min(1_000, ops); i++) fn(i); // warm-up
   const start = process.hrtime.bigint();
