@@ -43,13 +43,19 @@ interface Waiting {
 const shared = new WeakSet<object>();
 
 /** How the rest of a transaction plans once it sends a many-rows statement: by indexes, and once per statement. */
-export const MERGED_PLANS = `select set_config('enable_seqscan', 'off', true), set_config('plan_cache_mode', 'force_generic_plan', true)`;
+const PLAN_SETTINGS = [
+  ['enable_seqscan', 'off'],
+  ['plan_cache_mode', 'force_generic_plan'],
+] as const;
+
+/** The settings as a statement of their own, sent before a transaction's first many-rows statement. */
+export const MERGED_PLANS = `select ${PLAN_SETTINGS.map(([name, value]) => `set_config('${name}', '${value}', true)`).join(', ')}`;
 
 /**
  * The same settings with the transaction's BEGIN, one simple query (a group's transaction, whose writes side by side
  * merge their statements): no statement of its own to bind, run and answer.
  */
-export const BEGIN_WITH_MERGED_PLANS = 'begin; set local enable_seqscan = off; set local plan_cache_mode = force_generic_plan';
+export const BEGIN_WITH_MERGED_PLANS = ['begin', ...PLAN_SETTINGS.map(([name, value]) => `set local ${name} = ${value}`)].join('; ');
 
 /** Whether `err` failed a merged statement of several callers (no one of them is known to be at fault). */
 export const isSharedFailure = (err: unknown): boolean => typeof err === 'object' && err !== null && shared.has(err);
