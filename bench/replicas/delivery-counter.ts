@@ -10,7 +10,8 @@
  *
  * With BENCH_PG_STATEMENTS=1 the cluster loads pg_stat_statements and each
  * PostgreSQL case prints its statements by time, a webhook's share of each,
- * and the WAL a webhook wrote.
+ * the WAL a webhook wrote, and how many updates of deliveries, jobs and
+ * attempts were made in place (HOT: no index entry written).
  */
 import pg from 'pg';
 import { DELIVER_JOB } from '../../src/bridge/webhook-intake.ts';
@@ -80,7 +81,13 @@ export class DeliveryCounter {
     ).rows[0]!;
     const each = (n: string, digits = 1) => (Number(n) / webhooks).toFixed(digits);
     const head = `  WAL a webhook: ${each(wal.records)} records, ${each(wal.fpi)} full pages, ${each(wal.bytes)} bytes, ${each(wal.syncs, 3)} syncs; ${each(wal.commits, 3)} commits`;
-    return [head, ...rows.map((r) => {
+    // Updates in place (HOT) write no index entry; the others one in every index (the database is the case's own).
+    const updates = await this.#client.query<{ relname: string; upd: string; hot: string }>(
+      `select relname, n_tup_upd as upd, n_tup_hot_upd as hot from pg_stat_user_tables
+       where relname in ('deliveries', 'jobs', 'delivery_attempts') order by relname`,
+    );
+    const inPlace = `  updates in place: ${updates.rows.map((u) => `${u.relname} ${u.hot} of ${u.upd}`).join(', ')}`;
+    return [head, inPlace, ...rows.map((r) => {
       const perWebhook = (Number(r.calls) / webhooks).toFixed(2);
       const micros = (((r.exec + r.plan) * 1000) / webhooks).toFixed(1);
       return `  ${perWebhook} calls, ${micros} µs (plan ${((r.plan * 1000) / webhooks).toFixed(1)}) a webhook, ${r.rows} rows: ${r.query}`;

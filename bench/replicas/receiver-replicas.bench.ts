@@ -1,8 +1,10 @@
 /**
  * `npm run bench:receiver-replicas`: the webhook receiver on SQLite and on
  * PostgreSQL with one and with two replicas, side by side in one run. Every
- * gateway is a `threadgate serve` child process (noop connector, store at its
- * defaults: SQLite `synchronous: full`, PostgreSQL `synchronous_commit` on),
+ * gateway is a `threadgate serve` child process, started as the image starts
+ * it (src/cli/node-flags.ts: its V8 flags and environment), with the noop
+ * connector and the store at its defaults (SQLite `synchronous: full`,
+ * PostgreSQL `synchronous_commit` on),
  * the platform a sandbox in its own process, PostgreSQL 15 a throwaway
  * cluster (test/support/postgres-server.ts). Load: bench/receiver/receiver-load.ts,
  * distinct signed `message_created` webhooks, BENCH_CONNECTIONS (50) in all —
@@ -20,16 +22,20 @@
  * lists each PostgreSQL case's statements (delivery-counter.ts). BENCH_ROUNDS
  * (1) runs the cases that many times in turn, each PostgreSQL case against
  * the SQLite run of its own round, and ends with each one's median ratio:
- * one round's ratio moves by a few hundredths with the machine.
+ * one round's ratio moves with the machine, by a few hundredths on a quiet
+ * day and by tenths on a busy one (docs/benchmarks.md).
  * BENCH_WARMUP_SECONDS (2): the load before each measured window.
- * BENCH_GATEWAY_NODE_ARGS: flags for the gateways' `node` that NODE_OPTIONS
- * refuses (`--log-deopt --logfile=…`, to see what V8 deoptimizes).
+ * BENCH_GATEWAY_NODE_ARGS: flags for the gateways' `node` after the image's,
+ * such as those NODE_OPTIONS refuses (`--log-deopt --logfile=…`, to see what
+ * V8 deoptimizes). With BENCH_PG_STATEMENTS=1 each PostgreSQL case also says
+ * how many updates of deliveries, jobs and attempts were made in place (HOT).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
+import { GATEWAY_ENV, GATEWAY_NODE_FLAGS } from '../../src/cli/node-flags.ts';
 import { openSettingsStore } from '../../src/cli/store-access.ts';
 import { loadSettings } from '../../src/config/load.ts';
 import { freePort } from '../../test/support/ports.ts';
@@ -63,7 +69,12 @@ export interface Replica {
 /** `threadgate serve` on `config` and a free port; resolves once its /readyz answers 200 (store open, channel registered). */
 export async function serve(config: string): Promise<Replica> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...(process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean), MAIN, 'serve', '--config', config, '--port', String(port)], { stdio: ['ignore', 'ignore', 'inherit'] });
+  // Started as deployed (src/cli/node-flags.ts), then the bench's own flags.
+  const nodeArgs = [...GATEWAY_NODE_FLAGS, ...(process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean)];
+  const child = spawn(process.execPath, [...nodeArgs, MAIN, 'serve', '--config', config, '--port', String(port)], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, ...GATEWAY_ENV },
+  });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {

@@ -67,6 +67,28 @@ describe('pruning', () => {
   });
 });
 
+describe.each(STORE_BACKENDS)('pruning deliveries (%s store)', (backend) => {
+  it('takes a pruned delivery’s attempts with it and leaves a kept one’s', async () => {
+    const { store } = await openTestStore(backend);
+    const now = Date.now();
+    const delivery = (key: string, at: number) =>
+      store.write(async (tx) => {
+        const id = await tx.deliveries.insert({ connector: 'c', eventType: 'message_created', dedupKey: key, eventAt: '2026-11-27T08:00:00Z', duplicateOf: null, threadId: 't', chatId: null, body: '{}', bodyTruncated: false, headers: {}, verification: 'valid', status: 'delivered', error: null }, at);
+        for (const attempt of [1, 2]) {
+          const opened = await tx.attempts.openDelivery(id, null, attempt, false, at);
+          await tx.attempts.closeDelivery(opened, attempt === 1 ? 'failed' : 'delivered', null, null, at);
+        }
+        return id;
+      });
+    const old = await delivery('old', now - 40 * DAY);
+    const kept = await delivery('kept', now);
+    expect(await pruneOlderThan(store, now - 30 * DAY)).toMatchObject({ deliveries: 1 });
+    expect(await store.read.deliveries.byId(old)).toBeUndefined();
+    const attempts = await store.read.sql.all<{ delivery: number; attempt: number }>('select delivery, attempt from delivery_attempts order by delivery, attempt');
+    expect(attempts.map((a) => [Number(a.delivery), a.attempt])).toEqual([[kept, 1], [kept, 2]]);
+  });
+});
+
 /** `count` files of 1 KiB with 0x00 bytes, expiring at `expiresAt`. */
 async function storeFiles(store: Store, prefix: string, count: number, expiresAt: number): Promise<void> {
   await store.write(async (tx) => {
