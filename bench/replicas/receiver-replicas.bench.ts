@@ -19,7 +19,8 @@
  * the drain, per stored webhook: its intake, then its delivery as well.
  * BENCH_CASES picks cases: sqlite, pg1, pg2 (default: all three); BENCH_WRITE_CONNECTIONS sets
  * `store.write_connections` of the PostgreSQL cases; BENCH_PG_STATEMENTS=1
- * lists each PostgreSQL case's statements (delivery-counter.ts). BENCH_ROUNDS
+ * lists each PostgreSQL case's statements, its WAL and its updates made in
+ * place (delivery-counter.ts). BENCH_ROUNDS
  * (1) runs the cases that many times in turn, each PostgreSQL case against
  * the SQLite run of its own round, and ends with each one's median ratio:
  * one round's ratio moves with the machine, by a few hundredths on a quiet
@@ -27,8 +28,7 @@
  * BENCH_WARMUP_SECONDS (2): the load before each measured window.
  * BENCH_GATEWAY_NODE_ARGS: flags for the gateways' `node` after the image's,
  * such as those NODE_OPTIONS refuses (`--log-deopt --logfile=…`, to see what
- * V8 deoptimizes). With BENCH_PG_STATEMENTS=1 each PostgreSQL case also says
- * how many updates of deliveries, jobs and attempts were made in place (HOT).
+ * V8 deoptimizes).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
