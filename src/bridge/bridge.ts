@@ -162,6 +162,8 @@ export class Bridge {
     const lanes = { group: PLATFORM_LANES, concurrency: (connector: string) => platformConcurrency?.(connector) ?? o.jobs.concurrency };
     this.runner.register<ThreadJobPayload>(POST_MESSAGES_JOB, { handler: sync.handle, ...kind, lanes });
     this.runner.register<ThreadJobPayload>(CLOSE_SESSION_JOB, { handler: sync.handle, ...kind, lanes });
-    this.runner.register<DeliverJobPayload>(DELIVER_JOB, { handler: dispatch.handle, ...kind, takeOnEnqueue: true, onClaim: dispatch.openAttempt });
+    // A delivered webhook's record is its delivery (status, attempts): its done job is deleted, not kept.
+    const deliver = { handler: dispatch.handle, ...kind, takeOnEnqueue: true, forgetDone: true, onClaim: dispatch.openAttempt };
+    this.runner.register<DeliverJobPayload>(DELIVER_JOB, deliver);
   }
 }

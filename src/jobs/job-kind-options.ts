@@ -25,6 +25,11 @@ export interface JobKindOptions<P> {
    * (the claim's COMMIT follows them). It must not fail but through its statements (a row gone is an undefined result).
    */
   onClaim?: (tx: Repos, job: Job<P>) => Promise<unknown>;
+  /**
+   * Delete a job of this kind when it is done instead of keeping it, as done, until retention: for kinds whose record
+   * of the work lives elsewhere (a delivery's status and attempts). Failed and dead jobs are kept either way.
+   */
+  forgetDone?: boolean;
   /** Claim the kind's jobs per lane (EnqueueInput.lane, which every job of the kind must name), each lane with its own slots. */
   lanes?: LaneOptions;
 }

@@ -61,6 +61,8 @@ export interface JobRun {
   logger: Logger;
   handler: JobHandler<unknown>;
   leaseMs: number;
+  /** Its row is deleted once done, not kept (job-kind-options.ts `forgetDone`). */
+  forgetDone?: boolean;
   /** The kind's running jobs: the run is in it from its start until its outcome is recorded. */
   inFlight: Map<number, { controller: AbortController; owner: string }>;
   /** Told when the run ended: its kind, outcome, duration and the job itself (its payload names what it worked for). */
@@ -71,6 +73,7 @@ export interface JobRun {
 
 export function runJob(run: JobRun): void {
   const { job, owner, claimed, queue, handler, leaseMs, inFlight, onFinished } = run;
+  const forget = run.forgetDone === true;
   const controller = new AbortController();
   inFlight.set(job.id, { controller, owner });
   const logger = lazyChild(run.logger, { job_id: job.id, kind: job.kind, attempt: job.attempts });
@@ -85,7 +88,7 @@ export function runJob(run: JobRun): void {
   const durably = <T>(what: string, write: () => Promise<T>) => whileStoreUnavailable(write, { signal: controller.signal, logger, what });
   let completion: Promise<true> | undefined;
   const complete = (work?: TxWork) => {
-    completion ??= durably('job done', () => queue.completeWith(job.id, owner, work));
+    completion ??= durably('job done', () => queue.completeWith(job.id, owner, work, forget));
   };
   let markRecorded!: () => void;
   const recorded = new Promise<void>((resolve) => (markRecorded = resolve));
@@ -114,7 +117,7 @@ export function runJob(run: JobRun): void {
     }
     if (controller.signal.aborted) return 'released'; // another run will do it
     if (failure === undefined) {
-      await durably('job done', () => queue.completeWith(job.id, owner));
+      await durably('job done', () => queue.completeWith(job.id, owner, undefined, forget));
       return 'done';
     }
     // The store away is no failure of the job: due again at once, no try used, still ahead of its thread's next.

@@ -23,6 +23,8 @@ export interface Kind {
   handler: JobHandler<unknown>;
   leaseMs: number;
   takeOnEnqueue: boolean;
+  /** Its done jobs are deleted, not kept (job-kind-options.ts). */
+  forgetDone: boolean;
   onClaim: ((tx: Repos, job: Job) => Promise<unknown>) | undefined;
   /** Absent: one lane, of the kind's concurrency. */
   lanes: LaneOptions | undefined;

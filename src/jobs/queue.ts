@@ -131,14 +131,15 @@ export class JobQueue {
    * Runs `work` (what the job achieved) and marks the job done in one grouped
    * write: the outcome and the completion commit together, with other
    * callers' writes, and there is no window in which the outcome is stored
-   * but the job would run again. Resolves after the commit.
+   * but the job would run again. Resolves after the commit. `forget`: the
+   * job's row is deleted instead (its kind's `forgetDone`).
    */
-  completeWith(id: number, owner: string, work?: TxWork): Promise<true> {
+  completeWith(id: number, owner: string, work?: TxWork, forget = false): Promise<true> {
     return this.#store.write(async (tx) => {
       // Together: on PostgreSQL the work's statements, the completion and the COMMIT travel at once (pg-store.ts).
       // Checked in the same write: a run whose lease moved on records nothing (the write fails and is rolled back alone;
       // on PostgreSQL the completion's statement fails, so the COMMIT sent with it rolls back).
-      const sending = Promise.all([work?.(tx), tx.jobs.complete(id, owner, this.#now())]);
+      const sending = Promise.all([work?.(tx), tx.jobs.complete(id, owner, this.#now(), forget)]);
       tx.sent();
       const [, completed] = await sending;
       held(completed, id, owner);

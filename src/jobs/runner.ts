@@ -64,6 +64,7 @@ export class JobRunner {
       handler: options.handler as JobHandler<unknown>,
       leaseMs: options.leaseMs ?? 60_000,
       takeOnEnqueue: options.takeOnEnqueue === true,
+      forgetDone: options.forgetDone === true,
       onClaim: options.onClaim as Kind['onClaim'],
       lanes: options.lanes,
       discovery: { wake: () => {}, loop: null },
@@ -278,6 +279,7 @@ export class JobRunner {
       logger: this.#logger,
       handler: lane.kind.handler,
       leaseMs: lane.kind.leaseMs,
+      forgetDone: lane.kind.forgetDone,
       inFlight: lane.inFlight,
       ...(this.#onFinished ? { onFinished: this.#onFinished } : {}),
       // A slot is free: worth a claim when jobs may be waiting, or when this one's end changed what is due. Lanes

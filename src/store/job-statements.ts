@@ -93,26 +93,38 @@ export const TAKE_JOB: Mergeable<JobTake, boolean> = byKey(
   },
 );
 
-/** id, lease owner, now: true when the owner still held the job (it is done now). */
-export type JobCompletion = readonly [number, string, number];
+/**
+ * id, lease owner, now, forget (1: the row is deleted, 0: kept as done): true when the owner still held the job (it is
+ * done now, or gone).
+ */
+export type JobCompletion = readonly [number, string, number, number];
 
 /** SQLSTATE of `threadgate_held` (migrations/postgres/0012): a completion found a job's lease gone. */
 const NOT_HELD = 'TGL01';
 
+/** The running job of `owner` the statement finishes, by the alias of its row (`j`) and of its values (`v`). */
+const HELD_BY_OWNER = `j.lease_owner = v.owner and j.status || '' = 'running'`;
+const DONE = `status = 'done', lease_owner = null, lease_until = null, updated_at = v.now, finished_at = v.now`;
+
 /**
- * On PostgreSQL a job no longer held fails the statement (`threadgate_held`), so that the write's COMMIT, sent with
- * it (pg-group-writer.ts), rolls back: merged, every caller runs again alone (a shared failure), where the one whose
- * lease is gone is answered false, its transaction aborted.
+ * A job of a kind that forgets its done jobs (job-kind-options.ts `forgetDone`) is deleted; any other is kept as
+ * done until retention takes it. On PostgreSQL a job no longer held fails the statement (`threadgate_held`), so that
+ * the write's COMMIT, sent with it (pg-group-writer.ts), rolls back: merged, every caller runs again alone (a shared
+ * failure), where the one whose lease is gone is answered false, its transaction aborted.
  */
 export const COMPLETE_JOB: Mergeable<JobCompletion, boolean> = byKey(
   'complete_job',
   ([id]) => id,
-  async (db, [id, owner, now]) => {
-    const update = `update jobs set status = 'done', lease_owner = null, lease_until = null, updated_at = ?, finished_at = ?
-       where id = ? and lease_owner = ? and ${besideId(db.dialect, 'status')} = 'running'`;
-    if (db.dialect === 'sqlite') return (await db.run(update, [now, now, id, owner])).changes === 1;
-    const held = db.get(`with done as (${update} returning id) select threadgate_held((select count(*) from done), 1)`, [now, now, id, owner]);
-    return held.then(
+  async (db, [id, owner, now, forget]) => {
+    const held = `where id = ? and lease_owner = ? and ${besideId(db.dialect, 'status')} = 'running'`;
+    const finish =
+      forget === 1
+        ? `delete from jobs ${held}`
+        : `update jobs set status = 'done', lease_owner = null, lease_until = null, updated_at = ?, finished_at = ? ${held}`;
+    const params = forget === 1 ? [id, owner] : [now, now, id, owner];
+    if (db.dialect === 'sqlite') return (await db.run(finish, params)).changes === 1;
+    const checked = db.get(`with done as (${finish} returning id) select threadgate_held((select count(*) from done), 1)`, params);
+    return checked.then(
       () => true,
       (err: unknown) => {
         if ((err as { code?: unknown }).code === NOT_HELD) return false;
@@ -121,14 +133,20 @@ export const COMPLETE_JOB: Mergeable<JobCompletion, boolean> = byKey(
     );
   },
   async (db, rows) => {
+    // One statement whatever the mix: the forgotten jobs deleted, the others marked done, every one of them held.
+    const cols = columns(rows, 4);
     await db.get(
-      `with done as (
-         update jobs j set status = 'done', lease_owner = null, lease_until = null, updated_at = v.now, finished_at = v.now
-         from unnest(?::bigint[], ?::text[], ?::bigint[]) as v(id, owner, now)
-         where ${BY_IDS('j')} and j.lease_owner = v.owner and j.status || '' = 'running'
+      `with v as (select * from unnest(?::bigint[], ?::text[], ?::bigint[], ?::int[]) as v(id, owner, now, forget)),
+       gone as (
+         delete from jobs j using v
+         where ${BY_IDS('j')} and v.forget = 1 and ${HELD_BY_OWNER}
+         returning j.id),
+       done as (
+         update jobs j set ${DONE} from v
+         where ${BY_IDS('j')} and v.forget = 0 and ${HELD_BY_OWNER}
          returning j.id)
-       select threadgate_held((select count(*) from done), ?)`,
-      [...idColumns(rows, 3), rows.length],
+       select threadgate_held((select count(*) from gone) + (select count(*) from done), ?)`,
+      [...cols, cols[0], cols[0], rows.length],
     );
     return rows.map(() => true);
   },

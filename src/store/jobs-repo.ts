@@ -101,9 +101,9 @@ export class JobsRepo {
     return this.#db.merged(TAKE_JOB, [id, owner, until, now]);
   }
 
-  /** Merged with the completions of the write's neighbours (job-statements.ts). */
-  complete(id: number, owner: string, now: number): Promise<boolean> {
-    return this.#db.merged(COMPLETE_JOB, [id, owner, now]);
+  /** Merged with the completions of the write's neighbours (job-statements.ts); `forget`: the row is deleted, not kept as done. */
+  complete(id: number, owner: string, now: number, forget = false): Promise<boolean> {
+    return this.#db.merged(COMPLETE_JOB, [id, owner, now, forget ? 1 : 0]);
   }
 
   async requeue(id: number, owner: string, runAt: number, error: string, now: number): Promise<boolean> {

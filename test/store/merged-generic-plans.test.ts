@@ -54,7 +54,7 @@ describe('postgres store: the generic plans of the merged statements', () => {
   it('find their rows by the primary key, on a table never analyzed and on an analyzed backlog', async () => {
     const { store } = await openTestStore('postgres');
     const statements = [
-      ['jobs', await manySql(store, COMPLETE_JOB, [[1, 'me', NOW], [2, 'me', NOW]])],
+      ['jobs', await manySql(store, COMPLETE_JOB, [[1, 'me', NOW, 0], [2, 'me', NOW, 1]])],
       ['jobs', await manySql(store, TAKE_JOB, [[1, 'me', NOW + 30_000, NOW], [2, 'me', NOW + 30_000, NOW]])],
       ['deliveries', await manySql(store, SET_DELIVERY_JOB, [[1, 10], [2, 20]])],
       ['deliveries', await manySql(store, RECORD_OUTCOME, [[1, 'delivered', null, 'x', NOW], [2, 'skipped', 'why', null, NOW]])],
