@@ -62,7 +62,7 @@ export interface JobRun {
   handler: JobHandler<unknown>;
   leaseMs: number;
   /** Its row is deleted once done, not kept (job-kind-options.ts `forgetDone`). */
-  forgetDone?: boolean;
+  forgetDone: boolean;
   /** The kind's running jobs: the run is in it from its start until its outcome is recorded. */
   inFlight: Map<number, { controller: AbortController; owner: string }>;
   /** Told when the run ended: its kind, outcome, duration and the job itself (its payload names what it worked for). */
@@ -72,8 +72,7 @@ export interface JobRun {
 }
 
 export function runJob(run: JobRun): void {
-  const { job, owner, claimed, queue, handler, leaseMs, inFlight, onFinished } = run;
-  const forget = run.forgetDone === true;
+  const { job, owner, claimed, queue, handler, leaseMs, forgetDone: forget, inFlight, onFinished } = run;
   const controller = new AbortController();
   inFlight.set(job.id, { controller, owner });
   const logger = lazyChild(run.logger, { job_id: job.id, kind: job.kind, attempt: job.attempts });

@@ -104,7 +104,8 @@ const NOT_HELD = 'TGL01';
 
 /** The running job of `owner` the statement finishes, by the alias of its row (`j`) and of its values (`v`). */
 const HELD_BY_OWNER = `j.lease_owner = v.owner and j.status || '' = 'running'`;
-const DONE = `status = 'done', lease_owner = null, lease_until = null, updated_at = v.now, finished_at = v.now`;
+/** A job marked done at `now` (a placeholder, or the values' column): its lease let go. */
+const done = (now: string) => `status = 'done', lease_owner = null, lease_until = null, updated_at = ${now}, finished_at = ${now}`;
 
 /**
  * A job of a kind that forgets its done jobs (job-kind-options.ts `forgetDone`) is deleted; any other is kept as
@@ -117,10 +118,7 @@ export const COMPLETE_JOB: Mergeable<JobCompletion, boolean> = byKey(
   ([id]) => id,
   async (db, [id, owner, now, forget]) => {
     const held = `where id = ? and lease_owner = ? and ${besideId(db.dialect, 'status')} = 'running'`;
-    const finish =
-      forget === 1
-        ? `delete from jobs ${held}`
-        : `update jobs set status = 'done', lease_owner = null, lease_until = null, updated_at = ?, finished_at = ? ${held}`;
+    const finish = forget === 1 ? `delete from jobs ${held}` : `update jobs set ${done('?')} ${held}`;
     const params = forget === 1 ? [id, owner] : [now, now, id, owner];
     if (db.dialect === 'sqlite') return (await db.run(finish, params)).changes === 1;
     const checked = db.get(`with done as (${finish} returning id) select threadgate_held((select count(*) from done), 1)`, params);
@@ -142,7 +140,7 @@ export const COMPLETE_JOB: Mergeable<JobCompletion, boolean> = byKey(
          where ${BY_IDS('j')} and v.forget = 1 and ${HELD_BY_OWNER}
          returning j.id),
        done as (
-         update jobs j set ${DONE} from v
+         update jobs j set ${done('v.now')} from v
          where ${BY_IDS('j')} and v.forget = 0 and ${HELD_BY_OWNER}
          returning j.id)
        select threadgate_held((select count(*) from gone) + (select count(*) from done), ?)`,
