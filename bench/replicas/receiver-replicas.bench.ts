@@ -25,10 +25,16 @@
  * the SQLite run of its own round, and ends with each one's median ratio:
  * one round's ratio moves with the machine, by a few hundredths on a quiet
  * day and by tenths on a busy one (docs/benchmarks.md).
- * BENCH_WARMUP_SECONDS (2): the load before each measured window.
+ * BENCH_WARMUP_SECONDS (15): the load before each measured window, long
+ * enough for V8's optimizing compiler to settle in a freshly started gateway:
+ * in the first 9 s of load it took 8–14 % of a gateway's CPU, after 15 s
+ * 0–4 % (docs/benchmarks.md, "Receiver on PostgreSQL replicas"). Odd rounds
+ * run SQLite first, even rounds PostgreSQL first, so that a machine slowing
+ * down or speeding up over a run favours neither store.
  * BENCH_GATEWAY_NODE_ARGS: flags for the gateways' `node` after the image's,
  * such as those NODE_OPTIONS refuses (`--log-deopt --logfile=…`, to see what
- * V8 deoptimizes).
+ * V8 deoptimizes); BENCH_GATEWAY_STDOUT=1 passes their standard output
+ * through (`--trace-opt`, `--trace-deopt`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -48,7 +54,7 @@ import { DeliveryCounter, STATEMENT_SETTINGS } from './delivery-counter.ts';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = 10;
-const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 15);
 /** How long after the load the bench waits for the deliveries to catch up. */
 const DRAIN_WAIT_S = 60;
 const MAIN = join(import.meta.dirname, '../../src/cli/threadgate.js');
@@ -72,7 +78,7 @@ export async function serve(config: string): Promise<Replica> {
   // Started as deployed (src/cli/node-flags.ts), then the bench's own flags.
   const nodeArgs = [...GATEWAY_NODE_FLAGS, ...(process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter(Boolean)];
   const child = spawn(process.execPath, [...nodeArgs, MAIN, 'serve', '--config', config, '--port', String(port)], {
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', process.env.BENCH_GATEWAY_STDOUT ? 'inherit' : 'ignore', 'inherit'],
     env: { ...process.env, ...GATEWAY_ENV },
   });
   const url = `http://127.0.0.1:${port}`;
@@ -198,11 +204,14 @@ export async function benchReceiverReplicas(): Promise<void> {
   try {
     const ratios = new Map<string, number[]>();
     for (let round = 1; round <= ROUNDS; round++) {
-      const results: CaseResult[] = [];
-      if (CASES.has('sqlite')) results.push(await runCase('SQLite, 1 gateway', {}, 1, sandbox));
       const pg = (url: string) => ({ url, ...WRITE_CONNECTIONS });
-      if (CASES.has('pg1')) results.push(await runCase('PostgreSQL, 1 replica', pg(await cluster.createDatabase(`one_replica_${round}`)), 1, sandbox));
-      if (CASES.has('pg2')) results.push(await runCase('PostgreSQL, 2 replicas', pg(await cluster.createDatabase(`two_replicas_${round}`)), 2, sandbox));
+      const cases: Array<() => Promise<CaseResult>> = [];
+      if (CASES.has('pg1')) cases.push(async () => runCase('PostgreSQL, 1 replica', pg(await cluster.createDatabase(`one_replica_${round}`)), 1, sandbox));
+      if (CASES.has('pg2')) cases.push(async () => runCase('PostgreSQL, 2 replicas', pg(await cluster.createDatabase(`two_replicas_${round}`)), 2, sandbox));
+      // SQLite first in odd rounds, last in even ones: a drift of the machine's speed over the run favours neither store.
+      if (CASES.has('sqlite')) cases.splice(round % 2 === 1 ? 0 : cases.length, 0, () => runCase('SQLite, 1 gateway', {}, 1, sandbox));
+      const results: CaseResult[] = [];
+      for (const run of cases) results.push(await run());
       const base = results.find((r) => r.name.startsWith('SQLite'))?.perSecond;
       if (ROUNDS > 1) console.log(`Round ${round} of ${ROUNDS}:`);
       console.log('| store | req/s | p99 ms | × SQLite | delivered when the load ended | all delivered after the load | round trips a webhook: load end / drained | CPU µs a webhook: gateways / PostgreSQL |');
