@@ -14,7 +14,7 @@ import type { JobContext } from '../jobs/job-run.ts';
 import { WebhookEvent } from '../platform/schemas/unified-messaging.ts';
 import type { Store } from '../store/database.ts';
 import type { Repos } from '../store/repos.ts';
-import type { DeliveryRow } from '../store/deliveries-repo.ts';
+import type { DeliveryToSend, OpenedAttempt } from '../store/delivery-statements.ts';
 import type { ThreadRow } from '../store/threads-repo.ts';
 import type { DeliveryHealth } from './delivery-health.ts';
 import { KeyedMutex } from './keyed-mutex.ts';
@@ -99,7 +99,7 @@ export class OutboundDispatch {
     tx.deliveries.openAttempt(job.payload.delivery, job.id, job.attempts, job.payload.replay === true, this.#now());
 
   /** The delivery (`claimed`: as read in the claiming write; otherwise read now), its connector and its event. */
-  async #load(payload: DeliverJobPayload, claimed: DeliveryRow | undefined): Promise<Loaded> {
+  async #load(payload: DeliverJobPayload, claimed: DeliveryToSend | undefined): Promise<Loaded> {
     const delivery = claimed ?? (await this.#d.store.read.deliveries.byId(payload.delivery));
     if (!delivery) throw new PermanentJobError(`delivery ${payload.delivery} does not exist`);
     const instance = this.#d.instanceOf(payload.connector);
@@ -191,15 +191,12 @@ interface OpenAttempt {
 }
 
 /** What `openAttempt` hands the run, from the write that claimed its job. */
-interface ClaimedDelivery {
-  attempt: number;
-  delivery: DeliveryRow;
-}
+type ClaimedDelivery = OpenedAttempt;
 
 const lockKey = (connector: string, threadId: string) => `${connector}\u0000${threadId}`;
 
 interface Loaded {
-  delivery: DeliveryRow;
+  delivery: DeliveryToSend;
   instance: ConnectorInstance;
   event: WebhookEvent;
 }

@@ -5,7 +5,7 @@
  * connector's job runs.
  */
 import { deliveryStatusIn } from './delivery-status-sql.ts';
-import { DELIVERY_BY_ID, INSERT_ORIGINAL, OPEN_ATTEMPT_READING, RECORD_OUTCOME, SET_DELIVERY_JOB, type StoredOriginal } from './delivery-statements.ts';
+import { DELIVERY_BY_ID, INSERT_ORIGINAL, OPEN_ATTEMPT_READING, RECORD_OUTCOME, SET_DELIVERY_JOB, type OpenedAttempt, type StoredOriginal } from './delivery-statements.ts';
 import type { Sql, SqlDialect } from './sql.ts';
 import type { DeliveryStatus } from './schema.ts';
 
@@ -153,12 +153,11 @@ export class DeliveriesRepo {
   }
 
   /**
-   * A claim's look at delivery `id`: an attempt opened on it and its row, in one statement (merged with the claim's
-   * other jobs); undefined when the delivery is gone (nothing opened).
+   * A claim's look at delivery `id`: an attempt opened on it and what the run sends (its id and body), in one
+   * statement (merged with the claim's other jobs); undefined when the delivery is gone (nothing opened).
    */
-  async openAttempt(id: number, jobId: number, attempt: number, replay: boolean, now: number): Promise<{ delivery: DeliveryRow; attempt: number } | undefined> {
-    const opened = await this.#db.merged(OPEN_ATTEMPT_READING, [id, jobId, attempt, replay ? 1 : 0, now]);
-    return opened && { delivery: toDelivery(opened.row as unknown as RawDelivery), attempt: opened.attempt };
+  openAttempt(id: number, jobId: number, attempt: number, replay: boolean, now: number): Promise<OpenedAttempt | undefined> {
+    return this.#db.merged(OPEN_ATTEMPT_READING, [id, jobId, attempt, replay ? 1 : 0, now]);
   }
 
   recordOutcome(id: number, status: DeliveryStatus, error: string | null, externalId: string | null, now: number): Promise<void> {

@@ -129,16 +129,23 @@ export const OPEN_ATTEMPT: Mergeable<AttemptOpening, number> = {
   },
 };
 
-/** A delivery's row as stored and the attempt opened on it, in one statement; undefined when the delivery is gone. */
+/** What a delivery's run needs of its row: its id and its body as stored. */
+export interface DeliveryToSend {
+  id: number;
+  body: string;
+}
+
+/** The delivery to send and the attempt opened on it, in one statement; undefined when the delivery is gone. */
 export interface OpenedAttempt {
-  row: Record<string, unknown>;
+  delivery: DeliveryToSend;
   attempt: number;
 }
 
 /**
  * A claim's look at a job's delivery: the attempt opened (only while the delivery is stored: retention may have
- * removed it) and the row read, one statement, so that a claim's jobs merge into one and the claim's COMMIT can
- * follow it (pg-group-writer.ts). The read sees the row as before the statement, which does not change it.
+ * removed it) and what the run sends read, one statement, so that a claim's jobs merge into one and the claim's
+ * COMMIT can follow it (pg-group-writer.ts). The read sees the row as before the statement, which does not change
+ * it. Only the id and the body: the headers and the rest of the row are the operator's, not the connector's.
  */
 export const OPEN_ATTEMPT_READING: Mergeable<AttemptOpening, OpenedAttempt | undefined> = {
   name: 'open_attempt_reading',
@@ -146,35 +153,40 @@ export const OPEN_ATTEMPT_READING: Mergeable<AttemptOpening, OpenedAttempt | und
     const live = `where exists (select 1 from deliveries where id = ?)`;
     if (db.dialect === 'sqlite') {
       const opening = db.insert(`insert into delivery_attempts (${ATTEMPT_COLUMNS}) select ?, ?, ?, ?, ?, 'running' ${live}`, [...row, row[0]]);
-      const reading = DELIVERY_BY_ID.one(db, row[0]);
-      const [attempt, read] = await Promise.all([opening, reading]);
-      return read && attempt !== undefined ? { row: read, attempt } : undefined;
+      const reading = db.get<DeliveryToSend>(`select id, body from deliveries where id = ?`, [row[0]]);
+      const [attempt, delivery] = await Promise.all([opening, reading]);
+      return delivery && attempt !== undefined ? { delivery: { id: delivery.id, body: delivery.body }, attempt } : undefined;
     }
-    const read = await db.get<Record<string, unknown> & { attempt_id: number | null }>(
+    const read = await db.get<DeliveryToSend & { attempt_id: number | null }>(
       `with a as (insert into delivery_attempts (${ATTEMPT_COLUMNS}) select ?, ?, ?, ?, ?, 'running' ${live} returning id)
-       select d.*, (select id from a) as attempt_id from deliveries d where d.id = ?`,
+       select d.id, d.body, (select id from a) as attempt_id from deliveries d where d.id = ?`,
       [...row, row[0], row[0]],
     );
     if (read?.attempt_id == null) return undefined;
-    const { attempt_id: attempt, ...stored } = read;
-    return { row: stored, attempt };
+    return { delivery: { id: read.id, body: read.body }, attempt: read.attempt_id };
   },
   async many(db, rows) {
-    const read = await db.all<Record<string, unknown> & { id: number; attempt_ids: number[] | null }>(
+    // A row per attempt opened (no array to aggregate on the server and parse here), joined to its delivery by the
+    // primary key; a delivery claimed twice in one statement (a replay beside its original run) comes back twice.
+    const read = await db.all<DeliveryToSend & { attempt_id: number }>(
       `with a as (
          insert into delivery_attempts (${ATTEMPT_COLUMNS})
          select v.*, 'running' from unnest(?::bigint[], ?::bigint[], ?::int[], ?::int[], ?::bigint[]) as v(delivery, job_id, attempt, replay, started_at)
          where exists (select 1 from deliveries d where d.id = v.delivery) returning id, delivery)
-       select d.*, (select array_agg(a.id order by a.id) from a where a.delivery = d.id) as attempt_ids
-       from deliveries d where d.id = any(?::bigint[])`,
-      [...columns(rows, 5), rows.map(([delivery]) => delivery)],
+       select a.id as attempt_id, d.id, d.body from a join deliveries d on d.id = a.delivery`,
+      columns(rows, 5),
     );
     // A delivery's attempts of this statement rise in input order (mergeable.ts `insertedIds`).
-    const byId = new Map(read.map(({ attempt_ids: ids, ...stored }) => [stored.id, { stored, ids: ids ?? [] }]));
+    read.sort((x, y) => x.attempt_id - y.attempt_id);
+    const byId = new Map<number, Array<DeliveryToSend & { attempt_id: number }>>();
+    for (const r of read) {
+      const list = byId.get(r.id);
+      if (list) list.push(r);
+      else byId.set(r.id, [r]);
+    }
     return rows.map(([delivery]) => {
-      const found = byId.get(delivery);
-      const attempt = found?.ids.shift();
-      return found && attempt !== undefined ? { row: found.stored, attempt } : undefined;
+      const r = byId.get(delivery)?.shift();
+      return r && { delivery: { id: r.id, body: r.body }, attempt: r.attempt_id };
     });
   },
 };

@@ -37,6 +37,12 @@ const original = (key: string | null, thread = 't'): OriginalInsert => [
   'hook', 'message_created', key, key === null ? null : '2026-11-29T10:00:00Z', thread, 'chat', '{}', 0, '{}', 'valid', 'accepted', null, NOW,
 ];
 
+/** An accepted delivery of event `key`, as the intake stores it. */
+const delivery = (key: string) => ({
+  connector: 'hook', eventType: 'message_created', dedupKey: key, eventAt: '2026-11-29T10:00:00Z', duplicateOf: null, threadId: 't', chatId: 'chat',
+  body: '{}', bodyTruncated: false, headers: { 'webhook-id': key }, verification: 'valid', status: 'accepted' as const, error: null,
+});
+
 describe('PostgreSQL store: merged statements', () => {
   it('sends the side-by-side statements of several callers once, each answered its own row', async () => {
     const { sent, caller } = await transaction(await openStoreUrl());
@@ -149,6 +155,28 @@ describe('PostgreSQL store: merged statements', () => {
     expect(errors[0]).toBe(errors[1]);
     expect(isSharedFailure(errors[0])).toBe(true);
     expect((errors[0] as { code?: string }).code).toBe('23502'); // not_null_violation
+  });
+
+  it("opens a claim's attempts in one statement: each its delivery's id and body, a delivery twice twice, a gone one nothing", async () => {
+    const { sent, caller } = await transaction(await openStoreUrl());
+    const repos = new Repos(caller());
+    const one = (await repos.deliveries.insertOriginal({ ...delivery('k1'), body: '{"n":1}' }, NOW))!.id;
+    const two = (await repos.deliveries.insertOriginal({ ...delivery('k2'), body: '{"n":2}' }, NOW))!.id;
+    const gone = two + 1_000;
+    const asked = [one, two, one, gone];
+    const opened = await Promise.all(asked.map((id, i) => new Repos(caller()).deliveries.openAttempt(id, 100 + i, 1, i === 2, NOW)));
+    expect(sent.seen.filter((s) => s.sql.includes('insert into delivery_attempts'))).toHaveLength(1);
+    expect(opened.map((o) => o?.delivery)).toEqual([{ id: one, body: '{"n":1}' }, { id: two, body: '{"n":2}' }, { id: one, body: '{"n":1}' }, undefined]);
+    // Each caller its own attempt, in the order asked (the replay of `one` after its first run). This client reads
+    // bigints as text: compared as numbers.
+    const attempts = await caller().all<{ id: number; delivery: number; job_id: number; replay: number; outcome: string }>(
+      `select id::int as id, delivery::int as delivery, job_id::int as job_id, replay, outcome from delivery_attempts order by id`,
+    );
+    expect(attempts).toEqual([
+      { id: Number(opened[0]!.attempt), delivery: Number(one), job_id: 100, replay: 0, outcome: 'running' },
+      { id: Number(opened[1]!.attempt), delivery: Number(two), job_id: 101, replay: 0, outcome: 'running' },
+      { id: Number(opened[2]!.attempt), delivery: Number(one), job_id: 102, replay: 1, outcome: 'running' },
+    ]);
   });
 
   it('in a group, a write whose row fails a merged statement gets its error; its neighbours are stored', async () => {
