@@ -205,11 +205,12 @@ export async function benchReceiverReplicas(): Promise<void> {
     const ratios = new Map<string, number[]>();
     for (let round = 1; round <= ROUNDS; round++) {
       const pg = (url: string) => ({ url, ...WRITE_CONNECTIONS });
-      const cases: Array<() => Promise<CaseResult>> = [];
-      if (CASES.has('pg1')) cases.push(async () => runCase('PostgreSQL, 1 replica', pg(await cluster.createDatabase(`one_replica_${round}`)), 1, sandbox));
-      if (CASES.has('pg2')) cases.push(async () => runCase('PostgreSQL, 2 replicas', pg(await cluster.createDatabase(`two_replicas_${round}`)), 2, sandbox));
+      const sqlite = CASES.has('sqlite') ? [() => runCase('SQLite, 1 gateway', {}, 1, sandbox)] : [];
+      const postgres: Array<() => Promise<CaseResult>> = [];
+      if (CASES.has('pg1')) postgres.push(async () => runCase('PostgreSQL, 1 replica', pg(await cluster.createDatabase(`one_replica_${round}`)), 1, sandbox));
+      if (CASES.has('pg2')) postgres.push(async () => runCase('PostgreSQL, 2 replicas', pg(await cluster.createDatabase(`two_replicas_${round}`)), 2, sandbox));
       // SQLite first in odd rounds, last in even ones: a drift of the machine's speed over the run favours neither store.
-      if (CASES.has('sqlite')) cases.splice(round % 2 === 1 ? 0 : cases.length, 0, () => runCase('SQLite, 1 gateway', {}, 1, sandbox));
+      const cases = round % 2 === 1 ? [...sqlite, ...postgres] : [...postgres, ...sqlite];
       const results: CaseResult[] = [];
       for (const run of cases) results.push(await run());
       const base = results.find((r) => r.name.startsWith('SQLite'))?.perSecond;

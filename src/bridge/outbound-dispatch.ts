@@ -57,7 +57,7 @@ export class OutboundDispatch {
   }
 
   readonly handle = async (payload: DeliverJobPayload, ctx: JobContext<DeliverJobPayload>): Promise<void> => {
-    const claimed = ctx.claimed as ClaimedDelivery | undefined;
+    const claimed = ctx.claimed as OpenedAttempt | undefined;
     const attempt: OpenAttempt = { id: claimed?.attempt };
     try {
       // A job that names its thread takes the thread's lock before anything is awaited, so a thread's jobs enter it
@@ -95,7 +95,7 @@ export class OutboundDispatch {
    * drain's main thread). One statement does both (the claim's last, with its COMMIT on PostgreSQL). A delivery
    * gone (retention) opens nothing; the run then fails on it.
    */
-  readonly openAttempt = async (tx: Repos, job: Job<DeliverJobPayload>): Promise<ClaimedDelivery | undefined> =>
+  readonly openAttempt = async (tx: Repos, job: Job<DeliverJobPayload>): Promise<OpenedAttempt | undefined> =>
     tx.deliveries.openAttempt(job.payload.delivery, job.id, job.attempts, job.payload.replay === true, this.#now());
 
   /** The delivery (`claimed`: as read in the claiming write; otherwise read now), its connector and its event. */
@@ -189,9 +189,6 @@ function failureOf(err: unknown, ctx: JobContext<DeliverJobPayload>): { final: b
 interface OpenAttempt {
   id: number | undefined;
 }
-
-/** What `openAttempt` hands the run, from the write that claimed its job. */
-type ClaimedDelivery = OpenedAttempt;
 
 const lockKey = (connector: string, threadId: string) => `${connector}\u0000${threadId}`;
 

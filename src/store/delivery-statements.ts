@@ -155,7 +155,7 @@ export const OPEN_ATTEMPT_READING: Mergeable<AttemptOpening, OpenedAttempt | und
       const opening = db.insert(`insert into delivery_attempts (${ATTEMPT_COLUMNS}) select ?, ?, ?, ?, ?, 'running' ${live}`, [...row, row[0]]);
       const reading = db.get<DeliveryToSend>(`select id, body from deliveries where id = ?`, [row[0]]);
       const [attempt, delivery] = await Promise.all([opening, reading]);
-      return delivery && attempt !== undefined ? { delivery: { id: delivery.id, body: delivery.body }, attempt } : undefined;
+      return delivery && attempt !== undefined ? { delivery, attempt } : undefined;
     }
     const read = await db.get<DeliveryToSend & { attempt_id: number | null }>(
       `with a as (insert into delivery_attempts (${ATTEMPT_COLUMNS}) select ?, ?, ?, ?, ?, 'running' ${live} returning id)
@@ -177,13 +177,7 @@ export const OPEN_ATTEMPT_READING: Mergeable<AttemptOpening, OpenedAttempt | und
       columns(rows, 5),
     );
     // A delivery's attempts of this statement rise in input order (mergeable.ts `insertedIds`).
-    read.sort((x, y) => x.attempt_id - y.attempt_id);
-    const byId = new Map<number, Array<DeliveryToSend & { attempt_id: number }>>();
-    for (const r of read) {
-      const list = byId.get(r.id);
-      if (list) list.push(r);
-      else byId.set(r.id, [r]);
-    }
+    const byId = Map.groupBy(read.sort((x, y) => x.attempt_id - y.attempt_id), (r) => r.id);
     return rows.map(([delivery]) => {
       const r = byId.get(delivery)?.shift();
       return r && { delivery: { id: r.id, body: r.body }, attempt: r.attempt_id };
