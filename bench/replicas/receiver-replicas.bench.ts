@@ -18,7 +18,8 @@
  * threadgate_store_round_trips_total) are read when the load ended and after
  * the drain, per stored webhook: its intake, then its delivery as well.
  * BENCH_CASES picks cases: sqlite, pg1, pg2 (default: all three); BENCH_WRITE_CONNECTIONS sets
- * `store.write_connections` of the PostgreSQL cases; BENCH_PG_STATEMENTS=1
+ * `store.write_connections` of the PostgreSQL cases, or with a list (`4,2,1`) runs them once for each value, each
+ * round against the same SQLite run; BENCH_PG_STATEMENTS=1
  * lists each PostgreSQL case's statements, its WAL and its updates made in
  * place (delivery-counter.ts). BENCH_ROUNDS
  * (1) runs the cases that many times in turn, each PostgreSQL case against
@@ -61,8 +62,12 @@ const MAIN = join(import.meta.dirname, '../../src/cli/threadgate.js');
 const LOAD_SCRIPT = join(import.meta.dirname, '../receiver/receiver-load.ts');
 /** Which cases run (BENCH_CASES, comma-separated): sqlite, pg1 (one replica), pg2 (two). */
 const CASES = new Set((process.env.BENCH_CASES ?? 'sqlite,pg1,pg2').split(',').map((c) => c.trim()));
-/** BENCH_WRITE_CONNECTIONS: `store.write_connections` of the PostgreSQL cases (default: the store's). */
-const WRITE_CONNECTIONS = process.env.BENCH_WRITE_CONNECTIONS === undefined ? {} : { write_connections: Number(process.env.BENCH_WRITE_CONNECTIONS) };
+/**
+ * BENCH_WRITE_CONNECTIONS: `store.write_connections` of the PostgreSQL cases (default: the store's); a list (`4,2,1`)
+ * runs each PostgreSQL case once per value in every round, against the same SQLite run, in an order that turns by one
+ * each round.
+ */
+const WRITE_CONNECTIONS: ReadonlyArray<number | undefined> = process.env.BENCH_WRITE_CONNECTIONS === undefined ? [undefined] : process.env.BENCH_WRITE_CONNECTIONS.split(',').map(Number);
 /** BENCH_ROUNDS: the cases run this many times in turn, each PostgreSQL case against the SQLite run of its round; with more than one, the median ratio. */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 const NOOP_MODULE = join(import.meta.dirname, '../support/noop-connector.ts');
@@ -204,11 +209,16 @@ export async function benchReceiverReplicas(): Promise<void> {
   try {
     const ratios = new Map<string, number[]>();
     for (let round = 1; round <= ROUNDS; round++) {
-      const pg = (url: string) => ({ url, ...WRITE_CONNECTIONS });
       const sqlite = CASES.has('sqlite') ? [() => runCase('SQLite, 1 gateway', {}, 1, sandbox)] : [];
       const postgres: Array<() => Promise<CaseResult>> = [];
-      if (CASES.has('pg1')) postgres.push(async () => runCase('PostgreSQL, 1 replica', pg(await cluster.createDatabase(`one_replica_${round}`)), 1, sandbox));
-      if (CASES.has('pg2')) postgres.push(async () => runCase('PostgreSQL, 2 replicas', pg(await cluster.createDatabase(`two_replicas_${round}`)), 2, sandbox));
+      const turn = (round - 1) % WRITE_CONNECTIONS.length;
+      for (const writes of [...WRITE_CONNECTIONS.slice(turn), ...WRITE_CONNECTIONS.slice(0, turn)]) {
+        const pg = (url: string) => ({ url, ...(writes === undefined ? {} : { write_connections: writes }) });
+        const named = (name: string) => (WRITE_CONNECTIONS.length > 1 ? `${name}, ${writes} write connections` : name);
+        const db = (name: string) => cluster.createDatabase(`${name}_${round}_${writes ?? 'default'}`);
+        if (CASES.has('pg1')) postgres.push(async () => runCase(named('PostgreSQL, 1 replica'), pg(await db('one_replica')), 1, sandbox));
+        if (CASES.has('pg2')) postgres.push(async () => runCase(named('PostgreSQL, 2 replicas'), pg(await db('two_replicas')), 2, sandbox));
+      }
       // SQLite first in odd rounds, last in even ones: a drift of the machine's speed over the run favours neither store.
       const cases = round % 2 === 1 ? [...sqlite, ...postgres] : [...postgres, ...sqlite];
       const results: CaseResult[] = [];

@@ -44,7 +44,7 @@ export interface PostgresStoreOptions {
   /** Prepare each statement once per connection (default true); off for PgBouncer before 1.21 in transaction mode. */
   preparedStatements?: boolean;
   /**
-   * Connections that commit groups of writes at once (default 4, or `poolSize` if smaller; pg-group-writer.ts): the
+   * Connections that commit groups of writes at once (default 2, or `poolSize` if smaller; pg-group-writer.ts): the
    * writes of one event-loop turn share a transaction. 0: every write is a transaction of its own.
    */
   writeConnections?: number;
@@ -58,8 +58,11 @@ export interface PostgresStoreOptions {
 
 
 const DEFAULT_POOL_SIZE = 10;
-/** Group commit's connections by default (or the pool's, if fewer): measured against 0, 2 and 8 (docs/benchmarks.md, "Receiver on PostgreSQL replicas"). */
-export const DEFAULT_WRITE_CONNECTIONS = 4;
+/**
+ * Group commit's connections by default (or the pool's, if fewer): against 4 and 1, 2 gave the fewest round trips
+ * and the least CPU a webhook that keeps a group open beside a slow one (docs/decisions/postgres-group-commit.md).
+ */
+export const DEFAULT_WRITE_CONNECTIONS = 2;
 
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<Store> {
   const location = redactUrl(options.url);
