@@ -101,11 +101,11 @@ describe('PostgreSQL store: group commit', () => {
 
   it('needs no store.write_connections with a pool smaller than its default: the settings load, the writes commit', async () => {
     const file = join(tempDir(), 'threadgate.yaml');
-    writeFileSync(file, 'store:\n  url: postgres://u:p@127.0.0.1:1/db\n  pool_size: 1\n');
+    writeFileSync(file, 'store:\n  url: postgres://u:p@127.0.0.1:1/db\n  pool_size: 2\n');
     const { store: settings } = loadSettings({ path: file }).settings;
-    expect(settings.pool_size).toBe(1);
+    expect(settings.pool_size).toBe(2);
     expect(settings.write_connections).toBeUndefined();
-    const store = await openPostgresStore({ url: await postgresDatabase(), poolSize: 1 });
+    const store = await openPostgresStore({ url: await postgresDatabase(), poolSize: 2 });
     onTestFinished(() => store.close());
     const keys = Array.from({ length: 6 }, (_, i) => `k${i}`);
     expect((await burst(store, keys)).map((r) => r.status)).toEqual(keys.map(() => 'fulfilled'));

@@ -44,7 +44,7 @@ export interface PostgresStoreOptions {
   /** Prepare each statement once per connection (default true); off for PgBouncer before 1.21 in transaction mode. */
   preparedStatements?: boolean;
   /**
-   * Connections that commit groups of writes at once (default 2, or `poolSize` if smaller; pg-group-writer.ts): the
+   * Connections that commit groups of writes at once (default 4, or `poolSize` if smaller; pg-group-writer.ts): the
    * writes of one event-loop turn share a transaction. 0: every write is a transaction of its own.
    */
   writeConnections?: number;
@@ -59,11 +59,10 @@ export interface PostgresStoreOptions {
 
 const DEFAULT_POOL_SIZE = 10;
 /**
- * Group commit's connections by default (or the pool's, if fewer): 2 made fewer round trips and spent less of the
- * server's CPU a webhook than 4, and unlike 1 it keeps a connection free beside a slow group, so the claims do not
- * wait behind the webhooks' groups (docs/decisions/postgres-group-commit.md).
+ * Group commit's connections by default (or the pool's, if fewer): measured against 0, 1, 2 and 8; with two replicas
+ * 2 each did worse than 4 (docs/decisions/postgres-group-commit.md).
  */
-export const DEFAULT_WRITE_CONNECTIONS = 2;
+export const DEFAULT_WRITE_CONNECTIONS = 4;
 
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<Store> {
   const location = redactUrl(options.url);
