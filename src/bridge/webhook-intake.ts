@@ -35,8 +35,9 @@ export type IntakeResult = { deliveryId: number; duplicate: boolean };
 /**
  * The batch of a webhook's write (store.ts `WriteOptions`): its delivery and its job are rows of its own; what it
  * reads of a neighbour's it reads in one statement (the dedup key's conflict, the take's check of its order key).
+ * Urgent: the platform's request waits for its commit.
  */
-const WEBHOOK_BATCH = { batch: 'webhook' } as const;
+const WEBHOOK_BATCH = { batch: 'webhook', urgent: true } as const;
 
 /** The order key of a thread's deliveries: one at a time, in the order the platform sent them, on any replica. */
 export const deliveryOrder = (connector: string, threadId: string): string => `deliver:${connector}:${threadId}`;

@@ -69,6 +69,12 @@ export interface WriteOptions {
    * unique key's conflict, a take's check). SQLite runs them one after another, as every write.
    */
   batch?: string;
+  /**
+   * A caller outside waits for it (a webhook's answer): on PostgreSQL it opens a group on any free connection, where
+   * the other writes keep one group open at a time for their batch name (and one for the writes of none) and fill
+   * the next while it runs (docs/decisions/postgres-group-commit.md). SQLite commits every group on one connection.
+   */
+  urgent?: boolean;
 }
 
 export type { Repos };

@@ -4,14 +4,19 @@
  * throws fails alone while the others commit, as does one that caught its
  * own failed statement (no false success); `write_connections: 0` gives
  * every write a transaction of its own; and the setting cannot take more
- * connections than the pool has. A group's transaction begins with the
+ * connections than the pool has. Writes that are not urgent keep one group
+ * open at a time for their batch name unless a full group of them waits;
+ * urgent ones (a webhook's) open groups beside it. A group's transaction begins with the
  * plan settings its merged statements need; a lone write keeps the defaults.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { loadSettings } from '../../src/config/load.ts';
+import { DEFAULT_PG_MAX_GROUP } from '../../src/store/postgres/pg-group-writer.ts';
 import { openPostgresStore } from '../../src/store/postgres/pg-store.ts';
+import type { Repos } from '../../src/store/repos.ts';
+import type { WriteOptions } from '../../src/store/store.ts';
 import type { Store } from '../../src/store/store.ts';
 import { runCliAsync } from '../support/cli.ts';
 import { postgresDatabase } from '../support/postgres.ts';
@@ -36,6 +41,34 @@ function burst(store: Store, keys: readonly string[], failing?: string): Promise
   );
 }
 
+/** The id of the transaction a write runs in. */
+const txid = async (tx: Repos): Promise<string> => (await tx.sql.get<{ id: string }>('select txid_current()::text as id'))!.id;
+
+/** A write (`options`) whose group stays open until `release` is called: resolves once it runs. */
+async function heldOpen(store: Store, options: WriteOptions): Promise<{ txid: Promise<string>; release: () => void }> {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  onTestFinished(() => release()); // a failed test must not leave the store waiting for it
+  let began!: () => void;
+  const running = new Promise<void>((resolve) => (began = resolve));
+  const id = store.write(async (tx) => {
+    const id = await txid(tx);
+    began();
+    await gate;
+    return id;
+  }, options);
+  await running;
+  return { txid: id, release };
+}
+
+/** Whether `writes` all settled within 100 ms. */
+async function settleSoon(writes: readonly Promise<unknown>[]): Promise<boolean> {
+  let settled = false;
+  void Promise.allSettled(writes).then(() => (settled = true));
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  return settled;
+}
+
 const values = (results: PromiseSettledResult<string>[]) => results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message));
 
 describe('PostgreSQL store: group commit', () => {
@@ -46,6 +79,47 @@ describe('PostgreSQL store: group commit', () => {
     // With four connections the first group takes the whole turn's writes.
     expect(new Set(txids).size).toBe(1);
     for (const key of keys) expect(await store.read.state.get('c', key)).toBe(key);
+  });
+
+  it('keeps one group of a batch open at a time: its writes that come meanwhile wait and share the next; other writes go on', async () => {
+    const store = await open();
+    const first = await heldOpen(store, { batch: 'b' });
+    const later = ['x', 'y', 'z'].map(() => store.write(txid, { batch: 'b' }));
+    // Writes of another batch, and of none, open groups of their own while the first is open.
+    const [other, none] = await Promise.all([store.write(txid, { batch: 'c' }), store.write(txid)]);
+    expect(await settleSoon(later)).toBe(false);
+    first.release();
+    const ids = await Promise.all(later);
+    expect(new Set(ids).size).toBe(1);
+    expect(new Set([await first.txid, other, none, ids[0]]).size).toBe(4);
+  });
+
+  it('keeps one group of the writes of no batch open at a time too', async () => {
+    const store = await open();
+    const first = await heldOpen(store, {});
+    const later = [store.write(txid), store.write(txid)];
+    expect(await settleSoon(later)).toBe(false);
+    first.release();
+    const ids = await Promise.all(later);
+    expect(new Set([await first.txid, ...ids]).size).toBe(2);
+  });
+
+  it('opens another group of a batch beside its open one when a full group of it waits', async () => {
+    const store = await open();
+    const first = await heldOpen(store, { batch: 'b' });
+    const ids = await Promise.all(Array.from({ length: DEFAULT_PG_MAX_GROUP }, () => store.write(txid, { batch: 'b' })));
+    expect(new Set(ids).size).toBe(1);
+    first.release();
+    expect(await first.txid).not.toBe(ids[0]);
+  });
+
+  it('opens a group of urgent writes beside an open group of their batch', async () => {
+    const store = await open();
+    const first = await heldOpen(store, { batch: 'u', urgent: true });
+    const ids = await Promise.all(['x', 'y'].map(() => store.write(txid, { batch: 'u', urgent: true })));
+    expect(new Set(ids).size).toBe(1);
+    first.release();
+    expect(await first.txid).not.toBe(ids[0]);
   });
 
   it('fails a write that throws alone: its caller gets its error, its neighbours commit, each in a transaction of its own', async () => {

@@ -4,8 +4,13 @@
  * one COMMIT and one flush of the server's log for all of them, instead of
  * two round trips and a flush each. At most `connections` groups are open at
  * once, each on its own connection; writes that arrive while all of them are
- * busy form the next groups. A group of one write is the store's single write
- * (its retries after a conflict included).
+ * busy form the next groups. Urgent writes (store.ts `WriteOptions`: a
+ * webhook, whose answer waits for it) open a group on any free connection.
+ * The others have one group open at a time for each batch name, and one for
+ * the writes of none, unless a full group of them waits: those that arrive
+ * meanwhile make its next group fuller, and the connections stay free for
+ * the urgent ones (docs/decisions/postgres-group-commit.md). A group of one
+ * write is the store's single write (its retries after a conflict included).
  *
  * One write that throws must not fail its neighbours: the group's transaction
  * is rolled back (its writes' commit listeners told so), the one that threw
@@ -61,6 +66,8 @@ interface Pending {
   fn: PgWrite<unknown>;
   /** Its batch name: consecutive writes of one name run at once. */
   batch: string | undefined;
+  /** Someone waits for it (a webhook's answer): it opens a group on any free connection. */
+  urgent: boolean;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
 }
@@ -88,15 +95,17 @@ export class PgGroupWriter {
   readonly #o: PgGroupWriterOptions;
   #queue: Pending[] = [];
   #open = 0;
+  /** Groups open, by batch name (undefined: the writes of none). */
+  readonly #openOf = new Map<string | undefined, number>();
   #scheduled = false;
 
   constructor(options: PgGroupWriterOptions) {
     this.#o = options;
   }
 
-  write<T>(fn: PgWrite<T>, batch?: string): Promise<T> {
+  write<T>(fn: PgWrite<T>, options: { batch?: string | undefined; urgent?: boolean | undefined } = {}): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ fn, batch, resolve: resolve as (v: unknown) => void, reject });
+      this.#queue.push({ fn, batch: options.batch, urgent: options.urgent === true, resolve: resolve as (v: unknown) => void, reject });
       this.#schedule();
     });
   }
@@ -109,23 +118,44 @@ export class PgGroupWriter {
       this.#scheduled = false;
       while (this.#open < this.#o.connections && this.#queue.length > 0) {
         const group = this.#takeGroup();
+        if (group === undefined) break; // what waits has its group open: the next opens when one ends
+        const { batch } = group[0]!;
         this.#open++;
+        this.#openOf.set(batch, (this.#openOf.get(batch) ?? 0) + 1);
         void this.#run(group).finally(() => {
           this.#open--;
+          this.#openOf.set(batch, this.#openOf.get(batch)! - 1);
           this.#schedule();
         });
       }
     });
   }
 
-  /** The next group: the first waiting write and those of its batch (unbatched writes with each other), in order. */
-  #takeGroup(): Pending[] {
-    const batch = this.#queue[0]!.batch;
+  /**
+   * The next group: the first waiting write that may open one and those of its batch (unbatched writes with each
+   * other), in order; undefined when none may.
+   */
+  #takeGroup(): Pending[] | undefined {
+    const batch = this.#nextBatch();
+    if (batch === null) return undefined;
     const group: Pending[] = [];
     const rest: Pending[] = [];
     for (const p of this.#queue) (p.batch === batch && group.length < this.#o.maxGroup ? group : rest).push(p);
     this.#queue = rest;
     return group;
+  }
+
+  /**
+   * The batch name of the first waiting write that may open a group (undefined: the writes of none), or null: an
+   * urgent write may, another when no group of its batch name is open or a full group of it waits.
+   */
+  #nextBatch(): string | undefined | null {
+    const waiting = new Map<string | undefined, number>();
+    for (const p of this.#queue) waiting.set(p.batch, (waiting.get(p.batch) ?? 0) + 1);
+    for (const p of this.#queue) {
+      if (p.urgent || !this.#openOf.get(p.batch) || waiting.get(p.batch)! >= this.#o.maxGroup) return p.batch;
+    }
+    return null;
   }
 
   async #run(group: Pending[]): Promise<void> {
