@@ -36,6 +36,7 @@
 import type pg from 'pg';
 import { StoreUnavailableError } from '../errors.ts';
 import { Repos } from '../repos.ts';
+import type { WriteOptions } from '../store.ts';
 import { TxSql } from '../tx-sql.ts';
 import { CommittedAnyway } from './committed-anyway.ts';
 import { asUnavailable, isConflict, PgSql } from './pg-sql.ts';
@@ -103,7 +104,7 @@ export class PgGroupWriter {
     this.#o = options;
   }
 
-  write<T>(fn: PgWrite<T>, options: { batch?: string | undefined; urgent?: boolean | undefined } = {}): Promise<T> {
+  write<T>(fn: PgWrite<T>, options: WriteOptions = {}): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.#queue.push({ fn, batch: options.batch, urgent: options.urgent === true, resolve: resolve as (v: unknown) => void, reject });
       this.#schedule();

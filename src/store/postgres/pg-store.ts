@@ -200,7 +200,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       if (closing) throw new StoreClosedError('the store is closed');
       inFlight += 1;
       try {
-        return await (groups ? groups.write(fn, { batch: writeOptions?.batch, urgent: writeOptions?.urgent }) : alone(fn));
+        return await (groups ? groups.write(fn, writeOptions) : alone(fn));
       } finally {
         inFlight -= 1;
         if (inFlight === 0) drained?.();
