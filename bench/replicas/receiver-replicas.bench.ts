@@ -22,10 +22,11 @@
  * round against the same SQLite run; BENCH_PG_STATEMENTS=1
  * lists each PostgreSQL case's statements, its WAL and its updates made in
  * place (delivery-counter.ts). BENCH_ROUNDS
- * (1) runs the cases that many times in turn, each PostgreSQL case against
+ * (3) runs the cases that many times in turn, each PostgreSQL case against
  * the SQLite run of its own round, and ends with each one's median ratio:
  * one round's ratio moves with the machine, by a few hundredths on a quiet
- * day and by tenths on a busy one (docs/benchmarks.md).
+ * day and by tenths on a busy one (docs/benchmarks.md), so one round alone
+ * says little.
  * BENCH_WARMUP_SECONDS (15): the load before each measured window, long
  * enough for V8's optimizing compiler to settle in a freshly started gateway:
  * in the first 9 s of load it took 8–14 % of a gateway's CPU, after 15 s
@@ -69,7 +70,7 @@ const CASES = new Set((process.env.BENCH_CASES ?? 'sqlite,pg1,pg2').split(',').m
  */
 const WRITE_CONNECTIONS: ReadonlyArray<number | undefined> = process.env.BENCH_WRITE_CONNECTIONS === undefined ? [undefined] : process.env.BENCH_WRITE_CONNECTIONS.split(',').map(Number);
 /** BENCH_ROUNDS: the cases run this many times in turn, each PostgreSQL case against the SQLite run of its round; with more than one, the median ratio. */
-const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const NOOP_MODULE = join(import.meta.dirname, '../support/noop-connector.ts');
 
 export interface Replica {

@@ -6,8 +6,9 @@
  * every write a transaction of its own; and the setting cannot take more
  * connections than the pool has. Writes that are not urgent keep one group
  * open at a time for their batch name unless a full group of them waits;
- * urgent ones (a webhook's) open groups beside it. A group's transaction begins with the
- * plan settings its merged statements need; a lone write keeps the defaults.
+ * urgent ones (a webhook's) open groups beside it. A group's transaction
+ * begins with the plan settings its merged statements need; a lone write
+ * keeps the defaults.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,8 +17,7 @@ import { loadSettings } from '../../src/config/load.ts';
 import { DEFAULT_PG_MAX_GROUP } from '../../src/store/postgres/pg-group-writer.ts';
 import { openPostgresStore } from '../../src/store/postgres/pg-store.ts';
 import type { Repos } from '../../src/store/repos.ts';
-import type { WriteOptions } from '../../src/store/store.ts';
-import type { Store } from '../../src/store/store.ts';
+import type { Store, WriteOptions } from '../../src/store/store.ts';
 import { runCliAsync } from '../support/cli.ts';
 import { postgresDatabase } from '../support/postgres.ts';
 import { tempDir } from '../support/temp-dir.ts';
