@@ -6,13 +6,28 @@
  * The `gateway_ready` line names the embedded sandbox's address,
  * organisation, room and throwaway token.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { MAIN } from '../support/cli.ts';
 import { tempDir } from '../support/temp-dir.ts';
 import { until } from '../support/wait.ts';
+
+/**
+ * Stops a gateway the test started (`signal`) and waits until `child` exited (`script` waits for the gateway it
+ * runs): the gateway writes its store's files in the test's folder until it stopped, and the folder goes next.
+ */
+async function stopAndWait(child: ChildProcess, signal: () => void): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  try {
+    signal();
+  } catch {
+    return; // already gone
+  }
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 20_000))]);
+}
 
 function serveOnTerminal(): { output: () => string } {
   let out = '';
@@ -22,13 +37,7 @@ function serveOnTerminal(): { output: () => string } {
     detached: true,
   });
   child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c.replace(/\r/g, '')));
-  onTestFinished(() => {
-    try {
-      process.kill(-child.pid!, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-  });
+  onTestFinished(() => stopAndWait(child, () => process.kill(-child.pid!, 'SIGTERM')));
   return { output: () => out };
 }
 
@@ -70,7 +79,7 @@ describe('the demo steps', () => {
     const logFile = join(dir, 'gateway.log');
     const fd = openSync(logFile, 'w');
     const child = spawn(process.execPath, [MAIN, 'serve', '--port', '0'], { cwd: dir, env: { ...process.env, THREADGATE_CONFIG: '' }, stdio: ['ignore', fd, fd] });
-    onTestFinished(() => void child.kill('SIGTERM'));
+    onTestFinished(() => stopAndWait(child, () => child.kill('SIGTERM')));
     const log = () => readFileSync(logFile, 'utf8');
     await until(async () => log().includes('   Then the reply comes back') && jsonLines(log()).some((l) => l.event === 'demo'), 15_000, 'the demo text in the file');
     const commands = log().split('\n').filter((l) => /^ {3}(curl|CHAT=)/.test(l)).map((l) => l.trim());
