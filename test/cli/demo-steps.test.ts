@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { MAIN } from '../support/cli.ts';
 import { tempDir } from '../support/temp-dir.ts';
-import { until } from '../support/wait.ts';
+import { sleep, until } from '../support/wait.ts';
 
 /**
  * Stops a gateway the test started (`signal`) and waits until `child` exited (`script` waits for the gateway it
@@ -26,7 +26,7 @@ async function stopAndWait(child: ChildProcess, signal: () => void): Promise<voi
   } catch {
     return; // already gone
   }
-  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 20_000))]);
+  await Promise.race([exited, sleep(20_000)]);
 }
 
 function serveOnTerminal(): { output: () => string } {
